@@ -1,0 +1,70 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import autocannon from 'autocannon'
+import { createApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { createLogger } from '../src/logger.js'
+import { createReadiness } from '../src/readiness.js'
+
+/**
+ * `npm run bench`: throughput and latency of the HTTP layer, measured with autocannon over loopback
+ * against the real app. Results go to bench/results/<name>.json and are summarised on stdout.
+ */
+interface Scenario {
+  name: string
+  method: 'GET' | 'POST'
+  path: string
+  body?: string
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'catalog', method: 'GET', path: '/v1' },
+  { name: 'openapi', method: 'GET', path: '/v1/openapi.json' },
+  { name: 'rejected-query', method: 'GET', path: '/v1/candles?product=BTC-USD&days=999' },
+  {
+    name: 'rejected-body',
+    method: 'POST',
+    path: '/v1/tx/swap',
+    body: JSON.stringify({ fromToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', fromAmount: 'x' }),
+  },
+]
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' })
+  const readiness = createReadiness()
+  const app = createApp({ deps: { config, logger: createLogger('silent'), readiness, clock: Date.now } })
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
+  await new Promise((r) => server.once('listening', r))
+  const { port } = server.address() as AddressInfo
+  mkdirSync('bench/results', { recursive: true })
+  const summary: Record<string, unknown>[] = []
+  for (const s of SCENARIOS) {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}${s.path}`,
+      method: s.method,
+      ...(s.body ? { body: s.body, headers: { 'content-type': 'application/json' } } : {}),
+      connections: 16,
+      duration: DURATION_S,
+    })
+    const row = {
+      scenario: s.name,
+      requestsPerSec: Math.round(result.requests.average),
+      latencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
+      non2xx: result.non2xx,
+      errors: result.errors,
+    }
+    summary.push(row)
+    console.log(JSON.stringify(row))
+  }
+  const record = { at: new Date().toISOString(), node: process.version, durationS: DURATION_S, connections: 16, summary }
+  writeFileSync('bench/results/http.json', `${JSON.stringify(record, null, 2)}\n`)
+  server.close()
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest'
+import { ConfigError, loadConfig } from './config.js'
+
+describe('loadConfig', () => {
+  test('default: devnet profile on port 8402 with a devnet payTo', () => {
+    const config = loadConfig({})
+    expect(config.profile).toBe('devnet')
+    expect(config.port).toBe(8402)
+    expect(config.publicUrl).toBe('http://127.0.0.1:8402')
+    expect(config.payTo).toMatch(/^0x[a-fA-F0-9]{40}$/)
+  })
+
+  test('args: empty strings count as unset', () => {
+    expect(loadConfig({ PORT: '', PROFILE: '' }).port).toBe(8402)
+  })
+
+  test('error: one message per bad variable', () => {
+    try {
+      loadConfig({ PORT: 'eighty', PROFILE: 'mainnet', LOG_LEVEL: 'loud', PAY_TO: '0x12' })
+      expect.unreachable()
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError)
+      const problems = (err as ConfigError).problems
+      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['LOG_LEVEL', 'PAY_TO', 'PORT', 'PROFILE'])
+    }
+  })
+
+  test('error: the base profile requires PAY_TO', () => {
+    expect(() => loadConfig({ PROFILE: 'base' })).toThrow(/PAY_TO: required/)
+  })
+})

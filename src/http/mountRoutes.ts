@@ -1,0 +1,46 @@
+import type { Context, Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import type { AppDeps } from '../app.js'
+import { MalformedBodyError } from '../errors.js'
+import type { Route } from '../routes/route.js'
+import type { AppEnv } from './env.js'
+import { readJsonBody } from './readJsonBody.js'
+
+/** `/v1/ta/{sym}` → `/v1/ta/:sym` */
+export function toHonoPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')
+}
+
+/**
+ * Mounts every route of the table. Static paths are registered before parametric ones so that
+ * `/v1/ta/scan` is never read as `/v1/ta/{sym}`.
+ */
+export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[], deps: AppDeps): void {
+  const ordered = [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.path))
+  const limit = bodyLimit({
+    maxSize: deps.config.bodyLimitBytes,
+    onError: () => {
+      throw new MalformedBodyError(
+        `The body is larger than ${deps.config.bodyLimitBytes} bytes.`,
+        'body_too_large',
+      )
+    },
+  })
+  for (const route of ordered) {
+    const path = toHonoPath(route.path)
+    const handler = async (c: Context<AppEnv>) => {
+      const body = route.input.body ? await readJsonBody(c) : undefined
+      const result = await route.run(
+        { params: c.req.param(), query: c.req.query(), body },
+        { deps, routes, requestId: c.var.requestId, logger: c.var.logger },
+      )
+      return c.json(result, 200)
+    }
+    if (route.method === 'POST') app.post(path, limit, handler)
+    else app.get(path, handler)
+  }
+}
+
+function paramCount(path: string): number {
+  return (path.match(/\{/g) ?? []).length
+}

@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'vitest'
+import { z } from 'zod'
+import { InvalidInputError, MalformedBodyError } from '../errors.js'
+import { address, atomicAmount, slippageBpsBody, symbolList } from '../routes/fields.js'
+import { parseInput } from './parseInput.js'
+
+const body = z.strictObject({ owner: address, assets: atomicAmount, slippageBps: slippageBpsBody(5000) })
+
+function fail(fn: () => unknown): InvalidInputError {
+  try {
+    fn()
+  } catch (err) {
+    if (err instanceof InvalidInputError) return err
+    throw err
+  }
+  throw new Error('expected an InvalidInputError')
+}
+
+describe('parseInput', () => {
+  test('default: applies defaults and returns typed values', () => {
+    const out = parseInput(body, { owner: `0x${'a'.repeat(40)}`, assets: '10' }, 'body')
+    expect(out).toEqual({ owner: `0x${'a'.repeat(40)}`, assets: '10', slippageBps: 100 })
+  })
+
+  test('error: a missing field is named and called required', () => {
+    const err = fail(() => parseInput(body, { assets: '1' }, 'body'))
+    expect(err.field).toBe('owner')
+    expect(err.message).toMatch(/required/)
+  })
+
+  test('error: an unknown property is named with the allowed list', () => {
+    const err = fail(() => parseInput(body, { owner: `0x${'a'.repeat(40)}`, assets: '1', extra: 1 }, 'body'))
+    expect(err.field).toBe('extra')
+    expect(err.message).toMatch(/Allowed: owner, assets, slippageBps/)
+  })
+
+  test('error: an out-of-range number says the bound', () => {
+    const err = fail(() =>
+      parseInput(body, { owner: `0x${'a'.repeat(40)}`, assets: '1', slippageBps: 5001 }, 'body'),
+    )
+    expect(err.field).toBe('slippageBps')
+    expect(err.message).toMatch(/at most 5000/)
+  })
+
+  test('error: symbol lists are capped', () => {
+    const q = z.object({ symbols: symbolList(2) })
+    expect(parseInput(q, { symbols: 'BTC,ETH' }, 'query').symbols).toEqual(['BTC', 'ETH'])
+    expect(fail(() => parseInput(q, { symbols: 'BTC,ETH,SOL' }, 'query')).field).toBe('symbols')
+  })
+
+  test('error: a body that is not an object is malformed', () => {
+    expect(() => parseInput(body, [1, 2], 'body')).toThrow(MalformedBodyError)
+  })
+})

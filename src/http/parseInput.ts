@@ -1,0 +1,83 @@
+import { z } from 'zod'
+import { InvalidInputError, MalformedBodyError } from '../errors.js'
+import type { InputLocation } from '../routes/route.js'
+
+/**
+ * Validate one location of a request against its schema. On failure throws a 400 that names the first
+ * offending field and says what is allowed; `details.issues` lists every problem found.
+ */
+export function parseInput<S extends z.ZodObject>(
+  schema: S | undefined,
+  raw: unknown,
+  location: InputLocation,
+): z.output<S> {
+  // A route without a schema for this location takes nothing there; an empty object stands in.
+  const target: z.ZodObject = schema ?? z.object({})
+  const value = raw === undefined ? {} : raw
+  if (location === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    throw new MalformedBodyError('The request body must be a JSON object.')
+  }
+  const result = target.safeParse(value)
+  if (result.success) return result.data as z.output<S>
+  const issues = result.error.issues.map((issue) => describeIssue(issue, value, target))
+  const first = issues[0] ?? { field: location, message: 'invalid input' }
+  throw new InvalidInputError(first.field, `${location} ${first.message}`, { location, issues })
+}
+
+interface DescribedIssue {
+  field: string
+  message: string
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodObject): DescribedIssue {
+  const path = issue.path.map(String)
+  if (issue.code === 'unrecognized_keys') {
+    const field = [...path, issue.keys[0] ?? ''].join('.')
+    const allowed = path.length === 0 ? ` Allowed: ${Object.keys(schema.shape).join(', ')}.` : ''
+    return { field, message: `field "${field}" is not allowed.${allowed}` }
+  }
+  const field = path.join('.') || '(root)'
+  if (issue.code === 'invalid_type' && valueAt(value, path) === undefined) {
+    return { field, message: `field "${field}" is required.` }
+  }
+  return { field, message: `field "${field}" ${explain(issue)}` }
+}
+
+/** Plain-words rule for an issue; schema-specific messages (patterns, refinements) pass through. */
+function explain(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}.`
+    case 'too_big': {
+      const bound = issue.inclusive === false ? 'below' : 'at most'
+      if (issue.origin === 'array') return `must have ${bound} ${issue.maximum} items.`
+      if (issue.origin === 'string') return `must be ${bound} ${issue.maximum} characters.`
+      return `must be ${bound} ${issue.maximum}.`
+    }
+    case 'too_small': {
+      const bound = issue.inclusive === false ? 'above' : 'at least'
+      if (issue.origin === 'array') return `must have ${bound} ${issue.minimum} items.`
+      if (issue.origin === 'string') return `must be ${bound} ${issue.minimum} characters.`
+      return `must be ${bound} ${issue.minimum}.`
+    }
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`
+    case 'not_multiple_of':
+      return `must be a multiple of ${issue.divisor}.`
+    default:
+      return lowerFirst(issue.message)
+  }
+}
+
+function valueAt(value: unknown, path: string[]): unknown {
+  let cur = value
+  for (const key of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined
+    cur = (cur as Record<string, unknown>)[key]
+  }
+  return cur
+}
+
+function lowerFirst(s: string): string {
+  return s.length > 0 ? s[0]!.toLowerCase() + s.slice(1) : s
+}

@@ -1,0 +1,52 @@
+import { serve } from '@hono/node-server'
+import { createApp } from './app.js'
+import { ConfigError, loadConfig } from './config.js'
+import { createLogger } from './logger.js'
+import { createReadiness } from './readiness.js'
+
+/** Process entry: config → app → listen; graceful shutdown on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(2)
+    }
+    throw err
+  }
+  const logger = createLogger(config.logLevel)
+  const readiness = createReadiness()
+  readiness.register('http')
+  const app = createApp({ deps: { config, logger, readiness, clock: Date.now } })
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    readiness.markReady('http')
+    logger.info({ msg: 'listening', profile: config.profile, url: config.publicUrl, port: info.port })
+  })
+
+  let stopping = false
+  const shutdown = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    readiness.markDown('http')
+    logger.info({ msg: 'shutting down', signal })
+    const force = setTimeout(() => {
+      logger.warn({ msg: 'grace period over; exiting with requests in flight' })
+      process.exit(1)
+    }, config.shutdownGraceMs)
+    force.unref()
+    server.close(() => {
+      logger.info({ msg: 'stopped' })
+      process.exit(0)
+    })
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,573 @@
+import { z } from 'zod'
+import {
+  address,
+  assetClass,
+  atomicAmount,
+  candleClass,
+  humanAmount,
+  marketId,
+  queryInt,
+  side,
+  slippageBpsQuery,
+  symbol,
+  symbolList,
+  tokenOrNative,
+  unixSeconds,
+} from './fields.js'
+import { idea } from './ideaSchema.js'
+import { defineRoute, notImplemented } from './route.js'
+
+/** Section A: data reads, $0.001 each. */
+const PRICE = 0.001
+const MARKET_LAYER = 'market data reads (upstream adapters)'
+const WALLET_LAYER = 'wallet reads (chain and explorer adapters)'
+
+const walletParams = z.object({ address })
+const usdOrNull = z
+  .number()
+  .nullable()
+  .describe('USD value; null when no reliable price exists (never a fake 0)')
+
+export const pricesRoute = defineRoute({
+  id: 'getPrices',
+  method: 'GET',
+  path: '/v1/prices',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Spot and perp prices for up to 30 symbols',
+  description:
+    'Per symbol, two labeled venue legs: `spot` (exchange spot: usd, change24h in percent, volume24h, high24h, low24h) and `perp` (the perp venue: pairIndex, mark = the price that fills, index = the oracle spot used for liquidations). A leg is null when that venue does not list the symbol; perp legs cover symbols the exchange does not carry.',
+  input: { query: z.object({ symbols: symbolList(30) }) },
+  output: z.object({
+    asOf: unixSeconds,
+    prices: z.array(
+      z.object({
+        symbol,
+        spot: z
+          .object({
+            venue: z.string(),
+            usd: z.number(),
+            change24h: z.number(),
+            volume24h: z.number(),
+            high24h: z.number(),
+            low24h: z.number(),
+          })
+          .nullable(),
+        perp: z
+          .object({ venue: z.string(), pairIndex: z.number().int(), mark: z.number(), index: z.number() })
+          .nullable(),
+      }),
+    ),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+export const crowdRoute = defineRoute({
+  id: 'getCrowd',
+  method: 'GET',
+  path: '/v1/crowd',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Crowd positioning on the perp venue',
+  description:
+    'Per pair: long vs short split in percent and USD, the total book, and bookSharePct (the pair’s share of the whole open book). Without `symbols`, every listed pair.',
+  input: { query: z.object({ symbols: symbolList(60).optional() }) },
+  output: z.object({
+    totalBookUsd: z.number(),
+    pairs: z.array(
+      z.object({
+        symbol,
+        pairIndex: z.number().int(),
+        longPct: z.number(),
+        shortPct: z.number(),
+        longUsd: z.number(),
+        shortUsd: z.number(),
+        totalUsd: z.number(),
+        bookSharePct: z.number(),
+      }),
+    ),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+const signal = z.object({
+  symbol,
+  rsi14: z.number(),
+  macdHistogram: z.number(),
+  bollingerPctB: z.number(),
+  vwapPosition: z.number().describe('Close relative to VWAP, percent'),
+  sma20Trend: z.enum(['up', 'down', 'flat']),
+  headAndShoulders: z.object({ pattern: z.enum(['none', 'top', 'inverse']), confidence: z.number() }),
+  fibConfidence: z.number(),
+  sentiment: z.number().min(0).max(1).describe('Blended directional sentiment, 0 = bearish, 1 = bullish'),
+  bias: z.enum(['long', 'short', 'neutral']),
+  conviction: z.number(),
+  parts: z.record(z.string(), z.number()).describe('Every per-indicator contribution to the blend'),
+})
+
+export const signalsRoute = defineRoute({
+  id: 'getSignals',
+  method: 'GET',
+  path: '/v1/signals',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Technical signals for up to 10 symbols',
+  description:
+    'RSI(14), MACD(12/26/9) histogram, Bollinger %B(20/2), VWAP position, SMA(20) trend, head-and-shoulders read, Fibonacci-structure confidence, blended sentiment (0..1), bias, conviction and every per-indicator part. Indicative, not advice.',
+  input: {
+    query: z.object({
+      symbols: symbolList(10),
+      cls: assetClass.optional(),
+      quote: z
+        .string()
+        .regex(/^[A-Z]{3}$/, { error: 'must be a 3-letter currency code.' })
+        .default('USD'),
+    }),
+  },
+  output: z.object({ signals: z.array(signal) }),
+  handler: notImplemented('signals analytics'),
+})
+
+export const candlesRoute = defineRoute({
+  id: 'getCandles',
+  method: 'GET',
+  path: '/v1/candles',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'OHLC candles for a product or symbol',
+  description:
+    'Pass `product` (an exchange product such as BTC-USD) or `sym` with `cls`. Bar size follows the window: hourly up to 7 days, six-hour up to 31 days, daily up to 350 days. `series` rows are [startSec, open, high, low, close], oldest first; `high`/`low` are the window extremes; `candles` is the number of rows.',
+  input: {
+    query: z
+      .object({
+        product: z
+          .string()
+          .regex(/^[A-Z0-9]{2,12}-[A-Z]{3,5}$/, { error: 'must be an exchange product such as BTC-USD.' })
+          .optional(),
+        sym: symbol.optional(),
+        cls: candleClass.optional(),
+        quote: z
+          .string()
+          .regex(/^[A-Z]{3,5}$/, { error: 'must be a currency code such as USD.' })
+          .default('USD'),
+        days: queryInt(1, 350).default(30).describe('Window in days, 1..350, default 30'),
+      })
+      .refine((q) => q.product !== undefined || q.sym !== undefined, {
+        error: 'is required: pass product, or sym with cls.',
+        path: ['product'],
+      })
+      .refine((q) => q.sym === undefined || q.cls !== undefined || q.product !== undefined, {
+        error: 'is required with sym (Commodities, Indices, Forex, Stocks or Crypto).',
+        path: ['cls'],
+      }),
+  },
+  output: z.object({
+    productId: z.string(),
+    days: z.number().int(),
+    granularitySec: z.number().int(),
+    high: z.number(),
+    low: z.number(),
+    candles: z.number().int(),
+    series: z.array(z.tuple([z.number().int(), z.number(), z.number(), z.number(), z.number()])),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+export const swapPriceRoute = defineRoute({
+  id: 'getSwapPrice',
+  method: 'GET',
+  path: '/v1/swap/price',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Indicative swap quote (no calldata, reserves nothing)',
+  description:
+    'Expected output, minimum output after slippage, fee estimates and route for swapping `fromAmount` of `fromToken` into `toToken`. Reserves no liquidity; build the transaction with POST /v1/tx/swap.',
+  input: {
+    query: z.object({
+      fromToken: tokenOrNative,
+      toToken: tokenOrNative,
+      fromAmount: atomicAmount,
+      taker: address,
+      slippageBps: slippageBpsQuery(10_000),
+    }),
+  },
+  output: z.object({
+    fromToken: address,
+    toToken: address,
+    fromAmount: atomicAmount,
+    expectedOut: atomicAmount,
+    minOut: atomicAmount,
+    slippageBps: z.number().int(),
+    fees: z.object({ gasEstimate: z.string(), gasUsd: z.number().nullable(), protocolFeeBps: z.number() }),
+    route: z.array(z.object({ source: z.string(), proportionBps: z.number().int() })),
+  }),
+  handler: notImplemented('swap quotes (aggregator adapter)'),
+})
+
+export const portfolioRoute = defineRoute({
+  id: 'getPortfolio',
+  method: 'GET',
+  path: '/v1/portfolio/{address}',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Wallet balances (native + every ERC-20), spam-screened',
+  description:
+    'Every ERC-20 plus the native balance of `address`, spam-screened. `usd` is null when no reliable price exists: treat it as unknown, never as 0.',
+  input: { params: walletParams },
+  output: z.object({
+    address,
+    totalUsd: z.number().describe('Sum of the balances that have a price'),
+    tokens: z.array(
+      z.object({
+        token: address,
+        symbol: z.string(),
+        decimals: z.number().int(),
+        balance: atomicAmount,
+        usd: usdOrNull,
+      }),
+    ),
+  }),
+  handler: notImplemented(WALLET_LAYER),
+})
+
+export const positionsRoute = defineRoute({
+  id: 'getPositions',
+  method: 'GET',
+  path: '/v1/positions/{address}',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Open borrow, vault and leveraged-trade positions',
+  description:
+    'Borrow positions (collateral, debt, health factor, liquidation distance), vault deposits (APY, earnings) and open leveraged trades (pair, direction, leverage, entry, TP/SL, size, liquidation price, PnL). Resting orders are not positions: see /v1/pending-orders/{address}.',
+  input: { params: walletParams },
+  output: z.object({
+    address,
+    borrows: z.array(
+      z.object({
+        protocol: z.string(),
+        marketId,
+        collateralToken: address,
+        collateral: atomicAmount,
+        loanToken: address,
+        debt: atomicAmount,
+        healthFactor: z.number().nullable(),
+        liquidationDistancePct: z.number().nullable(),
+      }),
+    ),
+    vaults: z.array(
+      z.object({
+        vault: address,
+        asset: address,
+        shares: atomicAmount,
+        assets: atomicAmount,
+        apy: z.number(),
+        earnings: atomicAmount.nullable(),
+      }),
+    ),
+    trades: z.array(
+      z.object({
+        index: z.number().int(),
+        pairIndex: z.number().int(),
+        pair: z.string(),
+        long: z.boolean(),
+        leverage: z.number(),
+        entry: z.number(),
+        tp: z.number().nullable(),
+        sl: z.number().nullable(),
+        collateralUsdc: z.number(),
+        sizeUsd: z.number(),
+        liquidationPrice: z.number(),
+        pnlUsd: z.number(),
+        pnlPct: z.number(),
+      }),
+    ),
+  }),
+  handler: notImplemented(WALLET_LAYER),
+})
+
+export const pendingOrdersRoute = defineRoute({
+  id: 'getPendingOrders',
+  method: 'GET',
+  path: '/v1/pending-orders/{address}',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Resting limit and stop orders not yet filled',
+  description:
+    'Resting LIMIT and STOP orders on the perp venue. They hold collateral but carry no market exposure and are not positions. Cancel one with POST /v1/tx/risk/cancel.',
+  input: { params: walletParams },
+  output: z.object({
+    address,
+    orders: z.array(
+      z.object({
+        index: z.number().int(),
+        pairIndex: z.number().int(),
+        pair: z.string(),
+        long: z.boolean(),
+        orderType: z.enum(['limit', 'stop']),
+        triggerPrice: z.number(),
+        leverage: z.number(),
+        collateralUsdc: z.number(),
+        tp: z.number().nullable(),
+        sl: z.number().nullable(),
+        createdAt: unixSeconds,
+      }),
+    ),
+  }),
+  handler: notImplemented(WALLET_LAYER),
+})
+
+const closeReason = z.enum(['take-profit', 'stop-loss', 'liquidation', 'manual'])
+
+export const historyRoute = defineRoute({
+  id: 'getHistory',
+  method: 'GET',
+  path: '/v1/history/{address}',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Closed leveraged round-trips, newest first',
+  description:
+    'USDC-collateralized closed trades: pair (base and quote), side, leverage, collateral, open and close price, realized PnL and PnL%, close reason, open and close transaction hashes, timestamps. Newest first.',
+  input: { params: walletParams },
+  output: z.object({
+    address,
+    trades: z.array(
+      z.object({
+        pair: z.object({ base: z.string(), quote: z.string() }),
+        side: z.enum(['long', 'short']),
+        leverage: z.number(),
+        collateralUsdc: z.number(),
+        openPrice: z.number(),
+        closePrice: z.number(),
+        pnlUsd: z.number(),
+        pnlPct: z.number(),
+        closeReason,
+        openTx: z.string().nullable(),
+        closeTx: z.string().nullable(),
+        openedAt: unixSeconds,
+        closedAt: unixSeconds,
+      }),
+    ),
+  }),
+  handler: notImplemented(WALLET_LAYER),
+})
+
+export const statsRoute = defineRoute({
+  id: 'getStats',
+  method: 'GET',
+  path: '/v1/stats/{address}',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Trading statistics over closed trades',
+  description:
+    'Trades, wins, losses, win rate, net USD, gross profit and loss, profit factor (null with no losses), mean R-multiple expectancy, average win and loss, best and worst trade.',
+  input: { params: walletParams },
+  output: z.object({
+    address,
+    trades: z.number().int(),
+    wins: z.number().int(),
+    losses: z.number().int(),
+    winRate: z.number(),
+    netUsd: z.number(),
+    grossProfit: z.number(),
+    grossLoss: z.number(),
+    profitFactor: z.number().nullable(),
+    expectancyR: z.number().nullable(),
+    avgWin: z.number(),
+    avgLoss: z.number(),
+    bestTrade: z.number(),
+    worstTrade: z.number(),
+  }),
+  handler: notImplemented(WALLET_LAYER),
+})
+
+const tokenRef = z.object({ address, symbol: z.string(), decimals: z.number().int() })
+
+export const vaultsRoute = defineRoute({
+  id: 'getVaults',
+  method: 'GET',
+  path: '/v1/earn/vaults',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Vault catalog: ERC-4626 and pool-lender vaults',
+  description:
+    'Each vault: address, kind, underlying asset (address, symbol, decimals), live net APY and TVL.',
+  input: {},
+  output: z.object({
+    vaults: z.array(
+      z.object({
+        address,
+        kind: z.enum(['erc4626', 'pool-lender']),
+        name: z.string(),
+        asset: tokenRef,
+        netApy: z.number(),
+        tvl: atomicAmount,
+        tvlUsd: z.number().nullable(),
+      }),
+    ),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+export const loanMarketsRoute = defineRoute({
+  id: 'getLoanMarkets',
+  method: 'GET',
+  path: '/v1/loan/markets',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Floating-rate isolated lending markets',
+  description:
+    'marketId, MarketParams (loanToken, collateralToken, oracle, irm, lltv), live borrow APY, LLTV and liquidity. Each id is re-derived from its params and asserted.',
+  input: {},
+  output: z.object({
+    markets: z.array(
+      z.object({
+        marketId,
+        params: z.object({
+          loanToken: address,
+          collateralToken: address,
+          oracle: address,
+          irm: address,
+          lltv: atomicAmount.describe('1e18-scaled'),
+        }),
+        borrowApy: z.number(),
+        lltv: z.number(),
+        liquidity: atomicAmount,
+      }),
+    ),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+export const fixedBooksRoute = defineRoute({
+  id: 'getFixedBooks',
+  method: 'GET',
+  path: '/v1/loan/fixed',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Fixed-rate loan books',
+  description:
+    'marketId, tokens, LLTV, oracle, maturity and implied APRs: borrow = best bid, lend = best ask (null when that side is empty).',
+  input: {},
+  output: z.object({
+    books: z.array(
+      z.object({
+        marketId,
+        loanToken: address,
+        collateralTokens: z.array(address),
+        lltv: z.number(),
+        oracle: address,
+        maturity: unixSeconds,
+        borrowApr: z.number().nullable(),
+        lendApr: z.number().nullable(),
+      }),
+    ),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+export const riskPairsRoute = defineRoute({
+  id: 'getRiskPairs',
+  method: 'GET',
+  path: '/v1/risk/pairs',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Leverage pair universe',
+  description: 'Every perp pair: on-chain pairIndex, symbol, max leverage and spread.',
+  input: {},
+  output: z.object({
+    pairs: z.array(
+      z.object({
+        pairIndex: z.number().int(),
+        symbol: z.string(),
+        group: z.string(),
+        maxLeverage: z.number(),
+        spreadPct: z.number(),
+      }),
+    ),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+export const stocksRoute = defineRoute({
+  id: 'getStocks',
+  method: 'GET',
+  path: '/v1/stocks',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Tokenized stock catalog',
+  description:
+    'Thirteen registered tickers, each ending in a lowercase c: token address, oracle feed, live USD price, feed age, share multiplier, minted and tradable. Tokens have 8 decimals and track one share times multiplier(). Only minted tickers have a pool: branch on minted and tradable.',
+  input: {},
+  output: z.object({
+    stocks: z.array(
+      z.object({
+        ticker: z.string(),
+        token: address,
+        feed: address,
+        usd: z.number().nullable(),
+        feedAgeSec: z.number().int().nullable(),
+        multiplier: z.number(),
+        minted: z.boolean(),
+        tradable: z.boolean(),
+      }),
+    ),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+export const stockPriceRoute = defineRoute({
+  id: 'getStockPrice',
+  method: 'GET',
+  path: '/v1/stocks/price',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'Stock fill quote without calldata',
+  description:
+    'Fill, price per share, premium against the feed and the chosen pool for buying (amount = USDC to spend) or selling (amount = shares) a tokenized stock. 409 for a ticker that is not minted.',
+  input: { query: z.object({ sym: symbol, side, amount: humanAmount }) },
+  output: z.object({
+    sym: z.string(),
+    side,
+    amountIn: atomicAmount,
+    amountOut: atomicAmount,
+    pricePerShare: z.number(),
+    feedUsd: z.number(),
+    vsFeedPct: z.number(),
+    pool: z.object({ address, fee: z.number().int(), usdc: z.number(), shares: z.number() }),
+  }),
+  handler: notImplemented(MARKET_LAYER),
+})
+
+export const assetIdeaRoute = defineRoute({
+  id: 'getAssetIdea',
+  method: 'GET',
+  path: '/v1/ideas/asset/{sym}',
+  priceUsd: PRICE,
+  tier: 'data',
+  summary: 'One market’s leverage edge, with alternatives or a hedge',
+  description:
+    'A single-asset read: direction, entry, stop, target, liquidation, edge and range-survival leverage for `sym`, plus better alternatives or a hedge. Indicative, not advice.',
+  input: { params: z.object({ sym: symbol }) },
+  output: z.object({ idea, alternatives: z.array(idea), hedge: idea.nullable() }),
+  handler: notImplemented('ideas analytics'),
+})
+
+export const dataRoutes = [
+  pricesRoute,
+  crowdRoute,
+  signalsRoute,
+  candlesRoute,
+  swapPriceRoute,
+  portfolioRoute,
+  positionsRoute,
+  pendingOrdersRoute,
+  historyRoute,
+  statsRoute,
+  vaultsRoute,
+  loanMarketsRoute,
+  fixedBooksRoute,
+  riskPairsRoute,
+  stocksRoute,
+  stockPriceRoute,
+  assetIdeaRoute,
+]

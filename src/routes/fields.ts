@@ -1,0 +1,126 @@
+import { z } from 'zod'
+
+/**
+ * Field schemas shared by the route table. Each carries the spec's limit and a message that tells the
+ * caller what is allowed, so every 400 reads as an instruction.
+ */
+export const address = z
+  .string()
+  .regex(/^0x[a-fA-F0-9]{40}$/, { error: 'must be a 0x-prefixed 20-byte hex address (0x + 40 hex).' })
+  .describe('EVM address, 0x + 40 hex')
+
+export const tokenOrNative = address.describe(
+  'Token address; native ETH is the sentinel 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+)
+
+export const atomicAmount = z
+  .string()
+  .regex(/^[0-9]+$/, { error: "must be a string of digits in the token's smallest unit (atomic)." })
+  .max(78, { error: 'must fit in 256 bits (at most 78 digits).' })
+  .describe("Atomic amount: digits only, in the token's smallest unit")
+
+export const marketId = z
+  .string()
+  .regex(/^0x[a-fA-F0-9]{64}$/, { error: 'must be a 0x-prefixed 32-byte hex market id (0x + 64 hex).' })
+  .describe('Market id, 0x + 64 hex')
+
+export const txHash = z
+  .string()
+  .regex(/^0x[a-fA-F0-9]{64}$/, { error: 'must be a 0x-prefixed 32-byte transaction hash.' })
+
+export const hexData = z.string().regex(/^0x([a-fA-F0-9]{2})*$/)
+
+const SYMBOL = '[A-Za-z0-9][A-Za-z0-9._/-]{0,23}'
+
+export const symbol = z
+  .string()
+  .regex(new RegExp(`^${SYMBOL}$`), { error: 'must be a ticker such as BTC, ETH, EUR, XAU or AAPLc.' })
+  .describe('Ticker symbol')
+
+/** Query strings are text: numbers arrive as digits and are coerced, then range-checked. */
+export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
+export const queryNumber = (min: number) => z.coerce.number().min(min)
+
+/**
+ * A comma-separated ticker list with at most `max` entries. The pattern carries the count limit into the
+ * JSON Schema, because the array it becomes after the split is invisible to documents.
+ */
+export function symbolList(max: number) {
+  return z
+    .string()
+    .regex(new RegExp(`^${SYMBOL}(,${SYMBOL}){0,${max - 1}}$`), {
+      error: `must be a comma-separated list of 1 to ${max} tickers, e.g. BTC,ETH.`,
+    })
+    .describe(`Comma-separated tickers, at most ${max}`)
+    .transform((s) => [...new Set(s.split(','))])
+}
+
+/** slippageBps: integer basis points in 0..max, default 100 (1%). */
+export const slippageBpsQuery = (max: number) =>
+  queryInt(0, max).default(100).describe(`Slippage tolerance in basis points, 0..${max}, default 100`)
+export const slippageBpsBody = (max: number) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(max)
+    .default(100)
+    .describe(`Slippage tolerance in basis points, 0..${max}, default 100`)
+
+export const assetClass = z
+  .enum(['Commodities', 'Indices', 'Forex', 'Stocks'])
+  .describe('Asset class for non-crypto symbols')
+export const candleClass = z.enum(['Commodities', 'Indices', 'Forex', 'Stocks', 'Crypto'])
+export const side = z.enum(['buy', 'sell'])
+
+/** TA timeframe: seconds (60, 300, 900, 3600, 86400) or the labels 1m, 5m, 15m, 1H, 1D. */
+export const granularity = z
+  .enum(['60', '300', '900', '3600', '86400', '1m', '5m', '15m', '1H', '1D'])
+  .default('900')
+  .transform((g) => GRANULARITY_SECONDS[g])
+  .describe('Timeframe: 60|300|900|3600|86400 seconds or 1m|5m|15m|1H|1D; default 900')
+
+const GRANULARITY_SECONDS: Record<string, number> = {
+  '60': 60,
+  '300': 300,
+  '900': 900,
+  '3600': 3600,
+  '86400': 86400,
+  '1m': 60,
+  '5m': 300,
+  '15m': 900,
+  '1H': 3600,
+  '1D': 86400,
+}
+
+/** Human-scale decimal string (e.g. "250.5"): USDC to spend or shares to sell. */
+export const humanAmount = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/, {
+    error: 'must be a positive decimal string such as "250.5".',
+  })
+  .refine((s) => Number(s) > 0, { error: 'must be greater than 0.' })
+
+export const nonNegative = z.number().min(0)
+export const positive = z.number().gt(0)
+export const unixSeconds = z.number().int().nonnegative()
+
+/** One unsigned transaction step. */
+export const txStep = z.object({
+  to: address,
+  data: hexData.describe('Encoded calldata; do not modify'),
+  value: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .describe('Native value in wei, decimal string'),
+  description: z.string().describe('What this step does'),
+})
+
+/** The envelope every builder returns: ordered steps to broadcast from `owner`/`taker`. */
+export function builderOutput<A extends z.ZodRawShape>(action: A) {
+  return z.object({
+    network: z.literal('eip155:8453'),
+    steps: z.array(txStep).min(1).describe('Broadcast in this order, from the owner wallet'),
+    action: z.object(action).describe('What the steps do, in the caller’s units'),
+  })
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod'
+import { buildCatalog, catalogSchema } from '../discovery/catalog.js'
+import { address, txHash } from './fields.js'
+import { defineRoute, notImplemented } from './route.js'
+
+/** Section D: the free endpoints and the prop desk. */
+export const catalogRoute = defineRoute({
+  id: 'getCatalog',
+  method: 'GET',
+  path: '/v1',
+  priceUsd: null,
+  tier: 'free',
+  summary: 'Full catalog of endpoints, with live prices of the majors',
+  description:
+    'Every endpoint with method, path, current price, tier, summary and parameters, plus the payment terms and links to the discovery documents. The `prices` block (live spot of the majors) appears once the market data layer is connected; it is omitted rather than invented.',
+  input: {},
+  output: catalogSchema,
+  handler: async (_input, ctx) => buildCatalog(ctx.routes, ctx.deps.config),
+})
+
+export const referralsRoute = defineRoute({
+  id: 'getReferrals',
+  method: 'GET',
+  path: '/v1/referrals/{wallet}',
+  priceUsd: null,
+  tier: 'free',
+  summary: 'Referral standing for a wallet',
+  description:
+    'Wallets referred through ?ref=, their paid calls and paid volume, and points. Rewards are non-payable points: nothing is owed or paid out (the later of the spec’s two statements stands).',
+  input: { params: z.object({ wallet: address }) },
+  output: z.object({
+    wallet: address,
+    referredWallets: z.number().int(),
+    paidCalls: z.number().int(),
+    paidVolumeUsd: z.number(),
+    points: z.number(),
+    terms: z.string(),
+  }),
+  handler: notImplemented('referral ledger'),
+})
+
+export const utilCreditRoute = defineRoute({
+  id: 'getUtilCredit',
+  method: 'GET',
+  path: '/v1/util-credit/{wallet}',
+  priceUsd: null,
+  tier: 'free',
+  summary: 'Prepaid UTIL credit balance and the rail’s terms',
+  description:
+    'Credit balance in USD for `wallet` and the rail’s full terms: send UTIL to the recipient, pass X-UTIL-TOPUP: <txHash> once (under 24 hours old, single-use), calls then debit half the posted price with no surge; X-UTIL-CREDIT: off forces USDC.',
+  input: { params: z.object({ wallet: address }) },
+  output: z.object({
+    wallet: address,
+    balanceUsd: z.number(),
+    terms: z.object({
+      recipient: address,
+      rate: z.literal(0.5),
+      surgeExempt: z.literal(true),
+      topUpHeader: z.literal('X-UTIL-TOPUP'),
+      optOutHeader: z.literal('X-UTIL-CREDIT'),
+      maxTopUpAgeSec: z.number().int(),
+    }),
+  }),
+  handler: notImplemented('UTIL credit rail'),
+})
+
+/** Known prop actions. Only trade.open is specified; more join this list as the desk grows. */
+const actionId = z.enum(['trade.open'], { error: 'must be a known prop action: trade.open.' })
+const propParams = z
+  .record(z.string(), z.unknown())
+  .describe('The action’s parameters (trade.open: the risk/open body)')
+
+export const propQuoteRoute = defineRoute({
+  id: 'propQuote',
+  method: 'POST',
+  path: '/v1/prop/quote',
+  priceUsd: 0.005,
+  tier: 'prop',
+  summary: 'Prop desk quote: UTIL cost, match factor, eligibility',
+  description:
+    'UTIL cost, match factor and eligibility for `actionId` with its `params`. Membership needs $500 of combined held, burned and sent UTIL.',
+  input: { body: z.strictObject({ actionId, params: propParams }) },
+  output: z.object({
+    actionId: z.string(),
+    utilCost: z.string().describe('Atomic UTIL'),
+    matchFactor: z.number(),
+    eligible: z.boolean(),
+    reasons: z.array(z.string()),
+  }),
+  handler: notImplemented('prop desk'),
+})
+
+export const propExecuteRoute = defineRoute({
+  id: 'propExecute',
+  method: 'POST',
+  path: '/v1/prop/execute',
+  priceUsd: 0.01,
+  tier: 'prop',
+  summary: 'Run a prop desk action',
+  description:
+    'Runs `actionId` with its `params`. Needs exactly one of payTxHash (agents: UTIL transfer to the desk recipient) or burnTxHash (humans: UTIL burn to the dead address), from the member wallet.',
+  input: {
+    body: z
+      .strictObject({
+        actionId,
+        params: propParams,
+        payTxHash: txHash.optional(),
+        burnTxHash: txHash.optional(),
+      })
+      .refine((b) => (b.payTxHash === undefined) !== (b.burnTxHash === undefined), {
+        error: 'is required: pass exactly one of payTxHash or burnTxHash.',
+        path: ['payTxHash'],
+      }),
+  },
+  output: z.object({ actionId: z.string(), status: z.string(), txHash: z.string().nullable() }),
+  handler: notImplemented('prop desk'),
+})
+
+export const freeRoutes = [catalogRoute, referralsRoute, utilCreditRoute]
+export const propRoutes = [propQuoteRoute, propExecuteRoute]

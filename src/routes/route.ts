@@ -1,0 +1,97 @@
+import type { z } from 'zod'
+import type { AppDeps } from '../app.js'
+import { NotImplementedError } from '../errors.js'
+import { parseInput } from '../http/parseInput.js'
+import type { Logger } from '../logger.js'
+
+export type HttpMethod = 'GET' | 'POST'
+/** Pricing tiers as the catalog groups them. */
+export type Tier = 'free' | 'data' | 'alpha' | 'builder' | 'prop'
+export type InputLocation = 'path' | 'query' | 'body'
+
+type AnyObject = z.ZodObject
+type EmptyObject = z.ZodObject<Record<string, never>>
+
+/** What every handler receives besides its parsed input. */
+export interface HandlerContext {
+  deps: AppDeps
+  /** The table this app was built from (the catalog describes exactly what is routed). */
+  routes: readonly Route[]
+  requestId: string
+  logger: Logger
+}
+
+/** Raw request pieces, before validation. `body` is the parsed JSON value (or undefined when absent). */
+export interface RawInput {
+  params: Record<string, string>
+  query: Record<string, string>
+  body: unknown
+}
+
+export interface RouteDef<
+  P extends AnyObject,
+  Q extends AnyObject,
+  B extends AnyObject,
+  O extends z.ZodType,
+> {
+  /** Stable operation id: OpenAPI operationId and tool name. */
+  id: string
+  method: HttpMethod
+  /** OpenAPI-style path: `/v1/portfolio/{address}`. */
+  path: string
+  /** Posted price in USD; null for free endpoints. */
+  priceUsd: number | null
+  tier: Tier
+  summary: string
+  description: string
+  input: { params?: P; query?: Q; body?: B }
+  output: O
+  handler: (
+    input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> },
+    ctx: HandlerContext,
+  ) => Promise<z.input<O>>
+}
+
+/** A route with its input types erased: what the router and the documents consume. */
+export interface Route {
+  id: string
+  method: HttpMethod
+  path: string
+  priceUsd: number | null
+  tier: Tier
+  summary: string
+  description: string
+  input: { params?: AnyObject; query?: AnyObject; body?: AnyObject }
+  output: z.ZodType
+  /** Validate raw input (400 naming the field on failure), then run the handler. */
+  run(raw: RawInput, ctx: HandlerContext): Promise<unknown>
+}
+
+/**
+ * Turns a typed definition into a table entry. Validation happens inside this closure, so the handler
+ * sees fully typed input and the table can still hold routes of every shape.
+ */
+export function defineRoute<
+  O extends z.ZodType,
+  P extends AnyObject = EmptyObject,
+  Q extends AnyObject = EmptyObject,
+  B extends AnyObject = EmptyObject,
+>(def: RouteDef<P, Q, B, O>): Route {
+  const { handler, ...meta } = def
+  return {
+    ...meta,
+    async run(raw, ctx) {
+      const params = parseInput(def.input.params, raw.params, 'path')
+      const query = parseInput(def.input.query, raw.query, 'query')
+      const body = parseInput(def.input.body, raw.body, 'body')
+      return handler({ params, query, body }, ctx)
+    },
+  }
+}
+
+/** Handler for a specified endpoint whose capability a later change builds. Answers 501, charges nothing. */
+export function notImplemented(capability: string): () => Promise<never> {
+  return async () => {
+    throw new NotImplementedError(capability)
+  }
+}
