@@ -59,7 +59,13 @@ async function main(): Promise<void> {
     summary.push(row)
     console.log(JSON.stringify(row))
   }
-  const record = { at: new Date().toISOString(), node: process.version, durationS: DURATION_S, connections: 16, summary }
+  const record = {
+    at: new Date().toISOString(),
+    node: process.version,
+    durationS: DURATION_S,
+    connections: 16,
+    summary,
+  }
   writeFileSync('bench/results/http.json', `${JSON.stringify(record, null, 2)}\n`)
   server.close()
 }
