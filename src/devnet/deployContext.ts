@@ -49,7 +49,12 @@ export interface DeployContext {
   /** Send a state-changing call from the deployer and wait for a successful receipt (throws on revert). */
   write(params: WriteParams): Promise<TransactionReceipt>
   /** `eth_call` a view function; the caller names the expected return type. */
-  read<T = unknown>(params: { address: Address; abi: Abi; functionName: string; args?: readonly unknown[] }): Promise<T>
+  read<T = unknown>(params: {
+    address: Address
+    abi: Abi
+    functionName: string
+    args?: readonly unknown[]
+  }): Promise<T>
 }
 
 /** How `etch` rewrites immutables that depend on the contract's own address. */
