@@ -1,0 +1,47 @@
+import { createPublicClient, defineChain, http, type PublicClient } from 'viem'
+import { base } from 'viem/chains'
+import { CHAIN_ID } from './network.js'
+
+/**
+ * The service's one read client. The chain is Base (id 8453) at the configured RPC URL, so the
+ * same code reads Base mainnet or the devnet. Concurrent reads are batched into Multicall3.
+ */
+export function createChainClient(rpcUrl: string): PublicClient {
+  // Base's id, currency and Multicall3, without the OP-stack formatters (plain receipts read the same).
+  const chain = defineChain({
+    id: CHAIN_ID,
+    name: base.name,
+    nativeCurrency: base.nativeCurrency,
+    rpcUrls: { default: { http: [rpcUrl] } },
+    contracts: { multicall3: base.contracts.multicall3 },
+  })
+  return createPublicClient({
+    chain,
+    transport: http(rpcUrl, { timeout: 10_000, retryCount: 1 }),
+    batch: { multicall: { wait: 0 } },
+    // viem's default polling for a 2 s chain is 1 s; receipts on a fast devnet want less.
+    pollingInterval: 250,
+  })
+}
+
+export class WrongChainError extends Error {
+  override readonly name = 'WrongChainError'
+  constructor(readonly chainId: number) {
+    super(`RPC answers chain id ${chainId}; this service runs on chain ${CHAIN_ID} (Base).`)
+  }
+}
+
+/** Resolves once the RPC answers with Base's chain id; retries until `timeoutMs`. */
+export async function waitForChain(client: PublicClient, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const id = await client.getChainId()
+      if (id !== CHAIN_ID) throw new WrongChainError(id)
+      return
+    } catch (err) {
+      if (err instanceof WrongChainError || Date.now() > deadline) throw err
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+}

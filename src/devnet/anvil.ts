@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+
+export interface StartAnvilOptions {
+  port: number
+  /** Interval mining; omitted = automine (one block per transaction). */
+  blockTimeSeconds?: number
+  /** Start from a state previously written by `--dump-state` / `dumpDevnetState` (plain JSON, not gz). */
+  loadStatePath?: string
+  /** Anvil writes its state here when it exits (on `stop()`). */
+  dumpStatePath?: string
+  /** Milliseconds to wait for the RPC to answer before giving up. */
+  readyTimeoutMs?: number
+}
+
+export interface AnvilInstance {
+  url: string
+  port: number
+  /** PID of the anvil process itself (not the supervising shell). */
+  pid: number
+  /** Stop anvil gracefully (so `--dump-state` is written) and wait until it has exited. */
+  stop(): Promise<void>
+}
+
+export class AnvilStartError extends Error {
+  override readonly name = 'AnvilStartError'
+}
+
+export const DEVNET_CHAIN_ID = 8453
+
+/**
+ * A tiny supervisor shell. It starts anvil, prints its pid, then blocks reading its own stdin, which is a
+ * pipe held by the Node parent. The pipe closes whenever the parent goes away — normal exit, crash, an
+ * unhandled SIGINT/SIGTERM (which skip Node's 'exit' event) or even SIGKILL — and the shell then stops
+ * anvil. This is the portable stand-in for prctl(PR_SET_PDEATHSIG), which Node cannot call.
+ */
+const SUPERVISOR = [
+  '"$@" >/dev/null &',
+  'child=$!',
+  'echo "$child"',
+  "trap 'kill -TERM $child 2>/dev/null' TERM INT HUP",
+  'while read -r _line; do :; done',
+  'kill -TERM "$child" 2>/dev/null',
+  // anvil exits within milliseconds of SIGTERM; escalate if it does not.
+  '( sleep 5; kill -KILL "$child" 2>/dev/null ) &',
+  'killer=$!',
+  'wait "$child"',
+  'kill "$killer" 2>/dev/null',
+  'exit 0',
+].join('\n')
+
+export function anvilBinaryPath(): string {
+  return createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/bin/anvil')
+}
+
+/** Spawn anvil on 127.0.0.1:`port` with chainId 8453 and resolve once it answers `eth_chainId`. */
+export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInstance> {
+  const { port } = options
+  const args = [
+    '--chain-id',
+    String(DEVNET_CHAIN_ID),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--silent',
+  ]
+  if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds))
+  if (options.loadStatePath !== undefined) args.push('--load-state', options.loadStatePath)
+  if (options.dumpStatePath !== undefined) args.push('--dump-state', options.dumpStatePath)
+
+  const shell = spawn('/bin/sh', ['-c', SUPERVISOR, 'anvil-supervisor', anvilBinaryPath(), ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    detached: false,
+  })
+  const pid = await readPid(shell)
+  const url = `http://127.0.0.1:${port}`
+
+  let exited = false
+  const exitPromise = new Promise<void>((resolve) => {
+    shell.once('exit', () => {
+      exited = true
+      process.removeListener('exit', killOnExit)
+      resolve()
+    })
+  })
+  // On a normal exit (including after an uncaught exception) Node runs 'exit' listeners synchronously:
+  // kill anvil directly, since the supervisor may not get scheduled before we are gone.
+  function killOnExit(): void {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // already gone
+    }
+  }
+  process.once('exit', killOnExit)
+
+  const stop = async (): Promise<void> => {
+    if (exited) return
+    shell.stdin?.end()
+    await exitPromise
+  }
+
+  try {
+    await waitForRpc(url, options.readyTimeoutMs ?? 15_000, () => exited)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { url, port, pid, stop }
+}
+
+function readPid(shell: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let buffer = ''
+    const onData = (chunk: Buffer): void => {
+      buffer += chunk.toString('utf8')
+      const newline = buffer.indexOf('\n')
+      if (newline === -1) return
+      shell.stdout?.off('data', onData)
+      const pid = Number(buffer.slice(0, newline).trim())
+      if (!Number.isInteger(pid) || pid <= 0) reject(new AnvilStartError(`bad anvil pid line: ${buffer}`))
+      else resolve(pid)
+    }
+    shell.stdout?.on('data', onData)
+    shell.once('error', (error) =>
+      reject(new AnvilStartError('could not spawn the anvil supervisor', { cause: error })),
+    )
+  })
+}
+
+async function waitForRpc(url: string, timeoutMs: number, hasExited: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
+  for (;;) {
+    if (hasExited()) throw new AnvilStartError(`anvil exited before answering on ${url} (port in use?)`)
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+      if (response.ok) {
+        const json = (await response.json()) as { result?: string }
+        if (json.result !== undefined && Number(json.result) === DEVNET_CHAIN_ID) return
+        throw new AnvilStartError(`unexpected eth_chainId answer from ${url}: ${JSON.stringify(json)}`)
+      }
+    } catch (error) {
+      if (error instanceof AnvilStartError) throw error
+      // not listening yet
+    }
+    if (Date.now() > deadline)
+      throw new AnvilStartError(`anvil did not answer on ${url} within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 15))
+  }
+}
+
+/** Ask the OS for a currently free TCP port on 127.0.0.1 (for tests: one anvil per test file). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net')
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => (port > 0 ? resolve(port) : reject(new AnvilStartError('no free port'))))
+    })
+  })
+}

@@ -1,0 +1,358 @@
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
+import { type Address, type Hex, parseUnits } from 'viem'
+import { BASE_ADDRESSES, DEAD_ADDRESS, DEVNET_ADDRESSES } from './addresses.js'
+import { type AnvilInstance, DEVNET_CHAIN_ID, freePort, startAnvil } from './anvil.js'
+import { ARTIFACTS_DIR } from './artifacts.js'
+import { createDeployContext } from './createDeployContext.js'
+import { type AaveDeployment, deployAave } from './deploy/aave.js'
+import { deployMorpho, type MorphoDeployment } from './deploy/morpho.js'
+import { type CoreDeployment, type JsonValue, loadPluginModules } from './deploy/registry.js'
+import { deployTokens, fundToken, type TokensDeployment, topUpEth } from './deploy/tokens.js'
+import { deployUniswap, type SeededPool, seedPool, type UniswapDeployment } from './deploy/uniswap.js'
+import type { DeployContext } from './deployContext.js'
+import { demoAccounts } from './devnetAccounts.js'
+
+const devnetDir = dirname(fileURLToPath(import.meta.url))
+const projectRoot = resolve(devnetDir, '../..')
+
+/** Default location of the cached state: `<project>/.cache/devnet/{state,manifest}.json`. */
+export const DEFAULT_DEVNET_CACHE_DIR = join(projectRoot, '.cache/devnet')
+
+/** Reference prices for the build only; the market simulator owns prices once the devnet runs. */
+export const DEFAULT_PRICES = { ethUsd: 3000, btcUsd: 60_000, utilUsd: 0.0001 } as const
+
+/** What every demo account (#0..#9) holds after the build, besides anvil's 10,000 ETH. */
+export const DEMO_FUNDING = {
+  ETH: parseUnits('10000', 18),
+  USDC: parseUnits('1000000', 6),
+  WETH: parseUnits('100', 18),
+  cbBTC: parseUnits('10', 8),
+  UTIL: parseUnits('1000000000', 18),
+} as const
+
+export interface UniswapPools {
+  WETH_USDC_500: SeededPool
+  cbBTC_USDC_500: SeededPool
+  UTIL_USDC_3000: SeededPool
+}
+
+/** Everything deployAll produced. Bigints are kept here; the manifest on disk stores them as strings. */
+export interface DevnetDeployment {
+  chainId: typeof DEVNET_CHAIN_ID
+  deployer: Address
+  demoAccounts: Address[]
+  prices: { ethUsd: number; btcUsd: number; utilUsd: number }
+  /** Flat address book: every contract by a stable name. */
+  addresses: Record<string, Address>
+  tokens: TokensDeployment
+  uniswap: UniswapDeployment & { pools: UniswapPools }
+  morpho: MorphoDeployment
+  aave: AaveDeployment
+  /** Results of plug-in modules (gtrade, midnight, stocks, aerodrome) by name. */
+  modules: Record<string, { [key: string]: JsonValue }>
+  skippedModules: { name: string; reason: string }[]
+}
+
+export interface DevnetManifest extends DevnetDeployment {
+  cacheKey: string
+  builtAt: string
+}
+
+/** A value after a JSON round trip: bigints become decimal strings. */
+export type Jsonified<T> = T extends bigint
+  ? string
+  : T extends readonly (infer U)[]
+    ? Jsonified<U>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonified<T[K]> }
+      : T
+
+/** manifest.json as read back from disk. */
+export type StoredDevnetManifest = Jsonified<DevnetManifest>
+
+export interface DeployAllOptions {
+  prices?: Partial<DevnetDeployment['prices']>
+}
+
+/**
+ * Deploy the whole devnet world into an empty anvil: tokens, Uniswap v3 (+ seeded pools), Morpho, Aave,
+ * then the plug-in modules, then fund the demo accounts.
+ */
+export async function deployAll(
+  ctx: DeployContext,
+  options: DeployAllOptions = {},
+): Promise<DevnetDeployment> {
+  const prices = { ...DEFAULT_PRICES, ...options.prices }
+  await topUpEth(ctx, ctx.deployer, parseUnits('1000000000', 18))
+
+  const tokens = await deployTokens(ctx, { ethUsd: prices.ethUsd, btcUsd: prices.btcUsd })
+  const uniswapCore = await deployUniswap(ctx, { WETH: tokens.WETH })
+  const pools: UniswapPools = {
+    WETH_USDC_500: await seedPool(ctx, {
+      tokenA: tokens.WETH,
+      tokenB: tokens.USDC,
+      fee: 500,
+      priceAUsd: prices.ethUsd,
+      priceBUsd: 1,
+      liquidityUsdPerSide: 20_000_000,
+    }),
+    cbBTC_USDC_500: await seedPool(ctx, {
+      tokenA: tokens.cbBTC,
+      tokenB: tokens.USDC,
+      fee: 500,
+      priceAUsd: prices.btcUsd,
+      priceBUsd: 1,
+      liquidityUsdPerSide: 10_000_000,
+    }),
+    UTIL_USDC_3000: await seedPool(ctx, {
+      tokenA: tokens.UTIL,
+      tokenB: tokens.USDC,
+      fee: 3000,
+      priceAUsd: prices.utilUsd,
+      priceBUsd: 1,
+      liquidityUsdPerSide: 200_000,
+    }),
+  }
+  const uniswap = { ...uniswapCore, pools }
+  const morpho = await deployMorpho(ctx, { ...tokens, ethUsd: prices.ethUsd, btcUsd: prices.btcUsd })
+  const aave = await deployAave(ctx, tokens)
+
+  const core: CoreDeployment = { tokens, uniswap, morpho, aave, prices }
+  const { modules: plugins, skipped } = await loadPluginModules()
+  const modules: DevnetDeployment['modules'] = {}
+  for (const plugin of plugins) modules[plugin.name] = await plugin.deploy(ctx, core)
+
+  for (const account of demoAccounts) {
+    const balance = await ctx.publicClient.getBalance({ address: account.address })
+    if (balance < DEMO_FUNDING.ETH) await topUpEth(ctx, account.address, DEMO_FUNDING.ETH - balance)
+    await fundToken(ctx, tokens.USDC, account.address, DEMO_FUNDING.USDC)
+    await fundToken(ctx, tokens.WETH, account.address, DEMO_FUNDING.WETH)
+    await fundToken(ctx, tokens.cbBTC, account.address, DEMO_FUNDING.cbBTC)
+    await fundToken(ctx, tokens.UTIL, account.address, DEMO_FUNDING.UTIL)
+  }
+
+  const addresses: Record<string, Address> = {
+    ...BASE_ADDRESSES,
+    ...DEVNET_ADDRESSES,
+    UniswapV3CbBtcUsdc500Pool: pools.cbBTC_USDC_500.pool,
+    UniswapV3UtilUsdc3000Pool: pools.UTIL_USDC_3000.pool,
+    MetaMorphoUsdcVault: morpho.metaMorphoUsdcVault,
+    AaveACLManager: aave.aclManager,
+    aBascbBTC: aave.reserves.cbBTC.aToken,
+    variableDebtBascbBTC: aave.reserves.cbBTC.variableDebtToken,
+    DEAD: DEAD_ADDRESS,
+  }
+  return {
+    chainId: DEVNET_CHAIN_ID,
+    deployer: ctx.deployer,
+    demoAccounts: demoAccounts.map((a) => a.address),
+    prices,
+    addresses,
+    tokens,
+    uniswap,
+    morpho,
+    aave,
+    modules,
+    skippedModules: skipped,
+  }
+}
+
+function anvilVersion(): string {
+  const require = createRequire(import.meta.url)
+  const pkg = require('@foundry-rs/anvil-linux-amd64/package.json') as { version: string }
+  return pkg.version
+}
+
+function filesIn(dir: string, ext: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(ext) && !file.endsWith('.test.ts'))
+    .sort()
+    .map((file) => join(dir, file))
+}
+
+/**
+ * Hash of everything that shapes the devnet state: artifacts, deploy sources and the anvil version (the
+ * dump format is tied to it). A changed build or deploy script gives a new key and invalidates the cache.
+ */
+export function devnetCacheKey(): string {
+  const hash = createHash('sha256')
+  hash.update(`anvil ${anvilVersion()}\n`)
+  const files = [
+    ...filesIn(ARTIFACTS_DIR, '.json'),
+    ...filesIn(join(devnetDir, 'deploy'), '.ts'),
+    ...[
+      'buildState.ts',
+      'createDeployContext.ts',
+      'addresses.ts',
+      'devnetAccounts.ts',
+      'artifacts.ts',
+      'anvil.ts',
+    ].map((file) => join(devnetDir, file)),
+  ]
+  for (const file of files) {
+    hash.update(`${file.slice(projectRoot.length)}\n`)
+    hash.update(readFileSync(file))
+  }
+  return hash.digest('hex').slice(0, 32)
+}
+
+export interface DevnetCachePaths {
+  statePath: string
+  manifestPath: string
+}
+
+export function devnetCachePaths(cacheDir: string = DEFAULT_DEVNET_CACHE_DIR): DevnetCachePaths {
+  return { statePath: join(cacheDir, 'state.json'), manifestPath: join(cacheDir, 'manifest.json') }
+}
+
+function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)
+}
+
+/** Write via a temp file and rename, so a concurrent reader never sees a half-written file. */
+function writeAtomic(path: string, content: string): void {
+  const tmp = `${path}.${process.pid}.tmp`
+  writeFileSync(tmp, content)
+  renameSync(tmp, path)
+}
+
+/** `anvil_dumpState` answers with hex-encoded gzip; `--load-state` wants the plain JSON inside. */
+async function dumpState(ctx: DeployContext): Promise<string> {
+  const hex = (await ctx.testClient.request({
+    method: 'anvil_dumpState' as never,
+    params: [] as never,
+  })) as Hex
+  return gunzipSync(Buffer.from(hex.slice(2), 'hex')).toString('utf8')
+}
+
+export interface BuildDevnetStateOptions {
+  cacheDir?: string
+  prices?: DeployAllOptions['prices']
+  /** Build into this running anvil instead of a temporary one (it must be empty). */
+  rpcUrl?: string
+}
+
+export interface BuildDevnetStateResult extends DevnetCachePaths {
+  manifest: DevnetManifest
+  buildMs: number
+}
+
+/** Deploy everything into a fresh anvil and write state.json + manifest.json into `cacheDir`. */
+export async function buildDevnetState(
+  options: BuildDevnetStateOptions = {},
+): Promise<BuildDevnetStateResult> {
+  const paths = devnetCachePaths(options.cacheDir)
+  const started = Date.now()
+  const temporary = options.rpcUrl === undefined ? await startAnvil({ port: await freePort() }) : undefined
+  const rpcUrl = options.rpcUrl ?? temporary!.url
+  try {
+    const ctx = createDeployContext({ rpcUrl })
+    const cacheKey = devnetCacheKey()
+    const deployment = await deployAll(ctx, {
+      ...(options.prices !== undefined ? { prices: options.prices } : {}),
+    })
+    const manifest: DevnetManifest = { ...deployment, cacheKey, builtAt: new Date().toISOString() }
+    const state = await dumpState(ctx)
+    mkdirSync(dirname(paths.statePath), { recursive: true })
+    // State first, manifest last: a manifest with the current key promises a matching state file.
+    writeAtomic(paths.statePath, state)
+    writeAtomic(paths.manifestPath, toJson(manifest))
+    return { ...paths, manifest, buildMs: Date.now() - started }
+  } finally {
+    await temporary?.stop()
+  }
+}
+
+const LOCK_STALE_MS = 120_000
+
+/** Run `fn` while holding `<cacheDir>/build.lock` (an atomic mkdir); a lock older than 2 min is stale. */
+async function withBuildLock<T>(cacheDir: string, fn: () => Promise<T>): Promise<T> {
+  const lock = join(cacheDir, 'build.lock')
+  mkdirSync(cacheDir, { recursive: true })
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
+      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true })
+      else await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  try {
+    return await fn()
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+
+/** The cached manifest if it exists and matches the current build, else undefined. */
+export function readWarmManifest(
+  cacheDir: string = DEFAULT_DEVNET_CACHE_DIR,
+): StoredDevnetManifest | undefined {
+  const paths = devnetCachePaths(cacheDir)
+  if (!existsSync(paths.manifestPath) || !existsSync(paths.statePath)) return undefined
+  const manifest = JSON.parse(readFileSync(paths.manifestPath, 'utf8')) as StoredDevnetManifest
+  return manifest.cacheKey === devnetCacheKey() ? manifest : undefined
+}
+
+export interface LoadDevnetOptions {
+  port: number
+  cacheDir?: string
+  blockTimeSeconds?: number
+}
+
+export interface LoadedDevnet {
+  anvil: AnvilInstance
+  /**
+   * The manifest as stored on disk (bigints are decimal strings). The typed constants in addresses.ts give
+   * the fixed addresses; the manifest adds market ids, pools, vaults, aTokens and plug-in module results.
+   */
+  manifest: StoredDevnetManifest
+  /** True when the cached state was loaded; false when it had to be built first. */
+  warm: boolean
+  startMs: number
+}
+
+/**
+ * Start the devnet on `port`: from the cached state when it is current (about 0.1 s), otherwise build it
+ * first (a few seconds), cache it, and then start from the fresh cache.
+ */
+export async function loadDevnet(options: LoadDevnetOptions): Promise<LoadedDevnet> {
+  const started = Date.now()
+  const cacheDir = options.cacheDir ?? DEFAULT_DEVNET_CACHE_DIR
+  let manifest = readWarmManifest(cacheDir)
+  const warm = manifest !== undefined
+  if (manifest === undefined) {
+    // Several processes (e.g. parallel test workers) may find the cache cold at once: one builds, the
+    // others wait for it and then load its result.
+    manifest = await withBuildLock(cacheDir, async () => {
+      const fresh = readWarmManifest(cacheDir)
+      if (fresh !== undefined) return fresh
+      await buildDevnetState({ cacheDir })
+      return JSON.parse(readFileSync(devnetCachePaths(cacheDir).manifestPath, 'utf8')) as StoredDevnetManifest
+    })
+  }
+  const anvil = await startAnvil({
+    port: options.port,
+    loadStatePath: devnetCachePaths(cacheDir).statePath,
+    ...(options.blockTimeSeconds !== undefined ? { blockTimeSeconds: options.blockTimeSeconds } : {}),
+  })
+  return { anvil, manifest, warm, startMs: Date.now() - started }
+}

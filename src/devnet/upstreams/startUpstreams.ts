@@ -1,0 +1,91 @@
+import type { AddressInfo } from 'node:net'
+import { type ServerType, serve } from '@hono/node-server'
+import type { Hono } from 'hono'
+import type { MarketSimulator, SimClock } from '../simulator/marketSimulator.js'
+import { createBlockscoutApp } from './blockscoutApp.js'
+import { createCoinbaseExchangeApp } from './coinbaseExchangeApp.js'
+import { createGtradeBackendApp } from './gtradeBackendApp.js'
+import type { GtradeTradeSource } from './gtradeTradeSource.js'
+import { createPythBenchmarksApp } from './pythBenchmarksApp.js'
+import { createPythHermesApp } from './pythHermesApp.js'
+import type { TokenBalanceSource } from './tokenBalanceSource.js'
+
+export type UpstreamName =
+  | 'coinbaseExchange'
+  | 'pythHermes'
+  | 'pythBenchmarks'
+  | 'gtradeBackend'
+  | 'blockscout'
+
+export interface StartUpstreamsOptions {
+  sim: MarketSimulator
+  gtradeTrades: GtradeTradeSource
+  tokenBalances: TokenBalanceSource
+  clock?: SimClock
+  /** Fixed ports per upstream; any not given (or 0) gets a free port. */
+  ports?: Partial<Record<UpstreamName, number>>
+  /** For gTrade's currentBlock; defaults to a clock-derived Base block number. */
+  currentBlock?: () => Promise<number>
+}
+
+export interface RunningUpstreams {
+  /**
+   * Base URLs without a trailing slash. gtradeBackend also serves the backend-global history path
+   * (/api/personal-trading-history/…), so use it for both gTrade hosts.
+   */
+  urls: Record<UpstreamName, string>
+  stop(): Promise<void>
+}
+
+/** Starts every upstream simulator on 127.0.0.1. */
+export async function startUpstreams(options: StartUpstreamsOptions): Promise<RunningUpstreams> {
+  const { sim } = options
+  const clock = options.clock ?? sim.clock
+  const apps: Record<UpstreamName, Hono> = {
+    coinbaseExchange: createCoinbaseExchangeApp({ sim, clock }),
+    pythHermes: createPythHermesApp({ sim, clock }),
+    pythBenchmarks: createPythBenchmarksApp({ sim }),
+    gtradeBackend: createGtradeBackendApp({
+      sim,
+      clock,
+      trades: options.gtradeTrades,
+      ...(options.currentBlock ? { currentBlock: options.currentBlock } : {}),
+    }),
+    blockscout: createBlockscoutApp({ sim, balances: options.tokenBalances }),
+  }
+
+  const servers: ServerType[] = []
+  const urls = {} as Record<UpstreamName, string>
+  try {
+    for (const name of Object.keys(apps) as UpstreamName[]) {
+      const app = apps[name]
+      const port = await new Promise<number>((resolve, reject) => {
+        const server = serve(
+          { fetch: app.fetch, port: options.ports?.[name] ?? 0, hostname: '127.0.0.1' },
+          (info: AddressInfo) => resolve(info.port),
+        )
+        server.once('error', reject)
+        servers.push(server)
+      })
+      urls[name] = `http://127.0.0.1:${port}`
+    }
+  } catch (err) {
+    await closeAll(servers)
+    throw err
+  }
+  return { urls, stop: () => closeAll(servers) }
+}
+
+async function closeAll(servers: readonly ServerType[]): Promise<void> {
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          // A server that never started listening reports ERR_SERVER_NOT_RUNNING; either way it is closed.
+          server.close(() => resolve())
+          // Keep-alive sockets from fetch clients would otherwise hold close() open.
+          if ('closeAllConnections' in server) server.closeAllConnections()
+        }),
+    ),
+  )
+}
