@@ -1,10 +1,16 @@
 import { serve } from '@hono/node-server'
 import { createApp } from './app.js'
+import { createChainClient, waitForChain } from './chain/createChainClient.js'
 import { ConfigError, loadConfig } from './config.js'
+import { type DevnetWorld, startDevnetWorld } from './devnet/startDevnetWorld.js'
 import { createLogger } from './logger.js'
 import { createReadiness } from './readiness.js'
 
-/** Process entry: config → app → listen; graceful shutdown on SIGTERM/SIGINT. */
+/**
+ * Process entry: config → devnet world (default profile only) → app → listen; graceful shutdown on
+ * SIGTERM/SIGINT. The service reaches the chain and upstreams only through config.rpcUrl and
+ * config.upstreams; the world merely makes those URLs answer locally.
+ */
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>
   try {
@@ -19,7 +25,23 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel)
   const readiness = createReadiness()
   readiness.register('http')
+  readiness.register('chain')
+  const started = performance.now()
+  let world: DevnetWorld | undefined
+  if (config.profile === 'devnet') world = await startDevnetWorld({ config, logger, clock: Date.now })
+  const chain = createChainClient(config.rpcUrl)
   const app = createApp({ deps: { config, logger, readiness, clock: Date.now } })
+  waitForChain(chain, 30_000).then(
+    () => {
+      readiness.markReady('chain')
+      logger.info({
+        msg: 'chain ready',
+        rpc: config.rpcUrl,
+        startupMs: Math.round(performance.now() - started),
+      })
+    },
+    (err: unknown) => logger.error({ msg: 'chain unreachable', rpc: config.rpcUrl, err }),
+  )
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     readiness.markReady('http')
@@ -38,8 +60,10 @@ async function main(): Promise<void> {
     }, config.shutdownGraceMs)
     force.unref()
     server.close(() => {
-      logger.info({ msg: 'stopped' })
-      process.exit(0)
+      void (world?.stop() ?? Promise.resolve()).finally(() => {
+        logger.info({ msg: 'stopped' })
+        process.exit(0)
+      })
     })
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))

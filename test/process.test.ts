@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { afterAll, describe, expect, test } from 'vitest'
 
 const PORT = 18_000 + Math.floor(Math.random() * 1000)
+// The devnet profile starts anvil and five upstream simulators: give them ports of their own.
+const WORLD = { DEVNET_RPC_PORT: String(PORT + 1000), DEVNET_UPSTREAM_PORT: String(PORT + 2000) }
 let child: ChildProcess | undefined
 
 afterAll(() => {
@@ -21,9 +23,9 @@ async function waitFor(url: string, timeoutMs: number): Promise<Response> {
 }
 
 describe('service process', () => {
-  test('behavior: starts, reports ready, logs JSON with a request id, and exits 0 on SIGTERM', async () => {
+  test('behavior: starts the devnet world, reports ready, logs JSON with a request id, exits 0 on SIGTERM', async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, PORT: String(PORT), LOG_LEVEL: 'info' },
+      env: { ...process.env, ...WORLD, PORT: String(PORT), LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
@@ -31,8 +33,15 @@ describe('service process', () => {
       out += d.toString()
     })
     const exited = new Promise<number | null>((resolve) => child?.on('exit', (code) => resolve(code)))
-    const ready = await waitFor(`http://127.0.0.1:${PORT}/ready`, 20_000)
-    expect(ready.status).toBe(200)
+    // A cold state cache is built on the first start (~10 s on 2 cores); later starts load it.
+    let ready = await waitFor(`http://127.0.0.1:${PORT}/ready`, 60_000)
+    while (ready.status !== 200) {
+      await new Promise((r) => setTimeout(r, 200))
+      ready = await fetch(`http://127.0.0.1:${PORT}/ready`)
+    }
+    expect(await ready.json()).toEqual({ ready: true, components: { http: true, chain: true } })
+    const ticker = await fetch(`http://127.0.0.1:${WORLD.DEVNET_UPSTREAM_PORT}/products/ETH-USD/ticker`)
+    expect(ticker.status).toBe(200)
     const res = await fetch(`http://127.0.0.1:${PORT}/health`, { headers: { 'x-request-id': 'probe-1' } })
     expect(res.headers.get('x-request-id')).toBe('probe-1')
     child.kill('SIGTERM')
@@ -43,7 +52,9 @@ describe('service process', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
     expect(lines.some((l) => l.msg === 'request' && l.requestId === 'probe-1' && l.status === 200)).toBe(true)
     expect(lines.some((l) => l.msg === 'stopped')).toBe(true)
-  })
+    // The world went down with the service: nothing answers on its chain port any more.
+    await expect(fetch(`http://127.0.0.1:${WORLD.DEVNET_RPC_PORT}`)).rejects.toThrow()
+  }, 90_000)
 
   test('error: a bad variable stops the start with one clear message', async () => {
     const bad = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {

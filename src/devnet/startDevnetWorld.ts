@@ -1,0 +1,157 @@
+import type { Config } from '../config.js'
+import type { Logger } from '../logger.js'
+import { BASE_ADDRESSES, DEVNET_ADDRESSES } from './addresses.js'
+import { loadDevnet } from './buildState.js'
+import { chainTokenBalances, type ListedToken } from './chainTokenBalances.js'
+import { createDeployContext } from './createDeployContext.js'
+import { gtradeChainSource } from './gtradeChainSource.js'
+import { createPricePusher } from './pricePusher.js'
+import { createMarketSimulator, type MarketSimulator } from './simulator/marketSimulator.js'
+import { startUpstreams, type UpstreamName } from './upstreams/startUpstreams.js'
+
+export interface DevnetWorld {
+  rpcUrl: string
+  /** The simulator that owns every reference price in this world. */
+  sim: MarketSimulator
+  /** One round of writing simulator prices onchain (the background pusher does this periodically). */
+  pushPrices(): Promise<{ feeds: number; swaps: number }>
+  /** Whether the chain came from the state cache (fast path) or was built on this start. */
+  warm: boolean
+  stop(): Promise<void>
+}
+
+export interface StartDevnetWorldOptions {
+  config: Config
+  logger: Logger
+  clock: () => number
+  /** How often simulator prices are written onchain; 0 disables the background pusher. */
+  pushIntervalMs?: number
+}
+
+/**
+ * The default profile's world: anvil (chainId 8453) with Base's contracts from the state cache, the
+ * market simulator, the upstream simulators on the ports the config's URLs name, and a pusher that
+ * writes simulator prices into the onchain feeds and keeps pools near them. The service itself only
+ * sees config.rpcUrl and config.upstreams.
+ */
+export async function startDevnetWorld(options: StartDevnetWorldOptions): Promise<DevnetWorld> {
+  const { config, logger } = options
+  const devnet = await loadDevnet({
+    port: config.devnet.rpcPort,
+    ...(config.devnet.blockTimeSeconds > 0 ? { blockTimeSeconds: config.devnet.blockTimeSeconds } : {}),
+  })
+  const stops: (() => Promise<void>)[] = [() => devnet.anvil.stop()]
+  try {
+    const ctx = createDeployContext({ rpcUrl: devnet.anvil.url })
+    const sim = createMarketSimulator({ seed: config.devnet.seed, clock: { now: options.clock } })
+    const eth = () => sim.spot('ETH')
+    const btc = () => sim.spot('BTC')
+    const usd = () => 1
+
+    const tokens: ListedToken[] = [
+      { address: BASE_ADDRESSES.USDC, name: 'USD Coin', symbol: 'USDC', decimals: 6, usd },
+      { address: BASE_ADDRESSES.WETH, name: 'Wrapped Ether', symbol: 'WETH', decimals: 18, usd: eth },
+      { address: BASE_ADDRESSES.cbBTC, name: 'Coinbase Wrapped BTC', symbol: 'cbBTC', decimals: 8, usd: btc },
+      // UTIL has no reference price in the simulator: the explorer reports null, never a made-up number.
+      {
+        address: DEVNET_ADDRESSES.UTIL,
+        name: 'Utility Token',
+        symbol: 'UTIL',
+        decimals: 18,
+        usd: () => null,
+      },
+    ]
+
+    const pusher = createPricePusher({
+      ctx,
+      feeds: [
+        { address: DEVNET_ADDRESSES.ETH_USD_FEED, usd: eth },
+        { address: DEVNET_ADDRESSES.BTC_USD_FEED, usd: btc },
+      ],
+      pools: [
+        pool(
+          BASE_ADDRESSES.UniswapV3WethUsdc500Pool,
+          500,
+          BASE_ADDRESSES.WETH,
+          18,
+          eth,
+          BASE_ADDRESSES.USDC,
+          6,
+          usd,
+        ),
+        pool(
+          devnet.manifest.addresses.UniswapV3CbBtcUsdc500Pool as `0x${string}`,
+          500,
+          BASE_ADDRESSES.cbBTC,
+          8,
+          btc,
+          BASE_ADDRESSES.USDC,
+          6,
+          usd,
+        ),
+      ],
+    })
+    // Align the chain with the simulator before anyone reads it.
+    await pusher.push()
+    if ((options.pushIntervalMs ?? 5000) > 0) pusher.start(options.pushIntervalMs ?? 5000)
+    stops.unshift(() => pusher.stop())
+
+    const upstreams = await startUpstreams({
+      sim,
+      gtradeTrades: gtradeChainSource(ctx.publicClient, BASE_ADDRESSES.GtradeDiamond),
+      tokenBalances: chainTokenBalances(ctx.publicClient, tokens),
+      ports: upstreamPorts(config),
+      currentBlock: async () => Number(await ctx.publicClient.getBlockNumber()),
+    })
+    stops.unshift(() => upstreams.stop())
+    logger.info({
+      msg: 'devnet world up',
+      rpc: devnet.anvil.url,
+      warm: devnet.warm,
+      ms: devnet.startMs,
+      upstreams: upstreams.urls,
+    })
+    return {
+      rpcUrl: devnet.anvil.url,
+      sim,
+      pushPrices: () => pusher.push(),
+      warm: devnet.warm,
+      stop: () => stopAll(stops),
+    }
+  } catch (err) {
+    await stopAll(stops)
+    throw err
+  }
+}
+
+async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
+  for (const stop of stops) await stop().catch(() => undefined)
+}
+
+function pool(
+  address: string,
+  fee: number,
+  tokenA: `0x${string}`,
+  decimalsA: number,
+  usdA: () => number,
+  tokenB: `0x${string}`,
+  decimalsB: number,
+  usdB: () => number,
+) {
+  const a = { address: tokenA, decimals: decimalsA, usd: usdA }
+  const b = { address: tokenB, decimals: decimalsB, usd: usdB }
+  const aFirst = tokenA.toLowerCase() < tokenB.toLowerCase()
+  return { pool: address as `0x${string}`, fee, token0: aFirst ? a : b, token1: aFirst ? b : a }
+}
+
+/** The simulators listen where the config's upstream URLs point, so one set of URLs serves both sides. */
+function upstreamPorts(config: Config): Partial<Record<UpstreamName, number>> {
+  const port = (url: string) => Number(new URL(url).port)
+  return {
+    coinbaseExchange: port(config.upstreams.coinbaseExchange),
+    pythHermes: port(config.upstreams.pythHermes),
+    pythBenchmarks: port(config.upstreams.pythBenchmarks),
+    gtradeBackend: port(config.upstreams.gtradeBackend),
+    blockscout: port(config.upstreams.explorer),
+  }
+}

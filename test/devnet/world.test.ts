@@ -1,0 +1,89 @@
+import { createPublicClient, http, parseAbi } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { loadConfig } from '../../src/config.js'
+import { BASE_ADDRESSES, DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
+import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
+import { createLogger } from '../../src/logger.js'
+
+const base = 30_000 + Math.floor(Math.random() * 20_000)
+const config = loadConfig({
+  DEVNET_RPC_PORT: String(base),
+  DEVNET_UPSTREAM_PORT: String(base + 10),
+  PORT: String(base + 20),
+})
+// A frozen clock makes the simulator's reference prices exact for the comparisons below.
+const NOW = Date.UTC(2026, 10, 21, 12, 0, 0)
+let world: DevnetWorld
+
+beforeAll(async () => {
+  world = await startDevnetWorld({
+    config,
+    logger: createLogger('silent'),
+    clock: () => NOW,
+    pushIntervalMs: 0,
+  })
+}, 120_000)
+afterAll(async () => {
+  await world?.stop()
+})
+
+const feedAbi = parseAbi(['function latestAnswer() view returns (int256)'])
+const slot0Abi = parseAbi([
+  'function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)',
+])
+
+describe('devnet world', () => {
+  test('behavior: onchain feeds equal the simulator and pools sit within the wobble band of it', async () => {
+    const client = createPublicClient({ transport: http(world.rpcUrl) })
+    const eth = world.sim.spot('ETH')
+    const btc = world.sim.spot('BTC')
+    const ethFeed = await client.readContract({
+      address: DEVNET_ADDRESSES.ETH_USD_FEED,
+      abi: feedAbi,
+      functionName: 'latestAnswer',
+    })
+    const btcFeed = await client.readContract({
+      address: DEVNET_ADDRESSES.BTC_USD_FEED,
+      abi: feedAbi,
+      functionName: 'latestAnswer',
+    })
+    expect(Number(ethFeed) / 1e8).toBeCloseTo(eth, 6)
+    expect(Number(btcFeed) / 1e8).toBeCloseTo(btc, 6)
+    // WETH (0x4200…) sorts before USDC (0x8335…): WETH is token0, so slot0 prices WETH in USDC.
+    const [sqrtP] = await client.readContract({
+      address: BASE_ADDRESSES.UniswapV3WethUsdc500Pool,
+      abi: slot0Abi,
+      functionName: 'slot0',
+    })
+    const poolEth = (Number(sqrtP) / 2 ** 96) ** 2 * 1e12
+    expect(Math.abs(poolEth / eth - 1)).toBeLessThan(0.006)
+    // A second round moves the pools along the wobble without drifting off the reference.
+    await world.pushPrices()
+    const [sqrtP2] = await client.readContract({
+      address: BASE_ADDRESSES.UniswapV3WethUsdc500Pool,
+      abi: slot0Abi,
+      functionName: 'slot0',
+    })
+    expect(Math.abs(((Number(sqrtP2) / 2 ** 96) ** 2 * 1e12) / eth - 1)).toBeLessThan(0.006)
+  })
+
+  test('behavior: the upstream simulators answer on the configured URLs with chain-backed data', async () => {
+    const ticker = (await (
+      await fetch(`${config.upstreams.coinbaseExchange}/products/ETH-USD/ticker`)
+    ).json()) as { price: string }
+    expect(Number(ticker.price)).toBeCloseTo(world.sim.spot('ETH'), 0)
+    const holder = demoAccounts[1]!.address
+    const balances = (await (
+      await fetch(`${config.upstreams.explorer}/api/v2/addresses/${holder}/token-balances`)
+    ).json()) as {
+      token: { symbol: string; exchange_rate: string | null }
+      value: string
+    }[]
+    const usdc = balances.find((b) => b.token.symbol === 'USDC')
+    expect(usdc?.value).toBe('1000000000000')
+    expect(balances.find((b) => b.token.symbol === 'UTIL')?.token.exchange_rate).toBeNull()
+    const vars = await fetch(`${config.upstreams.gtradeBackend}/trading-variables/all`)
+    expect(vars.status).toBe(200)
+  })
+})
