@@ -13,3 +13,6 @@ export const USDC_EIP712 = { name: 'USD Coin', version: '2' } as const
 export const NATIVE_SENTINEL: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
 /** Burning UTIL means sending it here. */
 export const DEAD_ADDRESS: Address = '0x000000000000000000000000000000000000dEaD'
+
+/** gTrade's GNSMultiCollatDiamond on Base: every perp call and read goes here. */
+export const GTRADE_DIAMOND: Address = '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb'

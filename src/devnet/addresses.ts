@@ -40,8 +40,6 @@ export const BASE_ADDRESSES = {
   cbETH: '0x2Ae3F1Ec7F1F5012CFEab0185bfc7aa3cf0DEc22',
   USDbC: '0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA',
   wstETH: '0xc1CBa3fCea344f92D9239c08C0568f6F2F0ee452',
-  /** GNSMultiCollatDiamond: every gTrade call (a stand-in implementing the v10 ABI on the devnet). */
-  GtradeDiamond: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
 } as const satisfies Record<string, Address>
 
 /**

@@ -1,3 +1,4 @@
+import { GTRADE_DIAMOND } from '../chain/network.js'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import { BASE_ADDRESSES, DEVNET_ADDRESSES } from './addresses.js'
@@ -98,7 +99,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
 
     const upstreams = await startUpstreams({
       sim,
-      gtradeTrades: gtradeChainSource(ctx.publicClient, BASE_ADDRESSES.GtradeDiamond),
+      gtradeTrades: gtradeChainSource(ctx.publicClient, GTRADE_DIAMOND),
       tokenBalances: chainTokenBalances(ctx.publicClient, tokens),
       ports: upstreamPorts(config),
       currentBlock: async () => Number(await ctx.publicClient.getBlockNumber()),
