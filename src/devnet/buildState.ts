@@ -19,6 +19,7 @@ import { type AnvilInstance, DEVNET_CHAIN_ID, freePort, startAnvil } from './anv
 import { ARTIFACTS_DIR } from './artifacts.js'
 import { createDeployContext } from './createDeployContext.js'
 import { type AaveDeployment, deployAave } from './deploy/aave.js'
+import { seedDemoPositions } from './deploy/demoPositions.js'
 import { deployMorpho, type MorphoDeployment } from './deploy/morpho.js'
 import { type CoreDeployment, type JsonValue, loadPluginModules } from './deploy/registry.js'
 import { deployTokens, fundToken, type TokensDeployment, topUpEth } from './deploy/tokens.js'
@@ -144,6 +145,8 @@ export async function deployAll(
     await fundToken(ctx, tokens.cbBTC, account.address, DEMO_FUNDING.cbBTC)
     await fundToken(ctx, tokens.UTIL, account.address, DEMO_FUNDING.UTIL)
   }
+  // Account #1 is the demo wallet with open positions, so every wallet read returns something.
+  await seedDemoPositions(ctx, demoAccounts[1]!, { morpho, USDC: tokens.USDC, WETH: tokens.WETH })
 
   const addresses: Record<string, Address> = {
     ...BASE_ADDRESSES,

@@ -73,7 +73,8 @@ describe('devnet world', () => {
       await fetch(`${config.upstreams.coinbaseExchange}/products/ETH-USD/ticker`)
     ).json()) as { price: string }
     expect(Number(ticker.price)).toBeCloseTo(world.sim.spot('ETH'), 0)
-    const holder = demoAccounts[1]!.address
+    // Account #2 has no positions, so its balances are exactly the demo funding.
+    const holder = demoAccounts[2]!.address
     const balances = (await (
       await fetch(`${config.upstreams.explorer}/api/v2/addresses/${holder}/token-balances`)
     ).json()) as {
@@ -85,5 +86,33 @@ describe('devnet world', () => {
     expect(balances.find((b) => b.token.symbol === 'UTIL')?.token.exchange_rate).toBeNull()
     const vars = await fetch(`${config.upstreams.gtradeBackend}/trading-variables/all`)
     expect(vars.status).toBe(200)
+  })
+})
+
+describe('demo account #1', () => {
+  test('behavior: holds an open Morpho borrow and a MetaMorpho vault deposit after the build', async () => {
+    const { loadDevnet } = await import('../../src/devnet/buildState.js')
+    const { DEMO_POSITIONS } = await import('../../src/devnet/deploy/demoPositions.js')
+    const client = createPublicClient({ transport: http(world.rpcUrl) })
+    const manifest = (await loadDevnet({ port: base + 30 }).then(async (d) => {
+      await d.anvil.stop()
+      return d.manifest
+    })) as { morpho: { markets: { WETH_USDC: { id: `0x${string}` } }; metaMorphoUsdcVault: `0x${string}` } }
+    const holder = demoAccounts[1]!.address
+    const position = await client.readContract({
+      address: BASE_ADDRESSES.MorphoBlue,
+      abi: parseAbi(['function position(bytes32 id, address user) view returns (uint256, uint128, uint128)']),
+      functionName: 'position',
+      args: [manifest.morpho.markets.WETH_USDC.id, holder],
+    })
+    expect(position[2]).toBe(DEMO_POSITIONS.morphoCollateralWeth)
+    expect(position[1]).toBeGreaterThan(0n)
+    const shares = await client.readContract({
+      address: manifest.morpho.metaMorphoUsdcVault,
+      abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+      functionName: 'balanceOf',
+      args: [holder],
+    })
+    expect(shares).toBeGreaterThan(0n)
   })
 })
