@@ -5,7 +5,9 @@ import { BASE_ADDRESSES, DEVNET_ADDRESSES } from './addresses.js'
 import { loadDevnet } from './buildState.js'
 import { chainTokenBalances, type ListedToken } from './chainTokenBalances.js'
 import { createDeployContext } from './createDeployContext.js'
+import { STOCK_TICKERS, STOCKS } from './deploy/stocks.js'
 import { gtradeChainSource } from './gtradeChainSource.js'
+import { startKeeper } from './keeper.js'
 import { createPricePusher } from './pricePusher.js'
 import { createMarketSimulator, type MarketSimulator } from './simulator/marketSimulator.js'
 import { startUpstreams, type UpstreamName } from './upstreams/startUpstreams.js'
@@ -16,6 +18,8 @@ export interface DevnetWorld {
   sim: MarketSimulator
   /** One round of writing simulator prices onchain (the background pusher does this periodically). */
   pushPrices(): Promise<{ feeds: number; swaps: number }>
+  /** One keeper round now: fill pending market orders, trigger what crossed. */
+  keeperTick(): Promise<unknown>
   /** Whether the chain came from the state cache (fast path) or was built on this start. */
   warm: boolean
   stop(): Promise<void>
@@ -27,6 +31,8 @@ export interface StartDevnetWorldOptions {
   clock: () => number
   /** How often simulator prices are written onchain; 0 disables the background pusher. */
   pushIntervalMs?: number
+  /** How often the gTrade keeper looks for orders to fill. */
+  keeperIntervalMs?: number
 }
 
 /**
@@ -63,13 +69,43 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       },
     ]
 
+    // Tokenized stocks: feeds report underlying × multiplier; minted tickers have a USDC pool (0.3%).
+    const stockModule = devnet.manifest.modules.stocks as
+      | {
+          stocks: Record<
+            string,
+            { token: `0x${string}`; feed: `0x${string}`; minted: boolean; pool: string | null }
+          >
+        }
+      | undefined
+    const stocks = STOCK_TICKERS.flatMap((ticker) => {
+      const deployed = stockModule?.stocks[ticker]
+      if (!deployed) return []
+      const multiplier = Number(STOCKS[ticker].multiplier) / 1e18
+      const usdPerToken = () => sim.spot(ticker.slice(0, -1)) * multiplier
+      return [{ ticker, ...deployed, usd: usdPerToken }]
+    })
+    for (const s of stocks) {
+      tokens.push({
+        address: s.token,
+        name: STOCKS[s.ticker].name,
+        symbol: s.ticker,
+        decimals: 8,
+        usd: s.usd,
+      })
+    }
+
     const pusher = createPricePusher({
       ctx,
       feeds: [
         { address: DEVNET_ADDRESSES.ETH_USD_FEED, usd: eth },
         { address: DEVNET_ADDRESSES.BTC_USD_FEED, usd: btc },
+        ...stocks.map((s) => ({ address: s.feed, usd: s.usd })),
       ],
       pools: [
+        ...stocks.flatMap((s) =>
+          s.pool === null ? [] : [pool(s.pool, 3000, s.token, 8, s.usd, BASE_ADDRESSES.USDC, 6, usd)],
+        ),
         pool(
           BASE_ADDRESSES.UniswapV3WethUsdc500Pool,
           500,
@@ -97,6 +133,18 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     if ((options.pushIntervalMs ?? 5000) > 0) pusher.start(options.pushIntervalMs ?? 5000)
     stops.unshift(() => pusher.stop())
 
+    // The gTrade keeper fills market orders and triggers LIMIT/STOP/TP/SL/liquidations at the
+    // simulator's perp mark; the deployer is the stand-in's keeper.
+    const keeper = startKeeper({
+      publicClient: ctx.publicClient,
+      walletClient: ctx.walletClient,
+      gtrade: GTRADE_DIAMOND,
+      prices: (pairIndex) => BigInt(Math.round(sim.perp.mark(pairIndex) * 1e10)),
+      intervalMs: options.keeperIntervalMs ?? 1000,
+      onError: (err) => logger.warn({ msg: 'keeper tick failed', err }),
+    })
+    stops.unshift(() => keeper.stop())
+
     const upstreams = await startUpstreams({
       sim,
       gtradeTrades: gtradeChainSource(ctx.publicClient, GTRADE_DIAMOND),
@@ -116,6 +164,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       rpcUrl: devnet.anvil.url,
       sim,
       pushPrices: () => pusher.push(),
+      keeperTick: () => keeper.tick(),
       warm: devnet.warm,
       stop: () => stopAll(stops),
     }

@@ -2,6 +2,7 @@ import { createPublicClient, http, parseAbi } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { BASE_ADDRESSES, DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
+import { STOCKS } from '../../src/devnet/deploy/stocks.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
@@ -50,6 +51,14 @@ describe('devnet world', () => {
     })
     expect(Number(ethFeed) / 1e8).toBeCloseTo(eth, 6)
     expect(Number(btcFeed) / 1e8).toBeCloseTo(btc, 6)
+    // Stock feeds report the underlying's simulated price times the token's multiplier.
+    const aapl = await client.readContract({
+      address: STOCKS.AAPLc.feed,
+      abi: feedAbi,
+      functionName: 'latestAnswer',
+    })
+    const expected = world.sim.spot('AAPL') * (Number(STOCKS.AAPLc.multiplier) / 1e18)
+    expect(Math.abs(Number(aapl) / 1e8 / expected - 1)).toBeLessThan(1e-6)
     // WETH (0x4200…) sorts before USDC (0x8335…): WETH is token0, so slot0 prices WETH in USDC.
     const [sqrtP] = await client.readContract({
       address: BASE_ADDRESSES.UniswapV3WethUsdc500Pool,
@@ -86,6 +95,10 @@ describe('devnet world', () => {
     expect(balances.find((b) => b.token.symbol === 'UTIL')?.token.exchange_rate).toBeNull()
     const vars = await fetch(`${config.upstreams.gtradeBackend}/trading-variables/all`)
     expect(vars.status).toBe(200)
+    // Open trades are read from the gTrade stand-in at the Base diamond address.
+    const open = await fetch(`${config.upstreams.gtradeBackend}/open-trades/${holder}`)
+    expect(open.status).toBe(200)
+    expect(await open.json()).toEqual([])
   })
 })
 

@@ -99,15 +99,12 @@ function usd18(price: number): bigint {
 
 function isqrt(value: bigint): bigint {
   if (value < 2n) return value
-  let x = BigInt(Math.floor(Math.sqrt(Number(value))))
-  // Newton steps from the float estimate converge in a few iterations.
+  // Newton's method started above the root decreases monotonically to floor(sqrt). A float first guess
+  // can land below the root, where correcting one step at a time never finishes for large values.
+  let x = 1n << ((BigInt(value.toString(2).length) + 1n) >> 1n)
   for (;;) {
     const y = (x + value / x) >> 1n
-    if (y >= x) {
-      while (x * x > value) x -= 1n
-      while ((x + 1n) * (x + 1n) <= value) x += 1n
-      return x
-    }
+    if (y >= x) return x
     x = y
   }
 }

@@ -1,0 +1,193 @@
+/**
+ * Devnet harness for the stand-in tests: compiles contracts/standins/** with solc-js (cached under the OS temp
+ * dir, same settings as scripts/buildContracts.ts) so the tests never depend on a stale src/devnet/artifacts,
+ * starts anvil (chainId 8453) and builds a DeployContext on top of createDeployContext.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import {
+  type Abi,
+  type Account,
+  type Address,
+  type Chain,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  type Transport,
+  type WalletClient,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { type AnvilInstance, freePort, startAnvil } from '../../../src/devnet/anvil.js'
+import { loadArtifact } from '../../../src/devnet/artifacts.js'
+import { createDeployContext, devnetChain } from '../../../src/devnet/createDeployContext.js'
+import type { Artifact, DeployContext } from '../../../src/devnet/deployContext.js'
+import { demoAccounts } from '../../../src/devnet/devnetAccounts.js'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+const require = createRequire(import.meta.url)
+
+interface Solc {
+  version(): string
+  compile(
+    input: string,
+    callbacks: { import: (path: string) => { contents: string } | { error: string } },
+  ): string
+}
+
+interface SolcOutput {
+  errors?: { severity: string; formattedMessage: string }[]
+  contracts?: Record<
+    string,
+    Record<string, { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+  >
+}
+
+function listSol(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return listSol(path)
+    return entry.name.endsWith('.sol') ? [path] : []
+  })
+}
+
+function findImport(path: string): { contents: string } | { error: string } {
+  for (const candidate of [
+    join(root, path),
+    join(root, 'node_modules', path),
+    join(root, 'contracts', path),
+  ]) {
+    if (existsSync(candidate)) return { contents: readFileSync(candidate, 'utf8') }
+  }
+  return { error: `not found: ${path}` }
+}
+
+/** Compile every contracts/standins/**.sol in one unit (0.8.28, cancun, optimizer 200 — the build's settings). */
+export function compileStandIns(): Map<string, Artifact> {
+  const files = listSol(join(root, 'contracts/standins'))
+  const sources = Object.fromEntries(
+    files.map((f) => [relative(root, f), { content: readFileSync(f, 'utf8') }]),
+  )
+  const input = JSON.stringify({
+    language: 'Solidity',
+    sources,
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'cancun',
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+    },
+  })
+  const solc = require('solc') as Solc
+  const cacheDir = join(tmpdir(), 'agentdesk-standins-solc')
+  const key = createHash('sha256').update(solc.version()).update(input).digest('hex').slice(0, 24)
+  const cached = join(cacheDir, `${key}.json`)
+  let output: SolcOutput
+  if (existsSync(cached)) {
+    output = JSON.parse(readFileSync(cached, 'utf8')) as SolcOutput
+  } else {
+    output = JSON.parse(solc.compile(input, { import: findImport })) as SolcOutput
+    const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
+    if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
+    mkdirSync(cacheDir, { recursive: true })
+    // write-then-rename so parallel test workers never read a half-written cache file
+    const partial = `${cached}.${process.pid}.tmp`
+    writeFileSync(partial, JSON.stringify(output))
+    renameSync(partial, cached)
+  }
+  const artifacts = new Map<string, Artifact>()
+  for (const contracts of Object.values(output.contracts ?? {})) {
+    for (const [name, c] of Object.entries(contracts)) {
+      if (c.evm.bytecode.object === '') continue
+      artifacts.set(name, {
+        contractName: name,
+        abi: c.abi,
+        bytecode: `0x${c.evm.bytecode.object}`,
+        deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+      })
+    }
+  }
+  return artifacts
+}
+
+export interface Harness {
+  anvil: AnvilInstance
+  ctx: DeployContext
+  /** Wallet clients for anvil demo accounts 1 and 2 (funded with ETH). */
+  users: WalletClient<Transport, Chain, Account>[]
+  stop(): Promise<void>
+}
+
+interface PrestateDiff {
+  post: Record<string, { storage?: Record<Hex, Hex> }>
+}
+
+/**
+ * Start anvil and build a DeployContext: helper A's createDeployContext for clients/read/write, with
+ * artifact/deploy/etch resolving the freshly compiled stand-ins first and src/devnet/artifacts second.
+ */
+export async function startHarness(): Promise<Harness> {
+  const compiled = compileStandIns()
+  const port = await freePort()
+  const anvil = await startAnvil({ port })
+  const inner = createDeployContext({ rpcUrl: anvil.url, deployerPrivateKey: demoAccounts[0]!.privateKey })
+  const { publicClient, walletClient, testClient } = inner
+  const chain = devnetChain(anvil.url)
+  const users = demoAccounts.slice(1, 3).map(({ privateKey }) =>
+    createWalletClient({
+      chain,
+      transport: http(anvil.url),
+      account: privateKeyToAccount(privateKey),
+      pollingInterval: 20,
+    }),
+  )
+
+  const artifact = (name: string): Artifact => compiled.get(name) ?? loadArtifact(name)
+
+  const deployRaw = async (
+    name: string,
+    args: readonly unknown[] = [],
+  ): Promise<{ address: Address; hash: Hex }> => {
+    const a = artifact(name)
+    const hash = await walletClient.deployContract({ abi: a.abi, bytecode: a.bytecode, args })
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    if (receipt.status !== 'success' || receipt.contractAddress == null)
+      throw new Error(`deploy ${name} failed`)
+    return { address: getAddress(receipt.contractAddress), hash }
+  }
+
+  const ctx: DeployContext = {
+    ...inner,
+    artifact,
+    deploy: async (name, args) => (await deployRaw(name, args)).address,
+    etch: async (name, at, args, _libraries, options) => {
+      const target = getAddress(at)
+      const { address: scratch, hash } = await deployRaw(name, args)
+      let code = (await publicClient.getCode({ address: scratch })) ?? '0x'
+      if (options?.patchSelfAddress === true) {
+        code = code
+          .toLowerCase()
+          .split(scratch.slice(2).toLowerCase())
+          .join(target.slice(2).toLowerCase()) as Hex
+      }
+      const diff = (await publicClient.request({
+        method: 'debug_traceTransaction' as never,
+        params: [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }] as never,
+      })) as PrestateDiff
+      const storage = diff.post[scratch.toLowerCase()]?.storage ?? {}
+      await testClient.setCode({ address: target, bytecode: code })
+      await testClient.setNonce({ address: target, nonce: 1 })
+      for (const [slot, value] of Object.entries(storage)) {
+        await testClient.setStorageAt({ address: target, index: slot as Hex, value })
+        await testClient.setStorageAt({ address: scratch, index: slot as Hex, value: `0x${'0'.repeat(64)}` })
+      }
+      await testClient.setCode({ address: scratch, bytecode: '0x' })
+      return target
+    },
+  }
+  return { anvil, ctx, users, stop: () => anvil.stop() }
+}
