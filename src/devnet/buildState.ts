@@ -25,7 +25,7 @@ import { type CoreDeployment, type JsonValue, loadPluginModules } from './deploy
 import { deployTokens, fundToken, type TokensDeployment, topUpEth } from './deploy/tokens.js'
 import { deployUniswap, type SeededPool, seedPool, type UniswapDeployment } from './deploy/uniswap.js'
 import type { DeployContext } from './deployContext.js'
-import { demoAccounts } from './devnetAccounts.js'
+import { demoAccounts, devnetRelayer, RELAYER_FUNDING_ETH } from './devnetAccounts.js'
 
 const devnetDir = dirname(fileURLToPath(import.meta.url))
 const projectRoot = resolve(devnetDir, '../..')
@@ -145,6 +145,7 @@ export async function deployAll(
     await fundToken(ctx, tokens.cbBTC, account.address, DEMO_FUNDING.cbBTC)
     await fundToken(ctx, tokens.UTIL, account.address, DEMO_FUNDING.UTIL)
   }
+  await topUpEth(ctx, devnetRelayer.address, RELAYER_FUNDING_ETH)
   // Account #1 is the demo wallet with open positions, so every wallet read returns something.
   await seedDemoPositions(ctx, demoAccounts[1]!, { morpho, USDC: tokens.USDC, WETH: tokens.WETH })
 

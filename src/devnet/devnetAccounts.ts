@@ -34,3 +34,11 @@ export const demoAccounts: readonly DevnetAccount[] = Array.from({ length: DEMO_
 
 export const devnetDeployer: DevnetAccount = derive(DEVNET_DEPLOYER_INDEX)
 export const DEVNET_DEPLOYER_PRIVATE_KEY: Hex = devnetDeployer.privateKey
+
+/**
+ * The devnet's x402 payment relayer (mnemonic index 11): it submits transferWithAuthorization for the
+ * built-in facilitator. It holds ETH for gas and nothing else, and is never a payer or a payee.
+ */
+export const DEVNET_RELAYER_INDEX = 11
+export const devnetRelayer: DevnetAccount = derive(DEVNET_RELAYER_INDEX)
+export const RELAYER_FUNDING_ETH = 1000n * 10n ** 18n

@@ -1,4 +1,5 @@
-import { createPublicClient, http, parseAbi } from 'viem'
+import { createPublicClient, createWalletClient, http, parseAbi } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { BASE_ADDRESSES, DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
@@ -127,5 +128,91 @@ describe('demo account #1', () => {
       args: [holder],
     })
     expect(shares).toBeGreaterThan(0n)
+  })
+})
+
+describe('tokenized stocks on the devnet', () => {
+  const quoterAbi = parseAbi([
+    'struct QuoteExactInputSingleParams { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }',
+    'function quoteExactInputSingle(QuoteExactInputSingleParams params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)',
+  ])
+  const routerAbi = parseAbi([
+    'struct ExactInputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
+    'function exactInputSingle(ExactInputSingleParams params) payable returns (uint256 amountOut)',
+  ])
+
+  test('behavior: a buy in the AAPLc/USDC pool fills exactly the QuoterV2 quote', async () => {
+    const buyer = demoAccounts[3]!
+    const client = createPublicClient({ transport: http(world.rpcUrl) })
+    const wallet = createWalletClient({
+      transport: http(world.rpcUrl),
+      account: privateKeyToAccount(buyer.privateKey),
+    })
+    const amountIn = 1_000_000_000n // 1,000 USDC
+    const quote = {
+      tokenIn: BASE_ADDRESSES.USDC,
+      tokenOut: STOCKS.AAPLc.token,
+      amountIn,
+      fee: 3000,
+      sqrtPriceLimitX96: 0n,
+    }
+    const { result } = await client.simulateContract({
+      address: BASE_ADDRESSES.QuoterV2,
+      abi: quoterAbi,
+      functionName: 'quoteExactInputSingle',
+      args: [quote],
+    })
+    const expectedOut = result[0]
+    expect(expectedOut).toBeGreaterThan(0n)
+    const balanceOf = parseAbi(['function balanceOf(address) view returns (uint256)'])
+    const before = await client.readContract({
+      address: STOCKS.AAPLc.token,
+      abi: balanceOf,
+      functionName: 'balanceOf',
+      args: [buyer.address],
+    })
+    const approve = await wallet.writeContract({
+      chain: null,
+      address: BASE_ADDRESSES.USDC,
+      abi: parseAbi(['function approve(address, uint256) returns (bool)']),
+      functionName: 'approve',
+      args: [BASE_ADDRESSES.SwapRouter02, amountIn],
+    })
+    await client.waitForTransactionReceipt({ hash: approve })
+    const swap = await wallet.writeContract({
+      chain: null,
+      address: BASE_ADDRESSES.SwapRouter02,
+      abi: routerAbi,
+      functionName: 'exactInputSingle',
+      args: [{ ...quote, recipient: buyer.address, amountOutMinimum: expectedOut }],
+    })
+    expect((await client.waitForTransactionReceipt({ hash: swap })).status).toBe('success')
+    const after = await client.readContract({
+      address: STOCKS.AAPLc.token,
+      abi: balanceOf,
+      functionName: 'balanceOf',
+      args: [buyer.address],
+    })
+    expect(after - before).toBe(expectedOut)
+  })
+
+  test('error: the registered but unminted ticker has no pool, so no quote', async () => {
+    const client = createPublicClient({ transport: http(world.rpcUrl) })
+    await expect(
+      client.simulateContract({
+        address: BASE_ADDRESSES.QuoterV2,
+        abi: quoterAbi,
+        functionName: 'quoteExactInputSingle',
+        args: [
+          {
+            tokenIn: BASE_ADDRESSES.USDC,
+            tokenOut: STOCKS.SPCXc.token,
+            amountIn: 1_000_000n,
+            fee: 3000,
+            sqrtPriceLimitX96: 0n,
+          },
+        ],
+      }),
+    ).rejects.toThrow()
   })
 })
