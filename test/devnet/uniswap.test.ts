@@ -26,7 +26,7 @@ afterAll(async () => {
 describe('Uniswap v3 on the devnet', () => {
   it('vendored SwapRouter02 exposes every function of the verified Base ABI with the same selector', () => {
     const reference = JSON.parse(
-      readFileSync('/work/shared/reference/abi/uniswap-SwapRouter02.json', 'utf8'),
+      readFileSync(new URL('../../docs/abi/uniswap-SwapRouter02.json', import.meta.url), 'utf8'),
     ) as Abi
     const signatures = (abi: Abi) =>
       new Set(abi.filter((item) => item.type === 'function').map((item) => toFunctionSignature(item)))

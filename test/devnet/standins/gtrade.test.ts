@@ -17,7 +17,7 @@ import { deployTokens, fundToken } from '../../../src/devnet/deploy/tokens.js'
 import { keeperTick, startKeeper } from '../../../src/devnet/keeper.js'
 import { type Harness, startHarness } from './harness.js'
 
-const REFERENCE_ABI = '/work/shared/reference/abi/gns-multicollat-diamond.v10.json'
+const REFERENCE_ABI = new URL('../../../docs/abi/gns-multicollat-diamond.v10.json', import.meta.url)
 const E10 = 10n ** 10n
 const USDC = (n: number): bigint => BigInt(Math.round(n * 1e6))
 const ETH_PAIR = 1

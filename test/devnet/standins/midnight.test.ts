@@ -22,7 +22,7 @@ import {
 import { deployTokens } from '../../../src/devnet/deploy/tokens.js'
 import { type Harness, startHarness } from './harness.js'
 
-const REFERENCE_ABI = '/work/shared/reference/abi/morpho-midnight.json'
+const REFERENCE_ABI = new URL('../../../docs/abi/morpho-midnight.json', import.meta.url)
 const midnight = MIDNIGHT_ADDRESSES.midnight
 const ZERO: Address = '0x0000000000000000000000000000000000000000'
 const marketStateAbi = parseAbi([
