@@ -20,6 +20,7 @@ import { ARTIFACTS_DIR } from './artifacts.js'
 import { createDeployContext } from './createDeployContext.js'
 import { type AaveDeployment, deployAave } from './deploy/aave.js'
 import { seedDemoPositions } from './deploy/demoPositions.js'
+import { seedDemoTrades } from './deploy/demoTrades.js'
 import { deployMorpho, type MorphoDeployment } from './deploy/morpho.js'
 import { type CoreDeployment, type JsonValue, loadPluginModules } from './deploy/registry.js'
 import { deployTokens, fundToken, type TokensDeployment, topUpEth } from './deploy/tokens.js'
@@ -148,6 +149,7 @@ export async function deployAll(
   await topUpEth(ctx, devnetRelayer.address, RELAYER_FUNDING_ETH)
   // Account #1 is the demo wallet with open positions, so every wallet read returns something.
   await seedDemoPositions(ctx, demoAccounts[1]!, { morpho, USDC: tokens.USDC, WETH: tokens.WETH })
+  if (modules.gtrade !== undefined) await seedDemoTrades(ctx, demoAccounts[1]!)
 
   const addresses: Record<string, Address> = {
     ...BASE_ADDRESSES,

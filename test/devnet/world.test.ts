@@ -216,3 +216,23 @@ describe('tokenized stocks on the devnet', () => {
     ).rejects.toThrow()
   })
 })
+
+describe('demo account #1 on the perp venue', () => {
+  test('behavior: has an open trade, a resting limit order and a closed round-trip in its history', async () => {
+    const holder = demoAccounts[1]!.address
+    const open = (await (await fetch(`${config.upstreams.gtradeBackend}/open-trades/${holder}`)).json()) as {
+      trade: { pairIndex: string; tradeType: string }
+    }[]
+    expect(open.map((t) => t.trade.tradeType).sort()).toEqual(['0', '1'])
+    const history = (await (
+      await fetch(
+        `${config.upstreams.gtradeHistory}/api/personal-trading-history/${holder}?chainId=8453&limit=10`,
+      )
+    ).json()) as { data: { action: string }[] }
+    expect(history.data.map((e) => e.action)).toEqual([
+      'TradeOpenedMarket',
+      'TradeClosedMarket',
+      'TradeOpenedMarket',
+    ])
+  })
+})
