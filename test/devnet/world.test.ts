@@ -1,6 +1,7 @@
 import { createPublicClient, createWalletClient, http, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { GTRADE_DIAMOND } from '../../src/chain/network.js'
 import { loadConfig } from '../../src/config.js'
 import { BASE_ADDRESSES, DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { STOCKS } from '../../src/devnet/deploy/stocks.js'
@@ -96,6 +97,25 @@ describe('devnet world', () => {
     expect(balances.find((b) => b.token.symbol === 'UTIL')?.token.exchange_rate).toBeNull()
     const vars = await fetch(`${config.upstreams.gtradeBackend}/trading-variables/all`)
     expect(vars.status).toBe(200)
+    // The chain and the backend simulator agree on what every pairIndex means.
+    const { pairs } = (await vars.json()) as { pairs: { from: string; to: string }[] }
+    const client = createPublicClient({ transport: http(world.rpcUrl) })
+    const onchain = parseAbi([
+      'function pairsCount() view returns (uint256)',
+      'function pairs(uint256) view returns ((string from, string to, (address feed1, address feed2, uint8 feedCalculation, uint256 maxDeviationP) feed, uint256 spreadP, uint256 groupIndex, uint256 feeIndex))',
+    ])
+    expect(
+      await client.readContract({ address: GTRADE_DIAMOND, abi: onchain, functionName: 'pairsCount' }),
+    ).toBe(BigInt(pairs.length))
+    for (const i of [0, 6, 25, 40]) {
+      const pair = await client.readContract({
+        address: GTRADE_DIAMOND,
+        abi: onchain,
+        functionName: 'pairs',
+        args: [BigInt(i)],
+      })
+      expect(`${pair.from}/${pair.to}`).toBe(`${pairs[i]?.from}/${pairs[i]?.to}`)
+    }
     // Open trades are read from the gTrade stand-in at the Base diamond address.
     const open = await fetch(`${config.upstreams.gtradeBackend}/open-trades/${holder}`)
     expect(open.status).toBe(200)

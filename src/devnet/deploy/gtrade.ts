@@ -1,5 +1,6 @@
 import { type Address, erc20Abi, parseAbi } from 'viem'
 import type { DeployContext } from '../deployContext.js'
+import { GTRADE_GROUPS, UNIVERSE } from '../simulator/universe.js'
 import type { DevnetModule } from './registry.js'
 import { ensureDeployerBalance } from './tokens.js'
 
@@ -20,6 +21,15 @@ export interface GtradePairConfig {
   spreadP: bigint
   /** Initial oracle price, 1e10. */
   price: bigint
+  /** Index into the deployed groups; default 0 (crypto). */
+  groupIndex?: number
+}
+
+/** A leverage group in human units (the deploy scales by 1e3). */
+export interface GtradeGroupConfig {
+  name: string
+  minLeverage: number
+  maxLeverage: number
 }
 
 /** The first pairs of gTrade's real pair list, in their real order (pairIndex = position). */
@@ -37,6 +47,8 @@ export interface DeployGtradeDeps {
   /** USDC (6 dp) the deployer pre-funds the vault with to pay trader profits; default 1,000,000 USDC. */
   vaultFunding?: bigint
   pairs?: readonly GtradePairConfig[]
+  /** Leverage groups in index order; default one crypto group, 1.1x..150x. */
+  groups?: readonly GtradeGroupConfig[]
 }
 
 export interface GtradeDeployment {
@@ -118,12 +130,26 @@ export async function deployGtrade(ctx: DeployContext, deps: DeployGtradeDeps): 
     executorFacet,
   ])
   const abi = gtradeStandInAbi
-  await ctx.write({
-    address: diamond,
-    abi,
-    functionName: 'addGroup',
-    args: [CRYPTO_GROUP, CRYPTO_LIQUIDATION_PARAMS],
-  })
+  const groups = deps.groups ?? [
+    { name: CRYPTO_GROUP.name, minLeverage: 1.1, maxLeverage: Number(CRYPTO_GROUP.maxLeverage) / 1e3 },
+  ]
+  for (const group of groups) {
+    const maxLeverage = BigInt(Math.round(group.maxLeverage * 1e3))
+    await ctx.write({
+      address: diamond,
+      abi,
+      functionName: 'addGroup',
+      args: [
+        {
+          name: group.name,
+          job: CRYPTO_GROUP.job,
+          minLeverage: BigInt(Math.round(group.minLeverage * 1e3)),
+          maxLeverage,
+        },
+        { ...CRYPTO_LIQUIDATION_PARAMS, endLeverage: Number(maxLeverage) },
+      ],
+    })
+  }
   await ctx.write({ address: diamond, abi, functionName: 'addFee', args: [CRYPTO_FEES] })
   const pairs = deps.pairs ?? DEFAULT_GTRADE_PAIRS
   for (const [pairIndex, pair] of pairs.entries()) {
@@ -142,7 +168,7 @@ export async function deployGtrade(ctx: DeployContext, deps: DeployGtradeDeps): 
             maxDeviationP: 0n,
           },
           spreadP: pair.spreadP,
-          groupIndex: 0n,
+          groupIndex: BigInt(pair.groupIndex ?? 0),
           feeIndex: 0n,
         },
       ],
@@ -166,19 +192,32 @@ export async function deployGtrade(ctx: DeployContext, deps: DeployGtradeDeps): 
   return { diamond, viewsFacet, executorFacet, gUsdc: GTRADE_ADDRESSES.gUsdc }
 }
 
-/** buildDevnetState plug-in: ETH/BTC start at the build's reference prices; the deployer is the keeper. */
+/**
+ * buildDevnetState plug-in: every pair of the market simulator's universe, in its pairIndex order and
+ * groups, so the chain and the gTrade backend simulator agree on what each index means. BTC and ETH start
+ * at the build's reference prices, the rest at their simulator base prices; the keeper moves them all to
+ * the simulator's perp mark once the world runs. The deployer is the keeper.
+ */
 export const devnetModule: DevnetModule = {
   name: 'gtrade',
   async deploy(ctx, core) {
-    const e10 = (usd: number): bigint => BigInt(Math.round(usd * 1e4)) * 10n ** 6n
-    const pairs = DEFAULT_GTRADE_PAIRS.map((pair) =>
-      pair.from === 'BTC'
-        ? { ...pair, price: e10(core.prices.btcUsd) }
-        : pair.from === 'ETH'
-          ? { ...pair, price: e10(core.prices.ethUsd) }
-          : pair,
-    )
-    const d = await deployGtrade(ctx, { usdc: core.tokens.USDC, pairs })
+    const e10 = (usd: number): bigint => BigInt(Math.round(usd * 1e10))
+    const start: Record<string, number> = { BTC: core.prices.btcUsd, ETH: core.prices.ethUsd }
+    const pairs = [...UNIVERSE]
+      .sort((a, b) => a.pairIndex - b.pairIndex)
+      .map((i) => ({
+        from: i.from,
+        to: i.to,
+        spreadP: BigInt(Math.round(i.spreadPct * 1e10)),
+        price: e10(start[i.symbol] ?? i.basePrice),
+        groupIndex: i.groupIndex,
+      }))
+    const groups = GTRADE_GROUPS.map((g) => ({
+      name: g.name,
+      minLeverage: g.minLeverage,
+      maxLeverage: g.maxLeverage,
+    }))
+    const d = await deployGtrade(ctx, { usdc: core.tokens.USDC, pairs, groups })
     return {
       diamond: d.diamond,
       viewsFacet: d.viewsFacet,
