@@ -15,7 +15,7 @@ Payment is authentication. There is no account, no signup and no API key: the wa
 2. Sign an EIP-3009 \`transferWithAuthorization\` of USDC from your wallet to \`payTo\` for **exactly** \`amount\`. No approve is needed. Read the amount from the challenge every time; never hard-code prices.
 3. Repeat the same request with the signed payload in \`PAYMENT-SIGNATURE\` (\`X-PAYMENT\` is accepted as an alias). On success you get 200 with the payload, and the onchain settlement receipt in \`PAYMENT-RESPONSE\` and \`X-PAYMENT-RESPONSE\`.
 
-A call that fails (bad input, upstream fault: any status of 400 or more) settles nothing, so it costs nothing. Each signed authorization is served at most once. Builders are not idempotent: a retried build is charged again and returns fresh calldata, so retry the build, never the broadcast.
+A call that fails (bad input or an upstream fault, i.e. every status from 400 up) settles nothing, so it costs nothing. Each signed authorization is served at most once. Builders are not idempotent: a retried build is charged again and returns fresh calldata, so retry the build, never the broadcast.
 
 Official clients do all of this for you, for example \`@x402/fetch\`'s \`wrapFetchWithPayment\`.
 

@@ -1,9 +1,7 @@
-import { type Address, getAddress, maxUint256, parseAbi } from 'viem'
-import { BASE_ADDRESSES } from '../addresses.js'
+import { type Address, getAddress, parseAbi } from 'viem'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetModule } from './registry.js'
-import { approve, ensureDeployerBalance } from './tokens.js'
-import { amountForUsd } from './uniswap.js'
+import { seedPool } from './uniswap.js'
 
 /** Coinbase tokenized stocks on Base (protocols.md §7b): B20 token and Chainlink total-return feed addresses. */
 export const STOCK_TICKERS = [
@@ -213,12 +211,15 @@ export async function deployStocks(ctx: DeployContext, deps: DeployStocksDeps): 
     })
     const entry: StockDeployment = { ticker, token, feed, minted: !unminted.has(ticker) }
     if (entry.minted && (deps.seedPools ?? true)) {
-      entry.pool = await seedStockPool(ctx, {
-        stock: token,
-        usdc: deps.usdc,
-        feedAnswer: stockFeedAnswer(info),
+      const seeded = await seedPool(ctx, {
+        tokenA: token,
+        tokenB: deps.usdc,
+        fee: 3000,
+        priceAUsd: Number(stockFeedAnswer(info)) / 1e8,
+        priceBUsd: 1,
         liquidityUsdPerSide: deps.liquidityUsdPerSide ?? 250_000,
       })
+      entry.pool = seeded.pool
     } else if (entry.minted) {
       await ctx.write({
         address: token,
@@ -230,83 +231,6 @@ export async function deployStocks(ctx: DeployContext, deps: DeployStocksDeps): 
     stocks[ticker] = entry
   }
   return { registry, stocks }
-}
-
-const FEE = 3000
-const MAX_TICK_3000 = 887_220
-const positionManagerAbi = parseAbi([
-  'function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)',
-  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
-  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
-])
-const factoryAbi = parseAbi(['function getPool(address, address, uint24) view returns (address)'])
-
-/** Integer square root by Newton's method from above (exact for any size). */
-function sqrtBig(value: bigint): bigint {
-  if (value < 2n) return value
-  let x = value
-  let y = (x + 1n) >> 1n
-  while (y < x) {
-    x = y
-    y = (x + value / x) >> 1n
-  }
-  return x
-}
-
-/**
- * Full-range stock/USDC 0.3% Uniswap v3 position at the feed price (8 dp, USDC per stock token). Same flow as
- * uniswap.ts seedPool, which is not used here because its isqrt never terminates for some prices (see report).
- */
-async function seedStockPool(
-  ctx: DeployContext,
-  p: { stock: Address; usdc: Address; feedAnswer: bigint; liquidityUsdPerSide: number },
-): Promise<Address> {
-  const stockIs0 = p.stock.toLowerCase() < p.usdc.toLowerCase()
-  const [token0, token1] = stockIs0 ? [p.stock, p.usdc] : [p.usdc, p.stock]
-  // raw USDC (6 dp) per raw stock unit (8 dp) = feedAnswer / 1e8 * 1e6 / 1e8
-  const [num, den] = stockIs0 ? [p.feedAnswer, 10n ** 10n] : [10n ** 10n, p.feedAnswer]
-  const sqrtPriceX96 = sqrtBig((num << 192n) / den)
-  const stockAmount = amountForUsd(p.liquidityUsdPerSide, Number(p.feedAnswer) / 1e8, 8)
-  const usdcAmount = amountForUsd(p.liquidityUsdPerSide, 1, 6)
-  const [amount0, amount1] = stockIs0 ? [stockAmount, usdcAmount] : [usdcAmount, stockAmount]
-  const npm = BASE_ADDRESSES.NonfungiblePositionManager
-  await ensureDeployerBalance(ctx, token0, amount0)
-  await ensureDeployerBalance(ctx, token1, amount1)
-  await approve(ctx, token0, npm, maxUint256)
-  await approve(ctx, token1, npm, maxUint256)
-  await ctx.write({
-    address: npm,
-    abi: positionManagerAbi,
-    functionName: 'createAndInitializePoolIfNecessary',
-    args: [token0, token1, FEE, sqrtPriceX96],
-  })
-  await ctx.write({
-    address: npm,
-    abi: positionManagerAbi,
-    functionName: 'mint',
-    args: [
-      {
-        token0,
-        token1,
-        fee: FEE,
-        tickLower: -MAX_TICK_3000,
-        tickUpper: MAX_TICK_3000,
-        amount0Desired: amount0,
-        amount1Desired: amount1,
-        amount0Min: 0n,
-        amount1Min: 0n,
-        recipient: ctx.deployer,
-        deadline: maxUint256,
-      },
-    ],
-  })
-  const pool = await ctx.read<Address>({
-    address: BASE_ADDRESSES.UniswapV3Factory,
-    abi: factoryAbi,
-    functionName: 'getPool',
-    args: [token0, token1, FEE],
-  })
-  return getAddress(pool)
 }
 
 /** buildDevnetState plug-in: all 13 tickers, USDC pools for all but SPCXc. */
