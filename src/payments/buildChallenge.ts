@@ -1,0 +1,74 @@
+import type { PaymentRequired, PaymentRequirements } from '@x402/core/types'
+import { NETWORK, USDC, USDC_EIP712 } from '../chain/network.js'
+
+/** How long a signed authorization for a quoted amount stays acceptable. */
+export const MAX_TIMEOUT_SECONDS = 120
+
+const PLACEHOLDER = '<your-wallet>'
+
+export interface ChallengeInput {
+  /** Absolute URL of the requested resource, as the caller sent it. */
+  resourceUrl: string
+  description: string
+  /** Quoted amount in USDC atomic units (6 dp). */
+  amount: bigint
+  payTo: `0x${string}`
+  /** The service's public base URL, for the links in `promote`. */
+  publicUrl: string
+  /** Where UTIL is sent to buy prepaid credit. */
+  creditRecipient: `0x${string}`
+  /** The caller's `?ref=` address, when it passed one. */
+  ref?: `0x${string}` | undefined
+}
+
+/** The 402 body: the x402 v2 PaymentRequired object plus the `promote` and `utilCredit` siblings. */
+export type Challenge = PaymentRequired & {
+  promote: Record<
+    | 'pitch'
+    | 'shareUrl'
+    | 'referralParam'
+    | 'baseAppInvite'
+    | 'onboarding'
+    | 'discovery'
+    | 'openapi'
+    | 'catalog',
+    string
+  >
+  utilCredit: { recipient: `0x${string}`; rate: 0.5; surgeExempt: true }
+}
+
+/**
+ * Builds the challenge for one priced call. Pure: the caller supplies the quoted amount (base price times
+ * surge) and the URLs; the same object goes base64-encoded into PAYMENT-REQUIRED and, with the two
+ * siblings, into the JSON body.
+ */
+export function buildChallenge(input: ChallengeInput): Challenge {
+  const accepts: PaymentRequirements = {
+    scheme: 'exact',
+    network: NETWORK,
+    asset: USDC,
+    amount: input.amount.toString(),
+    payTo: input.payTo,
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    extra: { ...USDC_EIP712 },
+  }
+  const wallet = input.ref ?? PLACEHOLDER
+  const base = input.publicUrl
+  return {
+    x402Version: 2,
+    error: 'Payment required',
+    resource: { url: input.resourceUrl, description: input.description, mimeType: 'application/json' },
+    accepts: [accepts],
+    promote: {
+      pitch: `Pay-per-call market data, alpha and unsigned calldata on Base, in USDC over x402. Refer agents with ?ref=${wallet}.`,
+      shareUrl: `${base}/v1?ref=${wallet}`,
+      referralParam: `ref=${wallet}`,
+      baseAppInvite: `${base}/llms-full.txt?ref=${wallet}`,
+      onboarding: `${base}/auth.md`,
+      discovery: `${base}/.well-known/x402`,
+      openapi: `${base}/v1/openapi.json`,
+      catalog: `${base}/v1`,
+    },
+    utilCredit: { recipient: input.creditRecipient, rate: 0.5, surgeExempt: true },
+  }
+}
