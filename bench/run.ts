@@ -6,6 +6,7 @@ import { createApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
 import { createReadiness } from '../src/readiness.js'
+import { createServices } from '../src/services.js'
 
 /**
  * `npm run bench`: throughput and latency of the HTTP layer, measured with autocannon over loopback
@@ -33,9 +34,15 @@ const SCENARIOS: Scenario[] = [
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
 
 async function main(): Promise<void> {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' })
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    RATE_LIMIT_UNPAID: '100000000',
+  })
   const readiness = createReadiness()
-  const app = createApp({ deps: { config, logger: createLogger('silent'), readiness, clock: Date.now } })
+  const services = await createServices(config, createLogger('silent'), readiness)
+  const app = createApp({ deps: services.deps })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise((r) => server.once('listening', r))
   const { port } = server.address() as AddressInfo

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
+import type { PublicClient } from 'viem'
 import type { Config } from './config.js'
 import { DISCOVERY_PATHS, mountDiscovery } from './discovery/mountDiscovery.js'
 import { MethodNotAllowedError, NotFoundError } from './errors.js'
@@ -7,11 +8,18 @@ import type { AppEnv } from './http/env.js'
 import { errorHandler } from './http/errorHandler.js'
 import { methodMatcher } from './http/methodMatcher.js'
 import { mountRoutes } from './http/mountRoutes.js'
+import { type RateLimiter, unpaidRateLimit } from './http/rateLimiter.js'
 import { requestContext } from './http/requestContext.js'
 import type { Logger } from './logger.js'
+import type { MarketData } from './market/marketData.js'
+import type { Facilitator } from './payments/createFacilitator.js'
+import type { QuoteSigner } from './payments/quoteToken.js'
+import type { SurgeMeter } from './payments/surgeMeter.js'
 import type { Readiness } from './readiness.js'
 import type { Route } from './routes/route.js'
 import { routeTable } from './routes/table.js'
+import type { Ledger } from './store/ledger.js'
+import type { SharedState } from './store/sharedState.js'
 
 /** Everything the app needs, passed in: tests build the same graph. */
 export interface AppDeps {
@@ -20,6 +28,17 @@ export interface AppDeps {
   readiness: Readiness
   /** Milliseconds since the epoch; injectable so time-dependent logic is testable. */
   clock: () => number
+  /** The one read client of the chain. */
+  chain: PublicClient
+  /** Durable settlements (PGlite or PostgreSQL). */
+  ledger: Ledger
+  /** Claims and counters shared by instances (memory or Redis). */
+  state: SharedState
+  limiter: RateLimiter
+  facilitator: Facilitator
+  surge: SurgeMeter
+  quotes: QuoteSigner
+  market: MarketData
 }
 
 export interface CreateAppOptions {
@@ -33,6 +52,7 @@ const EXPOSED_HEADERS = [
   'X-PAYMENT-RESPONSE',
   'X-Request-Id',
   'Retry-After',
+  'Server-Timing',
 ]
 
 export function createApp({ deps, routes = routeTable }: CreateAppOptions): Hono<AppEnv> {
@@ -46,6 +66,7 @@ export function createApp({ deps, routes = routeTable }: CreateAppOptions): Hono
     const state = deps.readiness.state()
     return c.json(state, state.ready ? 200 : 503)
   })
+  app.use('*', unpaidRateLimit(deps.limiter, deps.config.rateLimits.trustProxy))
 
   mountRoutes(app, routes, deps)
   mountDiscovery(app, routes, deps.config)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { devnetRelayer } from './devnet/devnetAccounts.js'
 import type { LogLevel } from './logger.js'
 
 /**
@@ -27,6 +28,47 @@ export interface Config {
   upstreams: Upstreams
   /** The embedded world started by `npm start` on the devnet profile. */
   devnet: DevnetOptions
+  payments: PaymentOptions
+  storage: StorageOptions
+  rateLimits: RateLimitOptions
+}
+
+export interface PaymentOptions {
+  /** Where UTIL is sent to buy prepaid credit (the challenge's `utilCredit.recipient`). */
+  creditRecipient: `0x${string}`
+  /** Built-in facilitator: the key that submits `transferWithAuthorization` and pays its gas. */
+  relayerPrivateKey: `0x${string}` | undefined
+  /** Remote facilitator (standard /verify, /settle, /supported API); when set, it replaces the built-in one. */
+  facilitatorUrl: string | undefined
+  /** Extra headers sent to the remote facilitator (e.g. Authorization). */
+  facilitatorHeaders: Record<string, string>
+  /** Bounded wait for a settlement's inclusion; past it the row stays pending and is reconciled later. */
+  settleTimeoutMs: number
+  /** How often receipts are polled while waiting for inclusion. */
+  pollingIntervalMs: number
+  /** How often pending settlements are reconciled from the chain. */
+  reconcileIntervalMs: number
+  /** HMAC key that signs quotes; instances behind one load balancer must share it. */
+  quoteSecret: string | undefined
+  /** Priced requests per second at which surge reaches its 2x cap (it starts at half of this). */
+  surgeCapacityRps: number
+}
+
+export interface StorageOptions {
+  /** PGlite data directory (`memory://` keeps it in memory); ignored when databaseUrl is set. */
+  dataDir: string
+  databaseUrl: string | undefined
+  redisUrl: string | undefined
+}
+
+export interface RateLimitOptions {
+  /** Requests per window for callers without a payment header, keyed by client address. */
+  unpaid: number
+  /** Requests per window for paying callers, keyed by the paying wallet. */
+  paid: number
+  windowSeconds: number
+  /** Read the client address from X-Forwarded-For (only behind a proxy you control). */
+  trustProxy: boolean
 }
 
 export interface Upstreams {
@@ -81,6 +123,31 @@ const envSchema = z.object({
   DEVNET_UPSTREAM_PORT: port.max(65530).default(8550),
   DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(0),
   DEVNET_SEED: z.coerce.number().int().min(0).default(8453),
+  UTIL_CREDIT_RECIPIENT: address.optional(),
+  RELAYER_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
+    .optional(),
+  FACILITATOR_URL: z.url().optional(),
+  FACILITATOR_HEADERS: z.string().optional(),
+  SETTLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+  CHAIN_POLLING_MS: z.coerce.number().int().min(10).max(10_000).optional(),
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
+  QUOTE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  SURGE_CAPACITY_RPS: z.coerce.number().positive().default(200),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
+  RATE_LIMIT_UNPAID: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_PAID: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
 })
 
 /** Real upstreams, used by the base profile unless overridden. */
@@ -120,6 +187,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = []
   const payTo = e.PAY_TO ?? (e.PROFILE === 'devnet' ? DEVNET_PAY_TO : undefined)
   if (payTo === undefined) problems.push('PAY_TO: required with PROFILE=base (the wallet that receives USDC)')
+  const relayerPrivateKey =
+    e.RELAYER_PRIVATE_KEY ?? (e.PROFILE === 'devnet' ? devnetRelayer.privateKey : undefined)
+  if (relayerPrivateKey === undefined && e.FACILITATOR_URL === undefined) {
+    problems.push('RELAYER_PRIVATE_KEY: required with PROFILE=base unless FACILITATOR_URL is set')
+  }
+  const facilitatorHeaders = parseHeaders(e.FACILITATOR_HEADERS, problems)
   if (problems.length > 0) throw new ConfigError(problems)
   const devnet = e.PROFILE === 'devnet'
   const defaults = devnet ? devnetUpstreams(e.DEVNET_UPSTREAM_PORT) : BASE_UPSTREAMS
@@ -145,7 +218,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       explorer: trim(e.EXPLORER_URL ?? defaults.explorer),
     },
     devnet: { rpcPort: e.DEVNET_RPC_PORT, blockTimeSeconds: e.DEVNET_BLOCK_TIME, seed: e.DEVNET_SEED },
+    payments: {
+      creditRecipient: (e.UTIL_CREDIT_RECIPIENT ?? payTo) as `0x${string}`,
+      relayerPrivateKey: relayerPrivateKey as `0x${string}` | undefined,
+      facilitatorUrl: e.FACILITATOR_URL === undefined ? undefined : trim(e.FACILITATOR_URL),
+      facilitatorHeaders,
+      settleTimeoutMs: e.SETTLE_TIMEOUT_MS,
+      // Base makes a block every 2 s; the automining devnet answers at once.
+      pollingIntervalMs: e.CHAIN_POLLING_MS ?? (devnet ? 25 : 250),
+      reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+      quoteSecret: e.QUOTE_SECRET,
+      surgeCapacityRps: e.SURGE_CAPACITY_RPS,
+    },
+    storage: { dataDir: e.DATA_DIR, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL },
+    rateLimits: {
+      unpaid: e.RATE_LIMIT_UNPAID,
+      paid: e.RATE_LIMIT_PAID,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      trustProxy: e.TRUST_PROXY === 'true',
+    },
   }
+}
+
+/** FACILITATOR_HEADERS is a JSON object of string values, e.g. {"Authorization":"Bearer …"}. */
+function parseHeaders(raw: string | undefined, problems: string[]): Record<string, string> {
+  if (raw === undefined) return {}
+  try {
+    const value: unknown = JSON.parse(raw)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const entries = Object.entries(value)
+      if (entries.every(([, v]) => typeof v === 'string'))
+        return Object.fromEntries(entries) as Record<string, string>
+    }
+  } catch {
+    // fall through to the problem below
+  }
+  problems.push('FACILITATOR_HEADERS: must be a JSON object of string values')
+  return {}
 }
 
 function trim(url: string): string {

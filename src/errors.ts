@@ -67,3 +67,24 @@ export class NotImplementedError extends AppError {
     super(501, 'not_implemented', `Not available yet: ${capability}. No payment is taken for this call.`)
   }
 }
+
+/** Over the rate ceiling for this client or wallet; `retryAfterSec` goes into Retry-After. */
+export class RateLimitedError extends AppError {
+  override readonly name = 'RateLimitedError'
+  constructor(
+    readonly retryAfterSec: number,
+    scope: 'unpaid' | 'paid',
+    limit: number,
+    windowSeconds: number,
+  ) {
+    super(
+      429,
+      'rate_limited',
+      scope === 'unpaid'
+        ? `Too many unpaid requests from this address (${limit} per ${windowSeconds} s). Retry after ${retryAfterSec} s, or pay: paid calls get a higher ceiling.`
+        : `Too many paid requests from this wallet (${limit} per ${windowSeconds} s). Retry after ${retryAfterSec} s.`,
+      undefined,
+      { scope, limit, windowSeconds },
+    )
+  }
+}

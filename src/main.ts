@@ -1,10 +1,11 @@
 import { serve } from '@hono/node-server'
 import { createApp } from './app.js'
-import { createChainClient, waitForChain } from './chain/createChainClient.js'
+import { waitForChain } from './chain/createChainClient.js'
 import { ConfigError, loadConfig } from './config.js'
 import { type DevnetWorld, startDevnetWorld } from './devnet/startDevnetWorld.js'
 import { createLogger } from './logger.js'
 import { createReadiness } from './readiness.js'
+import { createServices } from './services.js'
 
 /**
  * Process entry: config → devnet world (default profile only) → app → listen; graceful shutdown on
@@ -29,11 +30,13 @@ async function main(): Promise<void> {
   const started = performance.now()
   let world: DevnetWorld | undefined
   if (config.profile === 'devnet') world = await startDevnetWorld({ config, logger, clock: Date.now })
-  const chain = createChainClient(config.rpcUrl)
-  const app = createApp({ deps: { config, logger, readiness, clock: Date.now } })
-  waitForChain(chain, 30_000).then(
+  const services = await createServices(config, logger, readiness)
+  const app = createApp({ deps: services.deps })
+  waitForChain(services.deps.chain, 30_000).then(
     () => {
       readiness.markReady('chain')
+      // Settlements left pending by a previous run are settled from the chain first thing.
+      void services.reconcile()
       logger.info({
         msg: 'chain ready',
         rpc: config.rpcUrl,
@@ -60,10 +63,13 @@ async function main(): Promise<void> {
     }, config.shutdownGraceMs)
     force.unref()
     server.close(() => {
-      void (world?.stop() ?? Promise.resolve()).finally(() => {
-        logger.info({ msg: 'stopped' })
-        process.exit(0)
-      })
+      void services
+        .close()
+        .then(() => world?.stop())
+        .finally(() => {
+          logger.info({ msg: 'stopped' })
+          process.exit(0)
+        })
     })
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))

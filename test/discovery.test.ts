@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { routeTable } from '../src/routes/table.js'
 import { testApp } from './helpers/testApp.js'
 
-const { app, deps } = testApp()
+const { app, deps } = await testApp()
 const get = (path: string) => app.request(`http://x${path}`)
 
 describe('discovery documents', () => {

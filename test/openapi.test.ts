@@ -4,7 +4,7 @@ import { testApp } from './helpers/testApp.js'
 
 describe('/v1/openapi.json', () => {
   test('behavior: passes an independent OpenAPI 3.1 validator', async () => {
-    const { app } = testApp()
+    const { app } = await testApp()
     const doc = (await (await app.request('http://x/v1/openapi.json')).json()) as Record<string, unknown>
     expect(doc.openapi).toBe('3.1.0')
     expect((doc.info as { version: string }).version).toBe('1.0.0')

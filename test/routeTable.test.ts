@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { routeTable } from '../src/routes/table.js'
 import { samplePath, testApp } from './helpers/testApp.js'
 
-const { app } = testApp()
+const { app } = await testApp()
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`
 const expected = routeTable.map((r) => key(r.method, r.path)).sort()
 

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { AppDeps } from '../app.js'
 import { MalformedBodyError } from '../errors.js'
+import { paymentGate } from '../payments/paymentGate.js'
 import type { Route } from '../routes/route.js'
 import type { AppEnv } from './env.js'
 import { readJsonBody } from './readJsonBody.js'
@@ -36,8 +37,15 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[], deps: A
       )
       return c.json(result, 200)
     }
-    if (route.method === 'POST') app.post(path, limit, handler)
-    else app.get(path, handler)
+    // The gate runs before the body is read or validated: an unpaid probe gets its 402, never a 400.
+    if (route.priceUsd === null) {
+      if (route.method === 'POST') app.post(path, limit, handler)
+      else app.get(path, handler)
+      continue
+    }
+    const gate = paymentGate(route, deps)
+    if (route.method === 'POST') app.post(path, gate, limit, handler)
+    else app.get(path, gate, handler)
   }
 }
 

@@ -19,6 +19,8 @@ export interface ChallengeInput {
   creditRecipient: `0x${string}`
   /** The caller's `?ref=` address, when it passed one. */
   ref?: `0x${string}` | undefined
+  /** Signed quote (see quoteToken.ts), echoed back by the client so the amount stays payable. */
+  quote?: string | undefined
 }
 
 /** The 402 body: the x402 v2 PaymentRequired object plus the `promote` and `utilCredit` siblings. */
@@ -50,7 +52,7 @@ export function buildChallenge(input: ChallengeInput): Challenge {
     amount: input.amount.toString(),
     payTo: input.payTo,
     maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-    extra: { ...USDC_EIP712 },
+    extra: input.quote === undefined ? { ...USDC_EIP712 } : { ...USDC_EIP712, quote: input.quote },
   }
   const wallet = input.ref ?? PLACEHOLDER
   const base = input.publicUrl

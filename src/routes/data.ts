@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { getCandles } from '../market/getCandles.js'
+import { getPrices } from '../market/getPrices.js'
 import {
   address,
   assetClass,
@@ -36,7 +38,7 @@ export const pricesRoute = defineRoute({
   tier: 'data',
   summary: 'Spot and perp prices for up to 30 symbols',
   description:
-    'Per symbol, two labeled venue legs: `spot` (exchange spot: usd, change24h in percent, volume24h, high24h, low24h) and `perp` (the perp venue: pairIndex, mark = the price that fills, index = the oracle spot used for liquidations). A leg is null when that venue does not list the symbol; perp legs cover symbols the exchange does not carry.',
+    'Per symbol, two labeled venue legs: `spot` (the exchange’s SYM-USD product: usd, change24h in percent, volume24h in base-asset units, high24h, low24h) and `perp` (gTrade: pairIndex, index = the oracle price used for liquidations, mark = what a minimal market long fills at, index plus half the pair spread). A leg is null when that venue does not list the symbol (both are null for a ticker neither lists); perp legs cover symbols the exchange does not carry. Duplicate symbols are answered once.',
   input: { query: z.object({ symbols: symbolList(30) }) },
   output: z.object({
     asOf: unixSeconds,
@@ -59,7 +61,10 @@ export const pricesRoute = defineRoute({
       }),
     ),
   }),
-  handler: notImplemented(MARKET_LAYER),
+  handler: async ({ query }, ctx) => ({
+    asOf: Math.floor(ctx.deps.clock() / 1000),
+    prices: await getPrices(ctx.deps.market, query.symbols),
+  }),
 })
 
 export const crowdRoute = defineRoute({
@@ -136,7 +141,7 @@ export const candlesRoute = defineRoute({
   tier: 'data',
   summary: 'OHLC candles for a product or symbol',
   description:
-    'Pass `product` (an exchange product such as BTC-USD) or `sym` with `cls`. Bar size follows the window: hourly up to 7 days, six-hour up to 31 days, daily up to 350 days. `series` rows are [startSec, open, high, low, close], oldest first; `high`/`low` are the window extremes; `candles` is the number of rows.',
+    'Pass `product` (an exchange product such as BTC-USD) or `sym` with `cls`. Bar size follows the window: hourly up to 7 days, six-hour up to 31 days, daily up to 350 days. `series` rows are [startSec, open, high, low, close], oldest first, whole bars only; `high`/`low` are the window extremes; `candles` is the number of rows. Source: the exchange when it lists the product (for cls Crypto, SYM-QUOTE), else the oracle’s price history for that class (productId is then the oracle symbol, e.g. FX.EUR/USD). Unknown instruments get 404 `unknown_instrument`.',
   input: {
     query: z
       .object({
@@ -165,12 +170,12 @@ export const candlesRoute = defineRoute({
     productId: z.string(),
     days: z.number().int(),
     granularitySec: z.number().int(),
-    high: z.number(),
-    low: z.number(),
+    high: z.number().nullable().describe('Highest high of the window; null when it has no bars'),
+    low: z.number().nullable().describe('Lowest low of the window; null when it has no bars'),
     candles: z.number().int(),
     series: z.array(z.tuple([z.number().int(), z.number(), z.number(), z.number(), z.number()])),
   }),
-  handler: notImplemented(MARKET_LAYER),
+  handler: async ({ query }, ctx) => getCandles(ctx.deps.market, query, ctx.deps.clock()),
 })
 
 export const swapPriceRoute = defineRoute({

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { buildCatalog, catalogSchema } from '../discovery/catalog.js'
+import { getMajors } from '../market/getMajors.js'
 import { address, txHash } from './fields.js'
 import { defineRoute, notImplemented } from './route.js'
 
@@ -12,11 +13,20 @@ export const catalogRoute = defineRoute({
   tier: 'free',
   summary: 'Full catalog of endpoints, with live prices of the majors',
   description:
-    'Every endpoint with method, path, current price, tier, summary and parameters, plus the payment terms and links to the discovery documents. The `prices` block (live spot of the majors) appears once the market data layer is connected; it is omitted rather than invented.',
+    'Every endpoint with method, path, posted price, current price (posted times surge), tier, summary and parameters; the payment terms, the surge rule and multiplier, and links to the discovery documents. The `prices` block (live spot USD of BTC, ETH and SOL from the exchange) is omitted, never invented, when the exchange does not answer within 1.5 s.',
   input: {},
   output: catalogSchema,
-  handler: async (_input, ctx) => buildCatalog(ctx.routes, ctx.deps.config),
+  handler: async (_input, ctx) =>
+    buildCatalog(ctx.routes, ctx.deps.config, {
+      surgeMultiplier: ctx.deps.surge.multiplier(),
+      prices: await getMajors(ctx.deps.market),
+    }),
 })
+
+/** One point per $0.001 of settled volume from referred wallets. */
+const ATOMIC_PER_POINT = 1000n
+export const REFERRAL_TERMS =
+  'Append ?ref=<your-wallet> to any /v1 URL you share: each paid call made through it is attributed to you (a wallet cannot refer itself). You earn 1 point per $0.001 of settled volume. Points are non-payable: nothing is owed or paid out. The spec once stated a 20% share of paid volume; its later statement (points only) stands.'
 
 export const referralsRoute = defineRoute({
   id: 'getReferrals',
@@ -36,7 +46,17 @@ export const referralsRoute = defineRoute({
     points: z.number(),
     terms: z.string(),
   }),
-  handler: notImplemented('referral ledger'),
+  handler: async ({ params }, ctx) => {
+    const standing = await ctx.deps.ledger.referralStanding(params.wallet)
+    return {
+      wallet: params.wallet,
+      referredWallets: standing.referredWallets,
+      paidCalls: standing.paidCalls,
+      paidVolumeUsd: Number(standing.paidVolume) / 1e6,
+      points: Number(standing.paidVolume / ATOMIC_PER_POINT),
+      terms: REFERRAL_TERMS,
+    }
+  },
 })
 
 export const utilCreditRoute = defineRoute({

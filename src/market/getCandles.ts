@@ -1,0 +1,98 @@
+import { AppError } from '../errors.js'
+import { findPythFeed, PYTH_TYPES_BY_CLASS } from './findPythFeed.js'
+import type { MarketData } from './marketData.js'
+
+export class UnknownInstrumentError extends AppError {
+  override readonly name = 'UnknownInstrumentError'
+  constructor(field: 'product' | 'sym', value: string) {
+    super(
+      404,
+      'unknown_instrument',
+      field === 'product'
+        ? `No exchange product ${value} is listed. Use an online product such as BTC-USD, or sym with cls.`
+        : `No price history for ${value} in that class and quote. Check sym, cls and quote.`,
+      field,
+    )
+  }
+}
+
+export interface CandlesQuery {
+  product?: string | undefined
+  sym?: string | undefined
+  cls?: string | undefined
+  quote: string
+  days: number
+}
+
+export interface Candles {
+  productId: string
+  days: number
+  granularitySec: number
+  high: number
+  low: number
+  candles: number
+  series: [number, number, number, number, number][]
+}
+
+/** The exchange serves at most 300 bars per request. */
+const EXCHANGE_MAX_BARS = 300
+const DAY = 86_400
+
+/** Bar size by window, as the spec states: hourly up to 7 days, six-hour up to 31, daily beyond. */
+export function granularityFor(days: number): number {
+  if (days <= 7) return 3600
+  if (days <= 31) return 21_600
+  return DAY
+}
+
+const PYTH_RESOLUTION: Readonly<Record<number, string>> = { 3600: '60', 21600: '360', 86400: '1D' }
+
+/**
+ * Candles from the exchange when it lists the product (or, for crypto, `SYM-QUOTE`), else from the
+ * oracle's history (Pyth Benchmarks) for the symbol's feed in that class.
+ */
+export async function getCandles(market: MarketData, q: CandlesQuery, nowMs: number): Promise<Candles> {
+  const granularitySec = granularityFor(q.days)
+  // Whole bars only: the window ends at the start of the current bar.
+  const end = Math.floor(nowMs / 1000 / granularitySec) * granularitySec
+  const start = end - q.days * DAY
+  const products = await market.coinbase.products()
+
+  const product = q.product ?? (q.cls === 'Crypto' || q.cls === undefined ? `${q.sym}-${q.quote}` : undefined)
+  let productId: string
+  let bars: { time: number; open: number; high: number; low: number; close: number }[]
+  if (product !== undefined && products.has(product)) {
+    productId = product
+    const calls: Promise<typeof bars>[] = []
+    for (let from = start; from < end; from += EXCHANGE_MAX_BARS * granularitySec) {
+      const to = Math.min(end, from + EXCHANGE_MAX_BARS * granularitySec)
+      calls.push(market.coinbase.candles(product, granularitySec, from, to))
+    }
+    bars = (await Promise.all(calls)).flat()
+  } else if (q.product !== undefined) {
+    throw new UnknownInstrumentError('product', q.product)
+  } else {
+    const sym = q.sym as string
+    const types = q.cls === undefined ? undefined : PYTH_TYPES_BY_CLASS[q.cls]
+    const feed = findPythFeed(await market.pyth.feeds(), sym, q.quote, types)
+    if (feed === undefined) throw new UnknownInstrumentError('sym', sym)
+    productId = feed.symbol
+    bars = await market.pyth.history(feed.symbol, PYTH_RESOLUTION[granularitySec] as string, start, end - 1)
+  }
+
+  // One row per bar start inside the window, oldest first (chunk edges can repeat a bar).
+  const byTime = new Map<number, (typeof bars)[number]>()
+  for (const b of bars) if (b.time >= start && b.time < end) byTime.set(b.time, b)
+  const series = [...byTime.values()]
+    .sort((a, b) => a.time - b.time)
+    .map((b): [number, number, number, number, number] => [b.time, b.open, b.high, b.low, b.close])
+  return {
+    productId,
+    days: q.days,
+    granularitySec,
+    high: series.length === 0 ? 0 : Math.max(...series.map((r) => r[2])),
+    low: series.length === 0 ? 0 : Math.min(...series.map((r) => r[3])),
+    candles: series.length,
+    series,
+  }
+}

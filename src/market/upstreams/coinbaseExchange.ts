@@ -1,0 +1,65 @@
+import { z } from 'zod'
+import { createTtlCache } from '../ttlCache.js'
+import { type FetchJson, UpstreamError } from './fetchJson.js'
+
+const NAME = 'Coinbase Exchange'
+const num = z.coerce.number()
+const productsSchema = z.array(z.object({ id: z.string(), status: z.string().optional() }))
+const tickerSchema = z.object({ price: num, volume: num })
+const statsSchema = z.object({ open: num, high: num, low: num, last: num, volume: num })
+/** Rows are [time, low, high, open, close, volume], newest first. */
+const candlesSchema = z.array(z.tuple([num, num, num, num, num, num]).rest(z.unknown()))
+
+export interface ExchangeCandle {
+  time: number
+  open: number
+  high: number
+  low: number
+  close: number
+}
+
+export interface CoinbaseExchange {
+  /** Product ids that are online (e.g. BTC-USD). */
+  products(): Promise<Set<string>>
+  ticker(productId: string): Promise<z.infer<typeof tickerSchema>>
+  stats(productId: string): Promise<z.infer<typeof statsSchema>>
+  /** At most 300 bars per call (the exchange's limit), oldest first. */
+  candles(
+    productId: string,
+    granularitySec: number,
+    startSec: number,
+    endSec: number,
+  ): Promise<ExchangeCandle[]>
+}
+
+/** Coinbase Exchange public REST (protocols.md §7c), cached: products 10 min, ticker and stats 2 s. */
+export function createCoinbaseExchange(baseUrl: string, fetchJson: FetchJson): CoinbaseExchange {
+  const get = async <S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> => {
+    const parsed = schema.safeParse(await fetchJson(NAME, `${baseUrl}${path}`))
+    if (!parsed.success) throw new UpstreamError(NAME, `unexpected shape at ${path.split('?')[0]}`)
+    return parsed.data
+  }
+  const productCache = createTtlCache<Set<string>>(600_000)
+  const tickerCache = createTtlCache<z.infer<typeof tickerSchema>>(2000)
+  const statsCache = createTtlCache<z.infer<typeof statsSchema>>(2000)
+  return {
+    products: () =>
+      productCache.get('all', async () => {
+        const list = await get('/products', productsSchema)
+        return new Set(list.filter((p) => p.status === undefined || p.status === 'online').map((p) => p.id))
+      }),
+    ticker: (id) => tickerCache.get(id, () => get(`/products/${id}/ticker`, tickerSchema)),
+    stats: (id) => statsCache.get(id, () => get(`/products/${id}/stats`, statsSchema)),
+    async candles(id, granularitySec, startSec, endSec) {
+      const start = new Date(startSec * 1000).toISOString()
+      const end = new Date(endSec * 1000).toISOString()
+      const rows = await get(
+        `/products/${id}/candles?granularity=${granularitySec}&start=${start}&end=${end}`,
+        candlesSchema,
+      )
+      return rows
+        .map(([time, low, high, open, close]) => ({ time, open, high, low, close }))
+        .sort((a, b) => a.time - b.time)
+    },
+  }
+}

@@ -1,0 +1,55 @@
+import { AppError } from '../../errors.js'
+
+/** An upstream did not answer usefully: a 502 naming the upstream; nothing is charged for it. */
+export class UpstreamError extends AppError {
+  override readonly name = 'UpstreamError'
+  constructor(
+    readonly upstream: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      502,
+      'upstream_unavailable',
+      `The ${upstream} upstream is unavailable (${reason}). Nothing was charged; retry shortly.`,
+      undefined,
+      { upstream },
+      options,
+    )
+  }
+}
+
+/** A 404 from an upstream: the thing asked for does not exist there. */
+export class UpstreamNotFound extends Error {
+  override readonly name = 'UpstreamNotFound'
+}
+
+export type FetchJson = (upstream: string, url: string) => Promise<unknown>
+
+/** GET a JSON document with a timeout; 404 → UpstreamNotFound, any other failure → UpstreamError. */
+export function createFetchJson(timeoutMs = 8000): FetchJson {
+  return async (upstream, url) => {
+    let res: Response
+    try {
+      res = await fetch(url, {
+        headers: { accept: 'application/json', 'user-agent': 'agentdesk/1.0' },
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+    } catch (err) {
+      throw new UpstreamError(upstream, 'no answer', { cause: err })
+    }
+    if (res.status === 404) {
+      await res.body?.cancel()
+      throw new UpstreamNotFound(`${upstream}: ${url}`)
+    }
+    if (!res.ok) {
+      await res.body?.cancel()
+      throw new UpstreamError(upstream, `HTTP ${res.status}`)
+    }
+    try {
+      return await res.json()
+    } catch (err) {
+      throw new UpstreamError(upstream, 'unreadable body', { cause: err })
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import { decodePaymentSignatureHeader } from '@x402/core/http'
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
+import { getAddress, type Hex, isAddress, recoverTypedDataAddress } from 'viem'
+import { z } from 'zod'
+import { CHAIN_ID, NETWORK, USDC, USDC_EIP712 } from '../chain/network.js'
+import { MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
+import { PaymentError } from './paymentError.js'
+import type { QuoteSigner } from './quoteToken.js'
+
+/** The facilitator refuses authorizations that expire within this many seconds (x402 exact/EVM). */
+export const MIN_VALIDITY_SECONDS = 6
+
+const uintString = z.string().regex(/^\d{1,78}$/)
+const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`))
+const payloadSchema = z.object({
+  x402Version: z.literal(2),
+  accepted: z.object({
+    scheme: z.string(),
+    network: z.string(),
+    asset: z.string(),
+    amount: uintString,
+    payTo: z.string(),
+    maxTimeoutSeconds: z.number(),
+    extra: z.record(z.string(), z.unknown()).optional(),
+  }),
+  payload: z.object({
+    authorization: z.object({
+      from: hex(20),
+      to: hex(20),
+      value: uintString,
+      validAfter: uintString,
+      validBefore: uintString,
+      nonce: hex(32),
+    }),
+    signature: z.string().regex(/^0x([0-9a-fA-F]{2})+$/),
+  }),
+})
+
+const AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const
+const DOMAIN = { ...USDC_EIP712, chainId: CHAIN_ID, verifyingContract: USDC } as const
+
+export interface PriceTerms {
+  /** `METHOD /path`, the quote's scope. */
+  route: string
+  /** What the route costs right now, in atomic units. */
+  currentAmount: bigint
+  payTo: `0x${string}`
+  nowSec: number
+  quotes: QuoteSigner
+  /** Whether an address holds code; asked only when a signature does not recover to its signer. */
+  isContract: (address: `0x${string}`) => Promise<boolean>
+}
+
+export interface CheckedPayment {
+  payload: PaymentPayload
+  /** What the facilitator settles against: our terms at the amount owed. */
+  requirements: PaymentRequirements
+  payer: `0x${string}`
+  nonce: Hex
+  amount: bigint
+  validBefore: number
+  /**
+   * False when the signature did not recover to `from` locally: it may still be a smart-wallet
+   * (ERC-1271/6492) signature, which only the facilitator can judge.
+   */
+  signatureRecovered: boolean
+}
+
+/**
+ * Everything about a payment that can be judged without the chain, in the order that yields the most
+ * specific error: shape, scheme, network, asset, recipient, signature, amount, validity window. Pure
+ * apart from the signature recovery (local secp256k1, no RPC).
+ */
+export async function checkPayment(header: string, terms: PriceTerms): Promise<CheckedPayment> {
+  let decoded: unknown
+  try {
+    decoded = decodePaymentSignatureHeader(header)
+  } catch {
+    throw new PaymentError('payment_malformed')
+  }
+  const parsed = payloadSchema.safeParse(decoded)
+  if (!parsed.success) throw new PaymentError('payment_malformed')
+  const { accepted, payload } = parsed.data
+  const auth = payload.authorization
+
+  if (accepted.scheme !== 'exact') throw new PaymentError('payment_wrong_scheme')
+  if (accepted.network !== NETWORK) throw new PaymentError('payment_wrong_network')
+  if (!isAddress(accepted.asset, { strict: false }) || getAddress(accepted.asset) !== USDC) {
+    throw new PaymentError('payment_wrong_asset')
+  }
+  const payTo = getAddress(terms.payTo)
+  if (getAddress(auth.to) !== payTo || !sameAddress(accepted.payTo, payTo)) {
+    throw new PaymentError('payment_wrong_recipient')
+  }
+
+  const message = {
+    from: getAddress(auth.from),
+    to: getAddress(auth.to),
+    value: BigInt(auth.value),
+    validAfter: BigInt(auth.validAfter),
+    validBefore: BigInt(auth.validBefore),
+    nonce: auth.nonce as Hex,
+  }
+  let signatureRecovered = false
+  if (payload.signature.length === 132) {
+    try {
+      const signer = await recoverTypedDataAddress({
+        domain: DOMAIN,
+        types: AUTHORIZATION_TYPES,
+        primaryType: 'TransferWithAuthorization',
+        message,
+        signature: payload.signature as Hex,
+      })
+      signatureRecovered = signer === message.from
+    } catch {
+      signatureRecovered = false
+    }
+  }
+  // An externally owned account can only sign with ECDSA, so a mismatch there is a tampered payload.
+  if (!signatureRecovered && !(await terms.isContract(message.from))) {
+    throw new PaymentError('payment_invalid_signature')
+  }
+
+  const owed = amountOwed(accepted, terms)
+  if (message.value < owed.amount) {
+    throw new PaymentError(owed.quoteExpired ? 'payment_quote_expired' : 'payment_underpaid', {
+      authorized: message.value.toString(),
+      owed: owed.amount.toString(),
+    })
+  }
+  if (message.value !== owed.amount) {
+    throw new PaymentError(owed.quoteExpired ? 'payment_quote_expired' : 'payment_amount_mismatch', {
+      authorized: message.value.toString(),
+      owed: owed.amount.toString(),
+    })
+  }
+  if (message.validBefore < BigInt(terms.nowSec + MIN_VALIDITY_SECONDS))
+    throw new PaymentError('payment_expired')
+  if (message.validAfter > BigInt(terms.nowSec)) throw new PaymentError('payment_not_yet_valid')
+
+  const requirements: PaymentRequirements = {
+    scheme: 'exact',
+    network: NETWORK,
+    asset: USDC,
+    amount: owed.amount.toString(),
+    payTo,
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    extra: { ...USDC_EIP712 },
+  }
+  return {
+    payload: parsed.data as PaymentPayload,
+    requirements,
+    payer: message.from,
+    nonce: message.nonce,
+    amount: owed.amount,
+    validBefore: Number(message.validBefore),
+    signatureRecovered,
+  }
+}
+
+/**
+ * The amount this payment must carry: the current price, or the amount it was quoted at when the
+ * echoed quote is authentic and unexpired (surge may have moved since the challenge).
+ */
+function amountOwed(
+  accepted: z.infer<typeof payloadSchema>['accepted'],
+  terms: PriceTerms,
+): { amount: bigint; quoteExpired: boolean } {
+  const quotedAmount = BigInt(accepted.amount)
+  if (quotedAmount === terms.currentAmount) return { amount: quotedAmount, quoteExpired: false }
+  const token = accepted.extra?.quote
+  const scope = { route: terms.route, amount: accepted.amount, payTo: terms.payTo }
+  if (terms.quotes.verify(token, scope, terms.nowSec)) return { amount: quotedAmount, quoteExpired: false }
+  return { amount: terms.currentAmount, quoteExpired: token !== undefined }
+}
+
+function sameAddress(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase()
+}

@@ -1,0 +1,78 @@
+import { x402Facilitator } from '@x402/core/facilitator'
+import { HTTPFacilitatorClient } from '@x402/core/http'
+import type { FacilitatorClient } from '@x402/core/server'
+import type { SupportedResponse } from '@x402/core/types'
+import { toFacilitatorEvmSigner } from '@x402/evm'
+import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
+import { createWalletClient, defineChain, http, nonceManager, publicActions } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { CHAIN_ID, NETWORK } from '../chain/network.js'
+import type { Config } from '../config.js'
+
+export interface Facilitator extends FacilitatorClient {
+  readonly kind: 'built-in' | 'remote'
+  /** The relayer that pays gas (built-in only). */
+  readonly relayer?: `0x${string}`
+}
+
+/**
+ * The remote facilitator when FACILITATOR_URL is set (the standard /verify, /settle, /supported API),
+ * else the built-in one: x402's own facilitator core with the exact/EVM scheme, submitting
+ * `transferWithAuthorization` from the relayer key.
+ */
+export function createFacilitator(config: Config): Facilitator {
+  const { payments } = config
+  if (payments.facilitatorUrl !== undefined) {
+    const headers = payments.facilitatorHeaders
+    const client = new HTTPFacilitatorClient({
+      url: payments.facilitatorUrl,
+      timeoutMs: payments.settleTimeoutMs,
+      createAuthHeaders: async () => ({ verify: headers, settle: headers, supported: headers }),
+    })
+    return {
+      kind: 'remote',
+      verify: (p, r) => client.verify(p, r),
+      settle: (p, r) => client.settle(p, r),
+      getSupported: () => client.getSupported(),
+    }
+  }
+  const key = payments.relayerPrivateKey
+  if (key === undefined) throw new Error('RELAYER_PRIVATE_KEY or FACILITATOR_URL is required')
+  // One key, many concurrent settlements: the nonce manager hands out nonces locally instead of
+  // racing on eth_getTransactionCount ("nonce too low").
+  const account = privateKeyToAccount(key, { nonceManager })
+  const chain = defineChain({
+    id: CHAIN_ID,
+    name: 'Base',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [config.rpcUrl] } },
+  })
+  const wallet = createWalletClient({
+    account,
+    chain,
+    transport: http(config.rpcUrl, { timeout: 10_000, retryCount: 0 }),
+    // Without this, viem polls receipts every 4 s on a chain it does not know.
+    pollingInterval: payments.pollingIntervalMs,
+  }).extend(publicActions)
+  const signer = toFacilitatorEvmSigner(
+    {
+      address: account.address,
+      readContract: (a) => wallet.readContract(a as never),
+      verifyTypedData: (a) => wallet.verifyTypedData(a as never),
+      writeContract: (a) => wallet.writeContract(a as never),
+      sendTransaction: (a) => wallet.sendTransaction(a),
+      waitForTransactionReceipt: (a) => wallet.waitForTransactionReceipt(a),
+      getCode: (a) => wallet.getCode(a),
+    },
+    // The bounded wait: past it the settlement is reported pending, recorded, and reconciled later.
+    { confirmationTimeoutMs: payments.settleTimeoutMs },
+  )
+  const core = new x402Facilitator().register(NETWORK, new ExactEvmScheme(signer))
+  return {
+    kind: 'built-in',
+    relayer: account.address,
+    verify: (p, r) => core.verify(p, r),
+    settle: (p, r) => core.settle(p, r),
+    getSupported: async () => core.getSupported() as SupportedResponse,
+  }
+}

@@ -1,0 +1,89 @@
+import { AppError, type ErrorStatus } from '../errors.js'
+
+/** Stable codes for every way a payment can be refused. Each answers 402 with a fresh challenge. */
+export const PAYMENT_ERRORS = {
+  payment_malformed:
+    'The payment header is not a base64 x402 v2 PaymentPayload with an EIP-3009 authorization.',
+  payment_wrong_scheme: 'Only the "exact" scheme is accepted.',
+  payment_wrong_network: 'Payments are accepted on eip155:8453 (Base) only.',
+  payment_wrong_asset: 'The payment asset must be USDC at the address in the challenge.',
+  payment_wrong_recipient: 'The authorization pays a different address than the challenge’s payTo.',
+  payment_invalid_signature:
+    'The authorization signature does not match its fields: it was altered after signing or signed for another domain.',
+  payment_underpaid:
+    'The authorized value is below the quoted amount. Sign the amount in the challenge exactly.',
+  payment_amount_mismatch:
+    'The authorized value differs from the quoted amount. Sign the amount in the challenge exactly.',
+  payment_quote_expired: 'The quoted price is no longer valid. Sign the amount in the new challenge.',
+  payment_expired: 'The authorization has expired (validBefore must be at least 6 seconds ahead).',
+  payment_not_yet_valid: 'The authorization is not valid yet (validAfter is in the future).',
+  payment_insufficient_funds: 'The paying wallet does not hold enough USDC for this payment.',
+  payment_replayed:
+    'This authorization has already been used or is being used by another request. Sign a new one.',
+  payment_settlement_failed:
+    'The payment could not be settled onchain. Nothing was charged; sign a new authorization.',
+} as const
+
+export type PaymentErrorCode = keyof typeof PAYMENT_ERRORS
+
+export class PaymentError extends AppError {
+  override readonly name = 'PaymentError'
+  constructor(
+    readonly paymentCode: PaymentErrorCode,
+    details?: Record<string, unknown>,
+  ) {
+    super(402, paymentCode, PAYMENT_ERRORS[paymentCode], undefined, details)
+  }
+}
+
+/** The facilitator could not be reached or failed unexpectedly: a fault on our side, and free. */
+export class FacilitatorUnavailableError extends AppError {
+  override readonly name = 'FacilitatorUnavailableError'
+  constructor(options?: { cause?: unknown }) {
+    const status: ErrorStatus = 503
+    super(
+      status,
+      'payment_facilitator_unavailable',
+      'Payments cannot be processed right now. Nothing was charged; retry shortly with a new authorization.',
+      undefined,
+      undefined,
+      options,
+    )
+  }
+}
+
+/**
+ * Facilitator reasons (x402 `invalidReason`/`errorReason`) mapped to our codes. Anything unknown is a
+ * settlement failure: the caller learns it was not charged, never the raw RPC error.
+ */
+export function fromFacilitatorReason(reason: string | undefined): PaymentErrorCode {
+  switch (reason) {
+    case 'invalid_exact_evm_signature':
+    case 'invalid_exact_evm_failed_to_parse_signature':
+    case 'invalid_exact_evm_token_name_mismatch':
+    case 'invalid_exact_evm_token_version_mismatch':
+      return 'payment_invalid_signature'
+    case 'invalid_exact_evm_recipient_mismatch':
+      return 'payment_wrong_recipient'
+    case 'invalid_exact_evm_network_mismatch':
+      return 'payment_wrong_network'
+    case 'invalid_exact_evm_scheme':
+      return 'payment_wrong_scheme'
+    case 'asset_not_deployed_contract':
+    case 'invalid_exact_evm_eip3009_not_supported':
+      return 'payment_wrong_asset'
+    case 'invalid_exact_evm_payload_authorization_valid_before':
+      return 'payment_expired'
+    case 'invalid_exact_evm_payload_authorization_valid_after':
+      return 'payment_not_yet_valid'
+    case 'invalid_exact_evm_payload_authorization_value_mismatch':
+    case 'invalid_exact_evm_authorization_value':
+      return 'payment_amount_mismatch'
+    case 'invalid_exact_evm_nonce_already_used':
+      return 'payment_replayed'
+    case 'invalid_exact_evm_insufficient_balance':
+      return 'payment_insufficient_funds'
+    default:
+      return 'payment_settlement_failed'
+  }
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { createDatabase } from './database.js'
+import { createLedger } from './ledger.js'
+import { migrate } from './migrations.js'
+
+const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const REFERRER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const dirs: string[] = []
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
+
+const payment = (nonce: string, referrer?: string) => ({
+  payer: PAYER,
+  nonce,
+  route: 'GET /v1/prices',
+  amount: 1000n,
+  referrer,
+  validBefore: 2_000_000_000,
+})
+
+describe('ledger on PGlite', () => {
+  test('a row survives a restart: close the database, reopen the directory, read it back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-'))
+    dirs.push(dir)
+    const first = await createDatabase({ dataDir: dir })
+    expect(await migrate(first)).toEqual(['001_payments'])
+    const ledger = createLedger(first)
+    const id = await ledger.open(payment('0x01', REFERRER))
+    expect(id).toBeTypeOf('number')
+    await ledger.settle(id as number, '0xabc')
+    await first.close()
+
+    const second = await createDatabase({ dataDir: dir })
+    expect(await migrate(second)).toEqual([])
+    const rows = await createLedger(second).byPayer(PAYER)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({
+      status: 'settled',
+      txHash: '0xabc',
+      amount: 1000n,
+      referrer: REFERRER.toLowerCase(),
+    })
+    await second.close()
+  })
+
+  test('an authorization opens once; a failed one may be tried again', async () => {
+    const db = await createDatabase({ dataDir: 'memory://' })
+    await migrate(db)
+    const ledger = createLedger(db)
+    const id = await ledger.open(payment('0x02'))
+    expect(await ledger.open(payment('0x02'))).toBeUndefined()
+    await ledger.fail(id as number, 'payment_insufficient_funds')
+    const again = await ledger.open(payment('0x02'))
+    expect(again).toBe(id)
+    await ledger.settle(again as number, '0xdef')
+    expect(await ledger.open(payment('0x02'))).toBeUndefined()
+    await db.close()
+  })
+
+  test('referral standing counts settled payments only', async () => {
+    const db = await createDatabase({ dataDir: 'memory://' })
+    await migrate(db)
+    const ledger = createLedger(db)
+    const a = await ledger.open(payment('0x03', REFERRER))
+    const b = await ledger.open(payment('0x04', REFERRER))
+    await ledger.open(payment('0x05', REFERRER))
+    await ledger.settle(a as number, '0x1')
+    await ledger.settle(b as number, '0x2')
+    expect(await ledger.referralStanding(REFERRER)).toEqual({
+      referredWallets: 1,
+      paidCalls: 2,
+      paidVolume: 2000n,
+    })
+    expect((await ledger.pending()).map((r) => r.nonce)).toEqual(['0x05'])
+    await db.close()
+  })
+})

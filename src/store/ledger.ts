@@ -1,0 +1,154 @@
+import type { Queryable } from './database.js'
+
+export type PaymentStatus = 'pending' | 'settled' | 'failed'
+
+export interface PaymentRecord {
+  id: number
+  payer: string
+  nonce: string
+  route: string
+  /** USDC atomic units. */
+  amount: bigint
+  referrer: string | null
+  txHash: string | null
+  status: PaymentStatus
+  errorCode: string | null
+  /** Unix seconds after which the authorization can no longer settle. */
+  validBefore: number
+  createdAt: Date
+}
+
+export interface OpenPayment {
+  payer: string
+  nonce: string
+  route: string
+  amount: bigint
+  referrer: string | undefined
+  validBefore: number
+}
+
+export interface ReferralStanding {
+  referredWallets: number
+  paidCalls: number
+  /** USDC atomic units. */
+  paidVolume: bigint
+}
+
+/**
+ * The durable record of every settlement. One row per authorization (payer, nonce): the unique key is
+ * the replay guard that survives restarts and spans instances sharing one database.
+ */
+export interface Ledger {
+  /**
+   * Opens the row for a payment about to be settled. Undefined when the authorization already has a
+   * pending or settled row: it was served before.
+   */
+  open(payment: OpenPayment): Promise<number | undefined>
+  settle(id: number, txHash: string): Promise<void>
+  fail(id: number, errorCode: string, txHash?: string): Promise<void>
+  /** Settlement broadcast but not seen included within the bounded wait. */
+  markPending(id: number, txHash: string): Promise<void>
+  pending(): Promise<PaymentRecord[]>
+  byPayer(payer: string): Promise<PaymentRecord[]>
+  referralStanding(referrer: string): Promise<ReferralStanding>
+}
+
+interface Row {
+  id: number | string
+  payer: string
+  nonce: string
+  route: string
+  amount: string
+  referrer: string | null
+  tx_hash: string | null
+  status: PaymentStatus
+  error_code: string | null
+  valid_before: string
+  created_at: Date | string
+}
+
+const COLUMNS =
+  'id, payer, nonce, route, amount::text AS amount, referrer, tx_hash, status, error_code, valid_before::text AS valid_before, created_at'
+
+export function createLedger(db: Queryable): Ledger {
+  const update = async (
+    id: number,
+    status: PaymentStatus,
+    txHash: string | null,
+    errorCode: string | null,
+  ) => {
+    await db.query(
+      'UPDATE payments SET status = $2, tx_hash = COALESCE($3, tx_hash), error_code = $4, updated_at = now() WHERE id = $1',
+      [id, status, txHash, errorCode],
+    )
+  }
+  return {
+    async open(p) {
+      // A failed row means the authorization never moved money, so it may be tried again.
+      const { rows } = await db.query<{ id: number | string }>(
+        `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6)
+         ON CONFLICT (payer, nonce) DO UPDATE
+           SET route = EXCLUDED.route, amount = EXCLUDED.amount, referrer = EXCLUDED.referrer,
+               status = 'pending', error_code = NULL, tx_hash = NULL, updated_at = now()
+           WHERE payments.status = 'failed'
+         RETURNING id`,
+        [
+          p.payer.toLowerCase(),
+          p.nonce.toLowerCase(),
+          p.route,
+          p.amount.toString(),
+          p.referrer?.toLowerCase() ?? null,
+          p.validBefore,
+        ],
+      )
+      const row = rows[0]
+      return row === undefined ? undefined : Number(row.id)
+    },
+    settle: (id, txHash) => update(id, 'settled', txHash, null),
+    fail: (id, errorCode, txHash) => update(id, 'failed', txHash ?? null, errorCode),
+    markPending: (id, txHash) => update(id, 'pending', txHash, null),
+    async pending() {
+      const { rows } = await db.query<Row>(
+        `SELECT ${COLUMNS} FROM payments WHERE status = 'pending' ORDER BY id`,
+      )
+      return rows.map(toRecord)
+    },
+    async byPayer(payer) {
+      const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM payments WHERE payer = $1 ORDER BY id`, [
+        payer.toLowerCase(),
+      ])
+      return rows.map(toRecord)
+    },
+    async referralStanding(referrer) {
+      const { rows } = await db.query<{ wallets: string; calls: string; volume: string }>(
+        `SELECT count(DISTINCT payer)::text AS wallets, count(*)::text AS calls,
+                COALESCE(sum(amount), 0)::text AS volume
+         FROM payments WHERE referrer = $1 AND status = 'settled'`,
+        [referrer.toLowerCase()],
+      )
+      const row = rows[0]
+      return {
+        referredWallets: Number(row?.wallets ?? 0),
+        paidCalls: Number(row?.calls ?? 0),
+        paidVolume: BigInt(row?.volume ?? 0),
+      }
+    },
+  }
+}
+
+function toRecord(r: Row): PaymentRecord {
+  return {
+    id: Number(r.id),
+    payer: r.payer,
+    nonce: r.nonce,
+    route: r.route,
+    amount: BigInt(r.amount),
+    referrer: r.referrer,
+    txHash: r.tx_hash,
+    status: r.status,
+    errorCode: r.error_code,
+    validBefore: Number(r.valid_before),
+    createdAt: new Date(r.created_at),
+  }
+}

@@ -1,0 +1,55 @@
+import type { Database } from './database.js'
+
+/**
+ * The schema, as ordered migrations shared by PGlite and PostgreSQL. Append only: a migration that has
+ * run anywhere is never edited.
+ */
+export const MIGRATIONS: readonly { id: string; sql: string }[] = [
+  {
+    id: '001_payments',
+    sql: `
+      CREATE TABLE payments (
+        id            BIGSERIAL PRIMARY KEY,
+        payer         TEXT NOT NULL,
+        nonce         TEXT NOT NULL,
+        route         TEXT NOT NULL,
+        amount        BIGINT NOT NULL CHECK (amount > 0),
+        referrer      TEXT,
+        tx_hash       TEXT,
+        status        TEXT NOT NULL CHECK (status IN ('pending', 'settled', 'failed')),
+        error_code    TEXT,
+        valid_before  BIGINT NOT NULL,
+        created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+        UNIQUE (payer, nonce)
+      );
+      CREATE INDEX payments_referrer ON payments (referrer) WHERE referrer IS NOT NULL;
+      CREATE INDEX payments_pending ON payments (status) WHERE status = 'pending';
+    `,
+  },
+]
+
+/** Arbitrary constant: instances starting together take turns applying migrations. */
+const MIGRATION_LOCK = 8_453_402
+
+export async function migrate(db: Database): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    )
+    const done = new Set(
+      (await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).rows.map((r) => r.id),
+    )
+    const applied: string[] = []
+    for (const m of MIGRATIONS) {
+      if (done.has(m.id)) continue
+      for (const statement of m.sql.split(';').map((s) => s.trim())) {
+        if (statement !== '') await tx.query(statement)
+      }
+      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [m.id])
+      applied.push(m.id)
+    }
+    return applied
+  })
+}
