@@ -179,8 +179,9 @@ function amountOwed(
   if (quotedAmount === terms.currentAmount) return { amount: quotedAmount, quoteExpired: false }
   const token = accepted.extra?.quote
   const scope = { route: terms.route, amount: accepted.amount, payTo: terms.payTo }
-  if (terms.quotes.verify(token, scope, terms.nowSec)) return { amount: quotedAmount, quoteExpired: false }
-  return { amount: terms.currentAmount, quoteExpired: token !== undefined }
+  const verdict = terms.quotes.verify(token, scope, terms.nowSec)
+  if (verdict === 'valid') return { amount: quotedAmount, quoteExpired: false }
+  return { amount: terms.currentAmount, quoteExpired: verdict === 'expired' }
 }
 
 function sameAddress(a: string, b: string): boolean {

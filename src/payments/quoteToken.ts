@@ -18,9 +18,15 @@ export interface Quote {
  */
 export interface QuoteSigner {
   sign(quote: Quote): string
-  /** True when `token` was issued for exactly this quote and has not expired at `nowSec`. */
-  verify(token: unknown, quote: Omit<Quote, 'expiresAt'>, nowSec: number): boolean
+  /**
+   * `valid` when `token` was issued for exactly this quote and has not expired at `nowSec`; `expired`
+   * when it was issued for it but is past its window; `invalid` for anything else (absent, edited,
+   * issued for another amount or under another secret).
+   */
+  verify(token: unknown, quote: Omit<Quote, 'expiresAt'>, nowSec: number): QuoteVerdict
 }
+
+export type QuoteVerdict = 'valid' | 'expired' | 'invalid'
 
 export function createQuoteSigner(secret: string | undefined): QuoteSigner {
   // Without a configured secret, quotes are honoured only by the instance that issued them.
@@ -32,13 +38,14 @@ export function createQuoteSigner(secret: string | undefined): QuoteSigner {
   return {
     sign: (q) => `${q.expiresAt}.${mac(q)}`,
     verify(token, q, nowSec) {
-      if (typeof token !== 'string') return false
+      if (typeof token !== 'string') return 'invalid'
       const dot = token.indexOf('.')
       const expiresAt = Number(token.slice(0, dot))
-      if (dot <= 0 || !Number.isSafeInteger(expiresAt) || expiresAt < nowSec) return false
+      if (dot <= 0 || !Number.isSafeInteger(expiresAt)) return 'invalid'
       const given = Buffer.from(token.slice(dot + 1))
       const wanted = Buffer.from(mac({ ...q, expiresAt }))
-      return given.length === wanted.length && timingSafeEqual(given, wanted)
+      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return 'invalid'
+      return expiresAt < nowSec ? 'expired' : 'valid'
     },
   }
 }

@@ -1,0 +1,123 @@
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { x402Client, x402HTTPClient } from '@x402/fetch'
+import { createPublicClient, erc20Abi, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { createApp } from '../../src/app.js'
+import { USDC } from '../../src/chain/network.js'
+import { type Config, loadConfig } from '../../src/config.js'
+import { freePort } from '../../src/devnet/anvil.js'
+import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
+import { createLogger } from '../../src/logger.js'
+import { createReadiness } from '../../src/readiness.js'
+import { createServices, type Services } from '../../src/services.js'
+
+export interface Instance {
+  url: string
+  config: Config
+  services: Services
+  stop(): Promise<void>
+}
+
+export interface ServiceWorld {
+  world: DevnetWorld
+  chain: PublicClient
+  /** Settings shared by every instance (ports of the world, payTo, …). */
+  env: NodeJS.ProcessEnv
+  /** Starts one more service instance on this world; `env` overrides the shared settings. */
+  instance(env?: NodeJS.ProcessEnv): Promise<Instance>
+  usdcBalance(address: `0x${string}`): Promise<bigint>
+  stop(): Promise<void>
+}
+
+/** One devnet world (anvil + upstream simulators) per test file, and as many service instances as asked. */
+export async function startServiceWorld(): Promise<ServiceWorld> {
+  const rpcPort = await freePort()
+  const upstreamPort = 30_000 + Math.floor(Math.random() * 25_000)
+  const env: NodeJS.ProcessEnv = {
+    DEVNET_RPC_PORT: String(rpcPort),
+    DEVNET_UPSTREAM_PORT: String(upstreamPort),
+    DATA_DIR: 'memory://',
+    RATE_LIMIT_UNPAID: '1000000',
+    RATE_LIMIT_PAID: '1000000',
+    QUOTE_SECRET: 'test-quote-secret-shared-by-instances',
+    LOG_LEVEL: 'silent',
+  }
+  const world = await startDevnetWorld({
+    config: loadConfig(env),
+    logger: createLogger('silent'),
+    clock: Date.now,
+    pushIntervalMs: 0,
+  })
+  const chain = createPublicClient({ transport: http(world.rpcUrl), pollingInterval: 20 }) as PublicClient
+  const instances: Instance[] = []
+  return {
+    world,
+    chain,
+    env,
+    async instance(overrides = {}) {
+      const port = await freePort()
+      const config = loadConfig({ ...env, PORT: String(port), ...overrides })
+      const readiness = createReadiness()
+      const services = await createServices(config, createLogger('silent'), readiness)
+      const app = createApp({ deps: services.deps })
+      const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' })
+      await new Promise((r) => server.once('listening', r))
+      const { port: bound } = server.address() as AddressInfo
+      const instance: Instance = {
+        url: `http://127.0.0.1:${bound}`,
+        config,
+        services,
+        async stop() {
+          await new Promise((r) => server.close(r))
+          await services.close()
+        },
+      }
+      instances.push(instance)
+      return instance
+    },
+    usdcBalance: (address) =>
+      chain.readContract({ address: USDC, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
+    async stop() {
+      for (const i of instances) await i.stop().catch(() => {})
+      await world.stop()
+    },
+  }
+}
+
+/** The official x402 client for a private key: it reads PAYMENT-REQUIRED and signs what it says. */
+export function payerClient(privateKey: `0x${string}`) {
+  const account = privateKeyToAccount(privateKey)
+  const client = new x402Client().register('eip155:8453', new ExactEvmScheme(account))
+  return { account, client, http: new x402HTTPClient(client) }
+}
+
+export const payer = (index: number) => {
+  const demo = demoAccounts[index]
+  if (demo === undefined) throw new Error(`no demo account #${index}`)
+  return payerClient(demo.privateKey)
+}
+
+/** Fetches `url` unpaid and returns its decoded challenge. */
+export async function challengeOf(url: string): Promise<PaymentRequired> {
+  const res = await fetch(url)
+  if (res.status !== 402) throw new Error(`expected 402 from ${url}, got ${res.status}`)
+  const header = res.headers.get('payment-required')
+  if (header === null) throw new Error('402 without PAYMENT-REQUIRED')
+  await res.body?.cancel()
+  return decodePaymentRequiredHeader(header)
+}
+
+/** Signs the challenge with the official client and returns the payload (to tamper with or replay). */
+export async function signChallenge(
+  who: ReturnType<typeof payerClient>,
+  challenge: PaymentRequired,
+): Promise<PaymentPayload> {
+  return who.client.createPaymentPayload(challenge)
+}
+
+export const encodePayment = (payload: PaymentPayload): string => encodePaymentSignatureHeader(payload)

@@ -1,0 +1,289 @@
+import { decodePaymentResponseHeader } from '@x402/core/http'
+import type { PaymentPayload } from '@x402/core/types'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import { type Hex, keccak256, toHex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { CHAIN_ID, USDC, USDC_EIP712 } from '../../src/chain/network.js'
+import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import {
+  challengeOf,
+  encodePayment,
+  type Instance,
+  payer,
+  payerClient,
+  type ServiceWorld,
+  signChallenge,
+  startServiceWorld,
+} from '../helpers/serviceWorld.js'
+
+let sw: ServiceWorld
+let svc: Instance
+const payTo = demoAccounts[9]?.address as `0x${string}`
+
+beforeAll(async () => {
+  sw = await startServiceWorld()
+  svc = await sw.instance()
+}, 120_000)
+afterAll(async () => {
+  await sw?.stop()
+})
+
+interface ErrorBody {
+  error: { code: string; message: string; field?: string }
+}
+
+/** Sends a prepared payment header and returns status, body and headers. */
+async function send(path: string, header: string, name = 'PAYMENT-SIGNATURE') {
+  const res = await fetch(`${svc.url}${path}`, { headers: { [name]: header } })
+  return {
+    status: res.status,
+    body: (await res.json()) as ErrorBody & Record<string, unknown>,
+    headers: res.headers,
+  }
+}
+
+/** Signs an EIP-3009 authorization by hand, for payloads the official client would never produce. */
+async function signAuthorization(
+  privateKey: Hex,
+  fields: { to?: `0x${string}`; value: bigint; validAfter?: bigint; validBefore?: bigint },
+  accepted: PaymentPayload['accepted'],
+): Promise<PaymentPayload> {
+  const account = privateKeyToAccount(privateKey)
+  const now = BigInt(Math.floor(Date.now() / 1000))
+  const message = {
+    from: account.address,
+    to: fields.to ?? payTo,
+    value: fields.value,
+    validAfter: fields.validAfter ?? now - 600n,
+    validBefore: fields.validBefore ?? now + 120n,
+    nonce: keccak256(toHex(`${Math.random()}-${Date.now()}`)),
+  }
+  const signature = await account.signTypedData({
+    domain: { ...USDC_EIP712, chainId: CHAIN_ID, verifyingContract: USDC },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message,
+  })
+  return {
+    x402Version: 2,
+    accepted,
+    payload: {
+      authorization: {
+        from: message.from,
+        to: message.to,
+        value: message.value.toString(),
+        validAfter: message.validAfter.toString(),
+        validBefore: message.validBefore.toString(),
+        nonce: message.nonce,
+      },
+      signature,
+    },
+  }
+}
+
+describe('x402 payment gate on the devnet', () => {
+  test('behavior: an unpaid call gets 402 before validation, with the challenge in header and body', async () => {
+    const res = await fetch(`${svc.url}/v1/prices?symbols=!!!&ref=0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC`)
+    expect(res.status).toBe(402)
+    const body = (await res.json()) as Record<string, unknown> & {
+      accepts: { amount: string; extra: object }[]
+    }
+    const header = await challengeOf(`${svc.url}/v1/prices?symbols=!!!`)
+    expect(body.x402Version).toBe(2)
+    expect(body.accepts[0]).toMatchObject({
+      scheme: 'exact',
+      network: 'eip155:8453',
+      asset: USDC,
+      amount: '1000',
+      payTo,
+      extra: { name: 'USD Coin', version: '2' },
+    })
+    expect(header.accepts[0]?.amount).toBe('1000')
+    expect(body.promote).toMatchObject({ referralParam: 'ref=0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' })
+    expect(body.utilCredit).toEqual({ recipient: payTo, rate: 0.5, surgeExempt: true })
+  })
+
+  test('behavior: the official @x402/fetch client pays for /v1/prices; USDC moves by exactly the challenged amount', async () => {
+    const who = payer(2)
+    const url = `${svc.url}/v1/prices?symbols=BTC,ETH,EUR`
+    const amount = BigInt((await challengeOf(url)).accepts[0]?.amount ?? '0')
+    const [payerBefore, payToBefore] = await Promise.all([
+      sw.usdcBalance(who.account.address),
+      sw.usdcBalance(payTo),
+    ])
+
+    const res = await wrapFetchWithPayment(fetch, who.client)(url)
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as {
+      prices: {
+        symbol: string
+        spot: { usd: number } | null
+        perp: { pairIndex: number; mark: number; index: number } | null
+      }[]
+    }
+    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+    expect(receipt).toMatchObject({ success: true, network: 'eip155:8453', payer: who.account.address })
+    expect(res.headers.get('x-payment-response')).toBe(res.headers.get('payment-response'))
+
+    const mined = await sw.chain.getTransactionReceipt({ hash: receipt.transaction as Hex })
+    expect(mined.status).toBe('success')
+    expect(await sw.usdcBalance(who.account.address)).toBe(payerBefore - amount)
+    expect(await sw.usdcBalance(payTo)).toBe(payToBefore + amount)
+
+    // Both legs are read through the adapters from the simulators: spot from the exchange, perp from gTrade + Pyth.
+    const btc = body.prices.find((p) => p.symbol === 'BTC')
+    const eur = body.prices.find((p) => p.symbol === 'EUR')
+    expect(btc?.spot?.usd).toBeCloseTo(sw.world.sim.spot('BTC'), -2)
+    expect(btc?.perp?.pairIndex).toBe(0)
+    expect(btc?.perp?.index).toBeCloseTo(sw.world.sim.spot('BTC'), -2)
+    expect(btc?.perp?.mark).toBeGreaterThan(btc?.perp?.index ?? Number.POSITIVE_INFINITY)
+    expect(eur?.spot).toBeNull()
+    expect(eur?.perp?.index).toBeGreaterThan(0)
+
+    const rows = await svc.services.deps.ledger.byPayer(who.account.address)
+    expect(rows.at(-1)).toMatchObject({
+      status: 'settled',
+      txHash: receipt.transaction,
+      amount,
+      route: 'GET /v1/prices',
+    })
+  })
+
+  test('behavior: a call carrying only X-PAYMENT is served and answered with X-PAYMENT-RESPONSE', async () => {
+    const who = payer(3)
+    const payload = await signChallenge(who, await challengeOf(`${svc.url}/v1/prices?symbols=ETH`))
+    const res = await send('/v1/prices?symbols=ETH', encodePayment(payload), 'X-PAYMENT')
+    expect(res.status).toBe(200)
+    const receipt = decodePaymentResponseHeader(res.headers.get('x-payment-response') as string)
+    expect(receipt.success).toBe(true)
+  })
+
+  test('behavior: fifty concurrent submissions of one authorization yield one 200 and one settlement', async () => {
+    const who = payer(4)
+    const payload = await signChallenge(who, await challengeOf(`${svc.url}/v1/prices?symbols=BTC`))
+    const before = await sw.usdcBalance(who.account.address)
+    const header = encodePayment(payload)
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => send('/v1/prices?symbols=BTC', header)),
+    )
+    const ok = results.filter((r) => r.status === 200)
+    expect(ok).toHaveLength(1)
+    for (const r of results.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(402)
+      expect(r.body.error.code).toBe('payment_replayed')
+    }
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
+    expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(1)
+    // And once more, after it settled.
+    const again = await send('/v1/prices?symbols=BTC', header)
+    expect(again.body.error.code).toBe('payment_replayed')
+  })
+
+  test('errors: tampered, wrong recipient, wrong network, wrong asset, expired, underpaid and unfunded payments get their own codes and move nothing', async () => {
+    const who = payer(5)
+    const path = '/v1/prices?symbols=BTC'
+    const challenge = await challengeOf(`${svc.url}${path}`)
+    const accepted = challenge.accepts[0] as PaymentPayload['accepted']
+    const before = await sw.usdcBalance(who.account.address)
+    const key = demoAccounts[5]?.privateKey as Hex
+
+    const honest = await signChallenge(who, challenge)
+    const tampered = structuredClone(honest)
+    ;(tampered.payload.authorization as { value: string }).value = '1'
+    const wrongNetwork = structuredClone(honest)
+    wrongNetwork.accepted.network = 'eip155:84532'
+    const wrongAsset = structuredClone(honest)
+    wrongAsset.accepted.asset = '0x4200000000000000000000000000000000000006'
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    const cases: [string, PaymentPayload][] = [
+      ['payment_invalid_signature', tampered],
+      ['payment_wrong_network', wrongNetwork],
+      ['payment_wrong_asset', wrongAsset],
+      [
+        'payment_wrong_recipient',
+        await signAuthorization(
+          key,
+          { to: who.account.address, value: 1000n },
+          { ...accepted, payTo: who.account.address },
+        ),
+      ],
+      ['payment_expired', await signAuthorization(key, { value: 1000n, validBefore: now - 10n }, accepted)],
+      ['payment_underpaid', await signAuthorization(key, { value: 999n }, { ...accepted, amount: '999' })],
+      ['payment_malformed', { ...honest, payload: { signature: '0x00' } } as PaymentPayload],
+    ]
+    for (const [code, payload] of cases) {
+      const res = await send(path, encodePayment(payload))
+      expect(res.status, code).toBe(402)
+      expect(res.body.error.code, code).toBe(code)
+      expect(res.headers.get('payment-required'), code).toBeTruthy()
+      expect(res.body.accepts, code).toBeDefined()
+    }
+    const garbage = await send(path, 'not-base64-json')
+    expect(garbage.body.error.code).toBe('payment_malformed')
+
+    // A wallet without USDC signs a perfectly valid authorization; the chain refuses it at settlement.
+    const broke = payerClient(generatePrivateKey())
+    const unfunded = await send(path, encodePayment(await signChallenge(broke, challenge)))
+    expect(unfunded.status).toBe(402)
+    expect(unfunded.body.error.code).toBe('payment_insufficient_funds')
+    // The raw RPC error (URL, revert reason, calldata) never reaches the caller.
+    const raw = JSON.stringify(unfunded.body) + JSON.stringify([...unfunded.headers])
+    expect(raw).not.toContain(sw.world.rpcUrl)
+    expect(raw).not.toMatch(/revert|exceeds balance|0x[0-9a-f]{200}/i)
+
+    expect(await sw.usdcBalance(who.account.address)).toBe(before)
+    // The honest payload was never consumed by the refusals above: it still pays once.
+    expect((await send(path, encodePayment(honest))).status).toBe(200)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
+  })
+
+  test('behavior: a paid request with bad input gets 400 naming the field and moves no money', async () => {
+    const who = payer(6)
+    const challenge = await challengeOf(`${svc.url}/v1/candles`)
+    const payload = await signChallenge(who, challenge)
+    const before = await sw.usdcBalance(who.account.address)
+    const bad = await send('/v1/candles?product=BTC-USD&days=999', encodePayment(payload))
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.field).toBe('days')
+    expect(bad.headers.get('payment-response')).toBeNull()
+    expect(await sw.usdcBalance(who.account.address)).toBe(before)
+    expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
+
+    // The same authorization, with good input, then pays once and returns the candles.
+    const good = await send('/v1/candles?product=BTC-USD&days=7', encodePayment(payload))
+    expect(good.status).toBe(200)
+    expect(good.body).toMatchObject({ productId: 'BTC-USD', days: 7, granularitySec: 3600, candles: 168 })
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
+  })
+
+  test('behavior: ?ref= attributes paid calls to the referrer; a wallet cannot refer itself; standing is points only', async () => {
+    const referrer = privateKeyToAccount(generatePrivateKey()).address
+    const who = payer(7)
+    const pay = wrapFetchWithPayment(fetch, who.client)
+    expect((await pay(`${svc.url}/v1/prices?symbols=SOL&ref=${referrer}`)).status).toBe(200)
+    expect((await pay(`${svc.url}/v1/candles?sym=EUR&cls=Forex&days=30&ref=${referrer}`)).status).toBe(200)
+    expect((await pay(`${svc.url}/v1/prices?symbols=SOL&ref=${who.account.address}`)).status).toBe(200)
+
+    const standing = (await (await fetch(`${svc.url}/v1/referrals/${referrer}`)).json()) as Record<
+      string,
+      unknown
+    >
+    expect(standing).toMatchObject({ referredWallets: 1, paidCalls: 2, paidVolumeUsd: 0.002, points: 2 })
+    expect(standing.terms).toMatch(/non-payable/)
+    const self = (await (await fetch(`${svc.url}/v1/referrals/${who.account.address}`)).json()) as Record<
+      string,
+      unknown
+    >
+    expect(self).toMatchObject({ paidCalls: 0, points: 0 })
+  })
+})
