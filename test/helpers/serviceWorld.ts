@@ -103,8 +103,8 @@ export const payer = (index: number) => {
 }
 
 /** Fetches `url` unpaid and returns its decoded challenge. */
-export async function challengeOf(url: string): Promise<PaymentRequired> {
-  const res = await fetch(url)
+export async function challengeOf(url: string, init?: RequestInit): Promise<PaymentRequired> {
+  const res = await fetch(url, init)
   if (res.status !== 402) throw new Error(`expected 402 from ${url}, got ${res.status}`)
   const header = res.headers.get('payment-required')
   if (header === null) throw new Error('402 without PAYMENT-REQUIRED')

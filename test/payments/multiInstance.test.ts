@@ -1,0 +1,100 @@
+import { Redis } from 'ioredis'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  challengeOf,
+  encodePayment,
+  type Instance,
+  payer,
+  type ServiceWorld,
+  signChallenge,
+  startServiceWorld,
+} from '../helpers/serviceWorld.js'
+
+// The real PostgreSQL and Redis of this machine (and of CI).
+const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+let sw: ServiceWorld
+let a: Instance
+let b: Instance
+
+beforeAll(async () => {
+  sw = await startServiceWorld()
+  const shared = { DATABASE_URL, REDIS_URL, TRUST_PROXY: 'true', RATE_LIMIT_UNPAID: '4' }
+  a = await sw.instance(shared)
+  b = await sw.instance(shared)
+}, 120_000)
+afterAll(async () => {
+  await sw?.stop()
+})
+
+// Each run is its own client: Redis keeps the rate windows of earlier runs for up to a minute.
+const client = () => ({
+  'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+})
+const asClient = client()
+
+const pay = (instance: Instance, path: string, header: string) =>
+  fetch(`${instance.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': header } }).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as { error?: { code: string } },
+  }))
+
+describe('two instances sharing PostgreSQL and Redis', () => {
+  test('behavior: one authorization sent to both instances at once is served once and settled once', async () => {
+    const who = payer(2)
+    const path = '/v1/prices?symbols=BTC'
+    const header = encodePayment(
+      await signChallenge(who, await challengeOf(`${a.url}${path}`, { headers: asClient })),
+    )
+    const before = await sw.usdcBalance(who.account.address)
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pay(i % 2 ? a : b, path, header)))
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1)
+    expect(results.filter((r) => r.body.error?.code === 'payment_replayed')).toHaveLength(49)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
+    expect(
+      (await b.services.deps.ledger.byPayer(who.account.address)).filter((r) => r.status === 'settled'),
+    ).toHaveLength(
+      (await a.services.deps.ledger.byPayer(who.account.address)).filter((r) => r.status === 'settled')
+        .length,
+    )
+  })
+
+  test('behavior: the ledger is shared, and it refuses a replay even when the Redis claim is gone', async () => {
+    const who = payer(3)
+    const referrer = privateKeyToAccount(generatePrivateKey()).address
+    const path = `/v1/prices?symbols=ETH&ref=${referrer}`
+    const payload = await signChallenge(who, await challengeOf(`${a.url}${path}`, { headers: asClient }))
+    expect((await pay(a, path, encodePayment(payload))).status).toBe(200)
+
+    const standing = (await (
+      await fetch(`${b.url}/v1/referrals/${referrer}`, { headers: asClient })
+    ).json()) as {
+      paidCalls: number
+    }
+    expect(standing.paidCalls).toBe(1)
+
+    // Drop the in-flight claim, as if Redis had been flushed: the durable row still refuses the replay.
+    const auth = payload.payload.authorization as { from: string; nonce: string }
+    const redis = new Redis(REDIS_URL)
+    await redis.del(`agentdesk:auth:${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`)
+    await redis.quit()
+    const before = await sw.usdcBalance(who.account.address)
+    const replay = await pay(b, path, encodePayment(payload))
+    expect(replay.status).toBe(402)
+    expect(replay.body.error?.code).toBe('payment_replayed')
+    expect(await sw.usdcBalance(who.account.address)).toBe(before)
+  })
+
+  test('behavior: the unpaid rate ceiling is shared across instances', async () => {
+    const fresh = client()
+    const hit = (i: Instance) =>
+      fetch(`${i.url}/v1`, { headers: fresh }).then(async (r) => {
+        await r.body?.cancel()
+        return r.status
+      })
+    const statuses = [await hit(a), await hit(b), await hit(a), await hit(b), await hit(a), await hit(b)]
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429])
+  })
+})
