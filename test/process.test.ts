@@ -1,13 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test } from 'vitest'
+import { demoAccounts } from '../src/devnet/devnetAccounts.js'
 
 const PORT = 18_000 + Math.floor(Math.random() * 1000)
 // The devnet profile starts anvil and five upstream simulators: give them ports of their own.
 const WORLD = { DEVNET_RPC_PORT: String(PORT + 1000), DEVNET_UPSTREAM_PORT: String(PORT + 2000) }
+// The ledger's PGlite directory, kept across the restart below.
+const DATA_DIR = mkdtempSync(join(tmpdir(), 'agentdesk-data-'))
 let child: ChildProcess | undefined
+const REFERRER = privateKeyToAccount(generatePrivateKey()).address
 
 afterAll(() => {
   child?.kill('SIGKILL')
+  rmSync(DATA_DIR, { recursive: true, force: true })
 })
 
 async function waitFor(url: string, timeoutMs: number): Promise<Response> {
@@ -25,7 +36,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<Response> {
 describe('service process', () => {
   test('behavior: starts the devnet world, reports ready, logs JSON with a request id, exits 0 on SIGTERM', async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, ...WORLD, PORT: String(PORT), LOG_LEVEL: 'info' },
+      env: { ...process.env, ...WORLD, PORT: String(PORT), LOG_LEVEL: 'info', DATA_DIR },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
@@ -44,6 +55,14 @@ describe('service process', () => {
     expect(ticker.status).toBe(200)
     const res = await fetch(`http://127.0.0.1:${PORT}/health`, { headers: { 'x-request-id': 'probe-1' } })
     expect(res.headers.get('x-request-id')).toBe('probe-1')
+    // A paid call through the official client, attributed to a referrer: its row must outlive the process.
+    const account = privateKeyToAccount(demoAccounts[2]?.privateKey as `0x${string}`)
+    const payFetch = wrapFetchWithPayment(
+      fetch,
+      new x402Client().register('eip155:8453', new ExactEvmScheme(account)),
+    )
+    const paid = await payFetch(`http://127.0.0.1:${PORT}/v1/prices?symbols=BTC&ref=${REFERRER}`)
+    expect(paid.status).toBe(200)
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
     const lines = out
@@ -54,7 +73,18 @@ describe('service process', () => {
     expect(lines.some((l) => l.msg === 'stopped')).toBe(true)
     // The world went down with the service: nothing answers on its chain port any more.
     await expect(fetch(`http://127.0.0.1:${WORLD.DEVNET_RPC_PORT}`)).rejects.toThrow()
-  }, 90_000)
+
+    // Restart on the same data directory: the settlement is still on the books.
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, ...WORLD, PORT: String(PORT), LOG_LEVEL: 'silent', DATA_DIR },
+      stdio: 'ignore',
+    })
+    const standing = await waitFor(`http://127.0.0.1:${PORT}/v1/referrals/${REFERRER}`, 60_000)
+    expect(await standing.json()).toMatchObject({ paidCalls: 1, paidVolumeUsd: 0.001 })
+    const again = new Promise((resolve) => child?.on('exit', resolve))
+    child.kill('SIGTERM')
+    await again
+  }, 120_000)
 
   test('error: a bad variable stops the start with one clear message', async () => {
     const bad = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
