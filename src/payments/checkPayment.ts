@@ -1,11 +1,12 @@
 import { decodePaymentSignatureHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
-import { getAddress, type Hex, isAddress, recoverTypedDataAddress } from 'viem'
+import { getAddress, type Hex, isAddress } from 'viem'
 import { z } from 'zod'
-import { CHAIN_ID, NETWORK, USDC, USDC_EIP712 } from '../chain/network.js'
+import { NETWORK, USDC, USDC_EIP712 } from '../chain/network.js'
 import { MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { PaymentError } from './paymentError.js'
 import type { QuoteSigner } from './quoteToken.js'
+import { recoverAuthorizer } from './recoverAuthorizer.js'
 
 /** The facilitator refuses authorizations that expire within this many seconds (x402 exact/EVM). */
 export const MIN_VALIDITY_SECONDS = 6
@@ -35,18 +36,6 @@ const payloadSchema = z.object({
     signature: z.string().regex(/^0x([0-9a-fA-F]{2})+$/),
   }),
 })
-
-const AUTHORIZATION_TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
-const DOMAIN = { ...USDC_EIP712, chainId: CHAIN_ID, verifyingContract: USDC } as const
 
 export interface PriceTerms {
   /** `METHOD /path`, the quote's scope. */
@@ -110,21 +99,7 @@ export async function checkPayment(header: string, terms: PriceTerms): Promise<C
     validBefore: BigInt(auth.validBefore),
     nonce: auth.nonce as Hex,
   }
-  let signatureRecovered = false
-  if (payload.signature.length === 132) {
-    try {
-      const signer = await recoverTypedDataAddress({
-        domain: DOMAIN,
-        types: AUTHORIZATION_TYPES,
-        primaryType: 'TransferWithAuthorization',
-        message,
-        signature: payload.signature as Hex,
-      })
-      signatureRecovered = signer === message.from
-    } catch {
-      signatureRecovered = false
-    }
-  }
+  const signatureRecovered = recoverAuthorizer(message, payload.signature as Hex) === message.from
   // An externally owned account can only sign with ECDSA, so a mismatch there is a tampered payload.
   if (!signatureRecovered && !(await terms.isContract(message.from))) {
     throw new PaymentError('payment_invalid_signature')
