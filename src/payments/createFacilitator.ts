@@ -1,7 +1,7 @@
 import { x402Facilitator } from '@x402/core/facilitator'
 import { HTTPFacilitatorClient } from '@x402/core/http'
 import type { FacilitatorClient } from '@x402/core/server'
-import type { SupportedResponse } from '@x402/core/types'
+import { SettleError, type SupportedResponse, VerifyError } from '@x402/core/types'
 import { toFacilitatorEvmSigner } from '@x402/evm'
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { createWalletClient, defineChain, http, nonceManager, publicActions } from 'viem'
@@ -29,10 +29,25 @@ export function createFacilitator(config: Config): Facilitator {
       timeoutMs: payments.settleTimeoutMs,
       createAuthHeaders: async () => ({ verify: headers, settle: headers, supported: headers }),
     })
+    // A facilitator's refusal arrives as a non-2xx with a verify/settle body: that is an answer, not an
+    // outage. Anything else (timeout, network, unreadable body) is thrown: the outcome is unknown.
     return {
       kind: 'remote',
-      verify: (p, r) => client.verify(p, r),
-      settle: (p, r) => client.settle(p, r),
+      verify: (p, r) =>
+        client.verify(p, r).catch((err: unknown) => {
+          if (err instanceof VerifyError) return { isValid: false, invalidReason: err.invalidReason }
+          throw err
+        }),
+      settle: (p, r) =>
+        client.settle(p, r).catch((err: unknown) => {
+          if (!(err instanceof SettleError)) throw err
+          return {
+            success: false,
+            errorReason: err.errorReason,
+            transaction: err.transaction ?? '',
+            network: p.accepted.network,
+          }
+        }),
       getSupported: () => client.getSupported(),
     }
   }
