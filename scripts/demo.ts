@@ -1,8 +1,15 @@
+import { decodePaymentResponseHeader } from '@x402/core/http'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import { privateKeyToAccount } from 'viem/accounts'
+import { demoAccounts } from '../src/devnet/devnetAccounts.js'
+
 /**
  * `npm run demo`: an agent's first minutes against a running `npm start` (default http://127.0.0.1:8402,
- * or AGENTDESK_URL). It discovers the API from the catalog and the tool manifest, then tries a priced
- * call and reports what the service answered. Paying with @x402/fetch and broadcasting a built
- * transaction join this script when the payment gate and the builders land.
+ * or AGENTDESK_URL). It discovers the API from the catalog and the tool manifest, reads a 402
+ * challenge, then pays for prices and candles with the official @x402/fetch client from devnet demo
+ * account #2 (DEMO_PRIVATE_KEY overrides) and prints the receipts. Broadcasting a built transaction
+ * joins this script when the builders land.
  */
 const base = (process.env.AGENTDESK_URL ?? 'http://127.0.0.1:8402').replace(/\/+$/, '')
 
@@ -39,16 +46,32 @@ async function main(): Promise<void> {
       .join(', ')}`,
   )
 
-  const res = await fetch(`${base}/v1/prices?symbols=BTC,ETH`)
-  const body = (await res.json()) as { error?: { code: string; message: string } }
+  const unpaid = await fetch(`${base}/v1/prices?symbols=BTC,ETH`)
+  const challenge = (await unpaid.json()) as { accepts: { amount: string; payTo: string }[] }
   console.log(
-    `GET /v1/prices → ${res.status}${body.error ? ` ${body.error.code}: ${body.error.message}` : ''}`,
+    `GET /v1/prices unpaid → ${unpaid.status}: pay ${challenge.accepts[0]?.amount} atomic USDC to ${challenge.accepts[0]?.payTo}`,
   )
-  if (res.status === 501)
-    console.log('  (the payment gate and market reads are not built yet: nothing was charged)')
 
-  const bad = await fetch(`${base}/v1/candles?product=BTC-USD&days=400`)
-  console.log(`GET /v1/candles?days=400 → ${bad.status} ${JSON.stringify(await bad.json())}`)
+  const key = (process.env.DEMO_PRIVATE_KEY ?? demoAccounts[2]?.privateKey) as `0x${string}`
+  const account = privateKeyToAccount(key)
+  const pay = wrapFetchWithPayment(
+    fetch,
+    new x402Client().register('eip155:8453', new ExactEvmScheme(account)),
+  )
+  for (const path of ['/v1/prices?symbols=BTC,ETH,EUR', '/v1/candles?product=ETH-USD&days=2']) {
+    const res = await pay(`${base}${path}`)
+    const receiptHeader = res.headers.get('payment-response')
+    const receipt = receiptHeader ? decodePaymentResponseHeader(receiptHeader) : undefined
+    console.log(`GET ${path} paid by ${account.address} → ${res.status}`)
+    console.log(`  receipt: ${JSON.stringify(receipt)}`)
+    console.log(`  body: ${JSON.stringify(await res.json()).slice(0, 300)}…`)
+  }
+
+  // Bad input with a payment attached: a 400 naming the field, and no settlement.
+  const bad = await pay(`${base}/v1/candles?product=BTC-USD&days=400`)
+  console.log(
+    `GET /v1/candles?days=400 paid → ${bad.status} ${JSON.stringify(await bad.json())}; receipt: ${bad.headers.get('payment-response') ?? 'none (nothing charged)'}`,
+  )
 }
 
 main().catch((err: unknown) => {

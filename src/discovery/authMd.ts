@@ -1,5 +1,8 @@
 import { DEAD_ADDRESS } from '../chain/network.js'
 import type { Config } from '../config.js'
+import { PAYMENT_ERRORS } from '../payments/paymentError.js'
+import { REFERRAL_TERMS } from '../referrals/referralStanding.js'
+import { SURGE_RULE } from './catalog.js'
 import { documentUrls, paymentTerms } from './paymentTerms.js'
 
 /** /auth.md: the payment flow and the credit rail in plain words. */
@@ -19,6 +22,26 @@ A call that fails (bad input or an upstream fault, i.e. every status from 400 up
 
 Official clients do all of this for you, for example \`@x402/fetch\`'s \`wrapFetchWithPayment\`.
 
+The paid response waits for the settlement to be included onchain (about one block). If inclusion takes longer than the service's bounded wait, you still get your 200 and the receipt says \`"success": false, "errorReason": "settlement_pending"\` with the transaction hash: the transaction was broadcast once, is never rebroadcast, and the service settles its books from the chain.
+
+## Price and surge
+
+Each path has a posted price (the catalog's \`priceUsd\`); what a call costs right now is \`currentPriceUsd\`, and the 402 challenge is authoritative. ${SURGE_RULE} The challenge's \`extra.quote\` is a signed quote: echo \`accepts[0]\` unchanged (official clients do) and that amount stays payable for \`maxTimeoutSeconds\` even if surge moves in between.
+
+## Refused payments
+
+A payment that cannot be accepted gets **402** with a fresh challenge (header and body) and \`error.code\`:
+
+${Object.entries(PAYMENT_ERRORS)
+  .map(([code, message]) => `- \`${code}\`: ${message}`)
+  .join('\n')}
+
+If the payment service itself is unreachable you get **503** \`payment_facilitator_unavailable\`; nothing is charged unless the chain later shows the authorization was used.
+
+## Referrals
+
+${REFERRAL_TERMS} \`GET /v1/referrals/{wallet}\` (free) shows the standing.
+
 ## Prepaid credit in UTIL (half price, no surge)
 
 1. Send UTIL to the \`utilCredit.recipient\` named in every 402 challenge, from the wallet that will pay.
@@ -34,7 +57,7 @@ The x402 fee does not authorize a prop action. Each action needs an onchain UTIL
 
 ## Rate limits
 
-Unpaid traffic has a lower ceiling than paid traffic; over it you get 429 with \`Retry-After\`. A paying caller that sees 429 is probably retrying without the payment header.
+Unpaid traffic (no payment header, or a payment that does not check out) is limited to ${config.rateLimits.unpaid} requests per ${config.rateLimits.windowSeconds} s per client address; paid traffic to ${config.rateLimits.paid} per ${config.rateLimits.windowSeconds} s per paying wallet. Over the ceiling you get 429 \`rate_limited\` with \`Retry-After\` (seconds), and nothing is charged. A paying caller that sees 429 is probably retrying without the payment header.
 
 More: the catalog ${documentUrls(config).catalog}, the OpenAPI description ${documentUrls(config).openapi}.
 `

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js'
+import { PAYMENT_ERRORS } from '../payments/paymentError.js'
 import { usdToAtomic } from '../payments/usdToAtomic.js'
 import type { Route } from '../routes/route.js'
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './catalog.js'
@@ -110,6 +111,11 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
     '429': jsonError('Rate limited; retry after the Retry-After header'),
     '501': jsonError('Specified but not yet available; never charged'),
   }
+  if (route.priceUsd !== null) {
+    responses['503'] = jsonError(
+      'payment_facilitator_unavailable: payments cannot be processed right now; nothing was charged',
+    )
+  }
   const op: JsonSchema = {
     operationId: route.id,
     summary: route.summary,
@@ -127,7 +133,7 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
   }
   const amount = usdToAtomic(route.priceUsd).toString()
   responses['402'] = {
-    description: 'Payment required: the x402 v2 challenge (also in the PAYMENT-REQUIRED header)',
+    description: `Payment required: the x402 v2 challenge (also in the PAYMENT-REQUIRED header). A refused payment adds \`error\` { code, message } with one of: ${Object.keys(PAYMENT_ERRORS).join(', ')}.`,
     headers: {
       'PAYMENT-REQUIRED': { description: 'base64 JSON of the challenge', schema: { type: 'string' } },
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { buildCatalog, catalogSchema } from '../discovery/catalog.js'
 import { getMajors } from '../market/getMajors.js'
+import { referralStanding } from '../referrals/referralStanding.js'
 import { address, txHash } from './fields.js'
 import { defineRoute, notImplemented } from './route.js'
 
@@ -23,11 +24,6 @@ export const catalogRoute = defineRoute({
     }),
 })
 
-/** One point per $0.001 of settled volume from referred wallets. */
-const ATOMIC_PER_POINT = 1000n
-export const REFERRAL_TERMS =
-  'Append ?ref=<your-wallet> to any /v1 URL you share: each paid call made through it is attributed to you (a wallet cannot refer itself). You earn 1 point per $0.001 of settled volume. Points are non-payable: nothing is owed or paid out. The spec once stated a 20% share of paid volume; its later statement (points only) stands.'
-
 export const referralsRoute = defineRoute({
   id: 'getReferrals',
   method: 'GET',
@@ -36,7 +32,7 @@ export const referralsRoute = defineRoute({
   tier: 'free',
   summary: 'Referral standing for a wallet',
   description:
-    'Wallets referred through ?ref=, their paid calls and paid volume, and points. Rewards are non-payable points: nothing is owed or paid out (the later of the spec’s two statements stands).',
+    'Wallets referred through ?ref=, their settled paid calls and paid volume, and points (1 point per $0.001 of settled volume). Rewards are non-payable points: nothing is owed or paid out (the later of the spec’s two statements stands).',
   input: { params: z.object({ wallet: address }) },
   output: z.object({
     wallet: address,
@@ -46,17 +42,8 @@ export const referralsRoute = defineRoute({
     points: z.number(),
     terms: z.string(),
   }),
-  handler: async ({ params }, ctx) => {
-    const standing = await ctx.deps.ledger.referralStanding(params.wallet)
-    return {
-      wallet: params.wallet,
-      referredWallets: standing.referredWallets,
-      paidCalls: standing.paidCalls,
-      paidVolumeUsd: Number(standing.paidVolume) / 1e6,
-      points: Number(standing.paidVolume / ATOMIC_PER_POINT),
-      terms: REFERRAL_TERMS,
-    }
-  },
+  handler: async ({ params }, ctx) =>
+    referralStanding(params.wallet, await ctx.deps.ledger.referralStanding(params.wallet)),
 })
 
 export const utilCreditRoute = defineRoute({
