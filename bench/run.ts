@@ -4,6 +4,8 @@ import { serve } from '@hono/node-server'
 import autocannon from 'autocannon'
 import { createApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
+import { freePort } from '../src/devnet/anvil.js'
+import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../src/logger.js'
 import { createReadiness } from '../src/readiness.js'
 import { createServices } from '../src/services.js'
@@ -22,13 +24,15 @@ interface Scenario {
 const SCENARIOS: Scenario[] = [
   { name: 'catalog', method: 'GET', path: '/v1' },
   { name: 'openapi', method: 'GET', path: '/v1/openapi.json' },
-  { name: 'rejected-query', method: 'GET', path: '/v1/candles?product=BTC-USD&days=999' },
+  // Unpaid probes of priced paths: the 402 challenge (built and HMAC-quoted per request).
+  { name: 'unpaid-get-402', method: 'GET', path: '/v1/candles?product=BTC-USD&days=999' },
   {
-    name: 'rejected-body',
+    name: 'unpaid-post-402',
     method: 'POST',
     path: '/v1/tx/swap',
     body: JSON.stringify({ fromToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', fromAmount: 'x' }),
   },
+  { name: 'rejected-free-400', method: 'GET', path: '/v1/referrals/0x12' },
 ]
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
@@ -39,6 +43,15 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',
     RATE_LIMIT_UNPAID: '100000000',
+    // The catalog reads live prices: run the devnet world's simulators on ports of their own.
+    DEVNET_RPC_PORT: String(await freePort()),
+    DEVNET_UPSTREAM_PORT: String(40_000 + Math.floor(Math.random() * 20_000)),
+  })
+  const world = await startDevnetWorld({
+    config,
+    logger: createLogger('silent'),
+    clock: Date.now,
+    pushIntervalMs: 0,
   })
   const readiness = createReadiness()
   const services = await createServices(config, createLogger('silent'), readiness)
@@ -75,6 +88,8 @@ async function main(): Promise<void> {
   }
   writeFileSync('bench/results/http.json', `${JSON.stringify(record, null, 2)}\n`)
   server.close()
+  await services.close()
+  await world.stop()
 }
 
 main().catch((err: unknown) => {

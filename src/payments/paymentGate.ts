@@ -51,6 +51,16 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     })
   }
 
+  const recordLater = (write: Promise<void>, id: number) => {
+    write.catch((err: unknown) =>
+      deps.logger.error({
+        msg: 'ledger write failed; the reconciler settles the row from the chain',
+        id,
+        err,
+      }),
+    )
+  }
+
   return async (c, next) => {
     const started = performance.now()
     surge.record()
@@ -130,12 +140,14 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       const recordStarted = performance.now()
       if (result.success) {
         keepClaim = true
-        await ledger.settle(id, result.transaction)
+        // Off the response path: the pending row written before the broadcast, and the reconciler,
+        // already guarantee the outcome reaches the books even if this write is lost.
+        recordLater(ledger.settle(id, result.transaction), id)
         setReceipt(c, { ...result, network: NETWORK, payer: payment.payer })
       } else if (result.errorReason === 'settlement_pending' && result.transaction !== '') {
         // Broadcast but not seen included within the bounded wait: never rebroadcast; reconcile later.
         keepClaim = true
-        await ledger.markPending(id, result.transaction)
+        recordLater(ledger.markPending(id, result.transaction), id)
         setReceipt(c, {
           success: false,
           errorReason: 'settlement_pending',
@@ -215,7 +227,8 @@ function setReceipt(c: Context<AppEnv>, receipt: SettleResponse): void {
 /**
  * Server-Timing of a paid call. `gate` is the gate's own time: everything but the handler and the
  * facilitator's settlement (gas estimation, broadcast, inclusion). Its parts: `verify` (local checks and
- * the paid rate limit), `claim` (the replay claim), `ledger` (the two ledger writes).
+ * the paid rate limit), `claim` (the replay claim), `ledger` (the pending row written before the
+ * broadcast; the outcome is recorded after the response).
  */
 function timing(
   parts: Record<'gate' | 'verify' | 'claim' | 'ledger' | 'handler' | 'settle', number>,
