@@ -9,7 +9,7 @@ import { x402Client } from '@x402/fetch'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
-import { freePort } from '../src/devnet/anvil.js'
+import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
 import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../src/logger.js'
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     DEVNET_RPC_PORT: String(rpcPort),
-    DEVNET_UPSTREAM_PORT: String(40_000 + Math.floor(Math.random() * 20_000)),
+    DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
     RATE_LIMIT_UNPAID: '100000000',
     RATE_LIMIT_PAID: '100000000',
     // Surge would change the price mid-run; the bench measures the gate at the posted price.

@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server'
 import autocannon from 'autocannon'
 import { createApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
-import { freePort } from '../src/devnet/anvil.js'
+import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../src/logger.js'
 import { createReadiness } from '../src/readiness.js'
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_UNPAID: '100000000',
     // The catalog reads live prices: run the devnet world's simulators on ports of their own.
     DEVNET_RPC_PORT: String(await freePort()),
-    DEVNET_UPSTREAM_PORT: String(40_000 + Math.floor(Math.random() * 20_000)),
+    DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
   })
   const world = await startDevnetWorld({
     config,

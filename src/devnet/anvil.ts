@@ -156,6 +156,27 @@ async function waitForRpc(url: string, timeoutMs: number, hasExited: () => boole
 }
 
 /** Ask the OS for a currently free TCP port on 127.0.0.1 (for tests: one anvil per test file). */
+/**
+ * The first of `count` consecutive free loopback ports, below the kernel's ephemeral range (so an
+ * outgoing connection cannot take one between this check and the listen).
+ */
+export async function freePortRange(count: number, from = 20_000, to = 32_000): Promise<number> {
+  const { createServer } = await import('node:net')
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer()
+      server.once('error', () => resolve(false))
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+    })
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = from + Math.floor(Math.random() * (to - from - count))
+    let ok = true
+    for (let p = first; p < first + count && ok; p++) ok = await free(p)
+    if (ok) return first
+  }
+  throw new AnvilStartError(`no ${count} consecutive free ports in ${from}..${to}`)
+}
+
 export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net')
   return new Promise((resolve, reject) => {

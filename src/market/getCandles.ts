@@ -64,8 +64,11 @@ export async function getCandles(market: MarketData, q: CandlesQuery, nowMs: num
   if (product !== undefined && products.has(product)) {
     productId = product
     const calls: Promise<typeof bars>[] = []
-    for (let from = start; from < end; from += EXCHANGE_MAX_BARS * granularitySec) {
-      const to = Math.min(end, from + EXCHANGE_MAX_BARS * granularitySec)
+    // The exchange treats both ends as inclusive and returns at most 300 bars: ask for 300 bar starts
+    // per call, up to the last whole bar.
+    const lastBar = end - granularitySec
+    for (let from = start; from <= lastBar; from += EXCHANGE_MAX_BARS * granularitySec) {
+      const to = Math.min(lastBar, from + (EXCHANGE_MAX_BARS - 1) * granularitySec)
       calls.push(market.coinbase.candles(product, granularitySec, from, to))
     }
     bars = (await Promise.all(calls)).flat()

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { GTRADE_DIAMOND } from '../../src/chain/network.js'
 import { loadConfig } from '../../src/config.js'
 import { BASE_ADDRESSES, DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
+import { freePortRange } from '../../src/devnet/anvil.js'
 import { STOCKS } from '../../src/devnet/deploy/stocks.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
 
-const base = 30_000 + Math.floor(Math.random() * 20_000)
+const base = await freePortRange(25)
 const config = loadConfig({
   DEVNET_RPC_PORT: String(base),
   DEVNET_UPSTREAM_PORT: String(base + 10),

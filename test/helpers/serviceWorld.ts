@@ -9,7 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { createApp } from '../../src/app.js'
 import { USDC } from '../../src/chain/network.js'
 import { type Config, loadConfig } from '../../src/config.js'
-import { freePort } from '../../src/devnet/anvil.js'
+import { freePort, freePortRange } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
@@ -37,7 +37,7 @@ export interface ServiceWorld {
 /** One devnet world (anvil + upstream simulators) per test file, and as many service instances as asked. */
 export async function startServiceWorld(): Promise<ServiceWorld> {
   const rpcPort = await freePort()
-  const upstreamPort = 30_000 + Math.floor(Math.random() * 25_000)
+  const upstreamPort = await freePortRange(5)
   const env: NodeJS.ProcessEnv = {
     DEVNET_RPC_PORT: String(rpcPort),
     DEVNET_UPSTREAM_PORT: String(upstreamPort),

@@ -266,6 +266,23 @@ describe('x402 payment gate on the devnet', () => {
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
   })
 
+  test('behavior: an upstream fault is a 502 that moves no money', async () => {
+    // This instance's exchange URL answers nothing.
+    const broken = await sw.instance({ COINBASE_URL: 'http://127.0.0.1:9' })
+    const who = payer(8)
+    const path = '/v1/prices?symbols=BTC'
+    const payload = await signChallenge(who, await challengeOf(`${broken.url}${path}`))
+    const before = await sw.usdcBalance(who.account.address)
+    const res = await fetch(`${broken.url}${path}`, {
+      headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) },
+    })
+    expect(res.status).toBe(502)
+    expect(((await res.json()) as ErrorBody).error.code).toBe('upstream_unavailable')
+    expect(res.headers.get('payment-response')).toBeNull()
+    expect(await sw.usdcBalance(who.account.address)).toBe(before)
+    expect(await broken.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
+  })
+
   test('behavior: ?ref= attributes paid calls to the referrer; a wallet cannot refer itself; standing is points only', async () => {
     const referrer = privateKeyToAccount(generatePrivateKey()).address
     const who = payer(7)
