@@ -1,20 +1,11 @@
 import { keccak256, recoverTypedDataAddress, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect, test } from 'vitest'
-import { CHAIN_ID, USDC, USDC_EIP712 } from '../chain/network.js'
-import { recoverAuthorizer } from './recoverAuthorizer.js'
+import { USDC } from '../chain/network.js'
+import { AUTHORIZATION_TYPES, recoverAuthorizer, USDC_DOMAIN } from './recoverAuthorizer.js'
 
-const types = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
-const domain = { ...USDC_EIP712, chainId: CHAIN_ID, verifyingContract: USDC } as const
+const types = AUTHORIZATION_TYPES
+const domain = USDC_DOMAIN
 
 test('recovers the same signer as viem for many keys, and nobody for an altered message', async () => {
   for (let i = 0; i < 20; i++) {

@@ -12,7 +12,8 @@ const secp256k1 = createRequire(import.meta.url)('secp256k1') as {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array
 }
 
-const AUTHORIZATION_TYPES = {
+/** EIP-3009's typed-data struct, as USDC defines it. */
+export const AUTHORIZATION_TYPES = {
   TransferWithAuthorization: [
     { name: 'from', type: 'address' },
     { name: 'to', type: 'address' },
@@ -22,7 +23,8 @@ const AUTHORIZATION_TYPES = {
     { name: 'nonce', type: 'bytes32' },
   ],
 } as const
-const DOMAIN = { ...USDC_EIP712, chainId: CHAIN_ID, verifyingContract: USDC } as const
+/** USDC's EIP-712 domain on Base. */
+export const USDC_DOMAIN = { ...USDC_EIP712, chainId: CHAIN_ID, verifyingContract: USDC } as const
 /** secp256k1 group order / 2: signatures with a larger s are malleable and refused (as USDC does). */
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
 
@@ -48,7 +50,7 @@ export function recoverAuthorizer(authorization: Authorization, signature: Hex):
   const s = BigInt(toHex(bytes.subarray(32, 64)))
   if (s === 0n || s > HALF_N) return undefined
   const digest = hashTypedData({
-    domain: DOMAIN,
+    domain: USDC_DOMAIN,
     types: AUTHORIZATION_TYPES,
     primaryType: 'TransferWithAuthorization',
     message: authorization,

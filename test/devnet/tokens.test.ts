@@ -13,6 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES, DEAD_ADDRESS, DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { DEMO_FUNDING } from '../../src/devnet/buildState.js'
+import { AUTHORIZATION_TYPES } from '../../src/payments/recoverAuthorizer.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
 const usdcAbi = parseAbi([
@@ -29,16 +30,7 @@ const utilAbi = parseAbi([
   'function MAX_SUPPLY() view returns (uint256)',
 ])
 
-const authorizationTypes = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
+const authorizationTypes = AUTHORIZATION_TYPES
 
 let devnet: TestDevnet
 beforeAll(async () => {

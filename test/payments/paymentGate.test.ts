@@ -4,8 +4,9 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { CHAIN_ID, USDC, USDC_EIP712 } from '../../src/chain/network.js'
+import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import {
   challengeOf,
   encodePayment,
@@ -60,17 +61,8 @@ async function signAuthorization(
     nonce: keccak256(toHex(`${Math.random()}-${Date.now()}`)),
   }
   const signature = await account.signTypedData({
-    domain: { ...USDC_EIP712, chainId: CHAIN_ID, verifyingContract: USDC },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    domain: USDC_DOMAIN,
+    types: AUTHORIZATION_TYPES,
     primaryType: 'TransferWithAuthorization',
     message,
   })
