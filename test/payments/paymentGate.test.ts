@@ -251,6 +251,11 @@ describe('x402 payment gate on the devnet', () => {
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
     expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
 
+    // A priced path whose capability is not built yet answers 501 and keeps the money where it is.
+    const notYet = await send('/v1/crowd', encodePayment(payload))
+    expect(notYet.status).toBe(501)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before)
+
     // The same authorization, with good input, then pays once and returns the candles.
     const good = await send('/v1/candles?product=BTC-USD&days=7', encodePayment(payload))
     expect(good.status).toBe(200)
