@@ -88,3 +88,18 @@ export class RateLimitedError extends AppError {
     )
   }
 }
+
+/** The database or the shared state did not answer. Payments fail closed: nothing is charged. */
+export class StoreUnavailableError extends AppError {
+  override readonly name = 'StoreUnavailableError'
+  constructor(store: 'database' | 'shared state', options?: { cause?: unknown }) {
+    super(
+      503,
+      'store_unavailable',
+      `The service's ${store} is unavailable. Nothing was charged; retry shortly.`,
+      undefined,
+      undefined,
+      options,
+    )
+  }
+}

@@ -36,7 +36,7 @@ ${Object.entries(PAYMENT_ERRORS)
   .map(([code, message]) => `- \`${code}\`: ${message}`)
   .join('\n')}
 
-If the payment service itself is unreachable you get **503** \`payment_facilitator_unavailable\`; nothing is charged unless the chain later shows the authorization was used.
+If the payment service itself is unreachable you get **503** \`payment_facilitator_unavailable\`; nothing is charged unless the chain later shows the authorization was used. If the service's own storage is unreachable you get **503** \`store_unavailable\` and nothing is charged.
 
 ## Referrals
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
+import { StoreUnavailableError } from '../errors.js'
 
 /** What repositories need from SQL: one dialect (PostgreSQL), whether embedded or a server. */
 export interface Queryable {
@@ -48,16 +49,36 @@ async function createPglite(dataDir: string): Promise<Database> {
   }
 }
 
+/** A server that cannot be reached is an outage (503), not a bug; SQL errors stay as they are. */
+function unreachable(err: unknown): unknown {
+  const code = (err as { code?: unknown }).code
+  const connection =
+    typeof code === 'string' &&
+    (/^(ECONN|ETIMEDOUT|ENOTFOUND|EPIPE)/.test(code) || code.startsWith('57P') || code.startsWith('08'))
+  const message = err instanceof Error ? err.message : ''
+  return connection || /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+    ? new StoreUnavailableError('database', { cause: err })
+    : err
+}
+
 async function createPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 })
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   await pool.query('select 1')
   return {
     kind: 'postgres',
-    query: async (sql, params) => ({ rows: (await pool.query(sql, params as unknown[] | undefined)).rows }),
+    query: async (sql, params) => {
+      try {
+        return { rows: (await pool.query(sql, params as unknown[] | undefined)).rows }
+      } catch (err) {
+        throw unreachable(err)
+      }
+    },
     async transaction(fn) {
-      const client = await pool.connect()
+      const client = await pool.connect().catch((err: unknown) => {
+        throw unreachable(err)
+      })
       try {
         await client.query('BEGIN')
         const result = await fn({

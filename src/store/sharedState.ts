@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis'
+import { StoreUnavailableError } from '../errors.js'
 
 /**
  * Short-lived state that instances behind one load balancer must agree on: in-flight claims on payment
@@ -74,19 +75,25 @@ export function createRedisState(url: string): SharedState {
   // Connection errors surface on the commands that fail; the client reconnects on its own.
   redis.on('error', () => {})
   const prefix = 'agentdesk:'
+  // Claims and ceilings fail closed: without Redis nothing is served (503), so nothing is served twice.
+  const guard = async <T>(command: Promise<T>): Promise<T> => {
+    try {
+      return await command
+    } catch (err) {
+      throw new StoreUnavailableError('shared state', { cause: err })
+    }
+  }
   return {
     kind: 'redis',
     async claim(key, ttlMs) {
-      return (await redis.set(prefix + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK'
+      return (await guard(redis.set(prefix + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'))) === 'OK'
     },
     async release(key) {
-      await redis.del(prefix + key)
+      await guard(redis.del(prefix + key))
     },
     async hit(key, windowMs) {
-      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs))) as [
-        number,
-        number,
-      ]
+      const reply = await guard(redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs)))
+      const [count, ttl] = reply as [number, number]
       return { count, resetMs: ttl < 0 ? windowMs : ttl }
     },
     async close() {

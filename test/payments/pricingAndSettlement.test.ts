@@ -98,6 +98,25 @@ describe('rate limits', () => {
   })
 })
 
+describe('shared state outage', () => {
+  test('error: without Redis, calls fail closed with 503 store_unavailable and nothing is charged', async () => {
+    const svc = await sw.instance({ REDIS_URL: 'redis://127.0.0.1:9' })
+    const url = `${svc.url}/v1/prices?symbols=BTC`
+    const unpaid = await fetch(url)
+    expect(unpaid.status).toBe(503)
+    expect(((await unpaid.json()) as { error: { code: string } }).error.code).toBe('store_unavailable')
+
+    const who = payer(5)
+    // The challenge comes from a healthy instance; the payment goes to the one without Redis.
+    const healthy = await sw.instance()
+    const payload = await signChallenge(who, await challengeOf(`${healthy.url}/v1/prices?symbols=BTC`))
+    const before = await sw.usdcBalance(who.account.address)
+    const paid = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
+    expect(paid.status).toBe(503)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before)
+  })
+})
+
 describe('settlement that outlives the bounded wait', () => {
   test('behavior: recorded pending, served, then reconciled from the chain without a rebroadcast', async () => {
     const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000' })
