@@ -13,6 +13,7 @@ import { requestContext } from './http/requestContext.js'
 import type { Logger } from './logger.js'
 import type { MarketData } from './market/marketData.js'
 import type { Facilitator } from './payments/createFacilitator.js'
+import type { FundsGuard } from './payments/fundsGuard.js'
 import type { QuoteSigner } from './payments/quoteToken.js'
 import type { SurgeMeter } from './payments/surgeMeter.js'
 import type { Readiness } from './readiness.js'
@@ -36,6 +37,10 @@ export interface AppDeps {
   state: SharedState
   limiter: RateLimiter
   facilitator: Facilitator
+  /** Payments in flight, reserved against each payer's USDC balance. */
+  funds: FundsGuard
+  /** Whether an address holds code (smart wallets), cached briefly. */
+  isContract: (address: `0x${string}`) => Promise<boolean>
   surge: SurgeMeter
   quotes: QuoteSigner
   market: MarketData
@@ -66,7 +71,7 @@ export function createApp({ deps, routes = routeTable }: CreateAppOptions): Hono
     const state = deps.readiness.state()
     return c.json(state, state.ready ? 200 : 503)
   })
-  app.use('*', unpaidRateLimit(deps.limiter, deps.config.rateLimits.trustProxy))
+  app.use('*', unpaidRateLimit(deps.limiter, deps.config.rateLimits.trustProxy, routes))
 
   mountRoutes(app, routes, deps)
   mountDiscovery(app, routes, deps.config)

@@ -67,8 +67,12 @@ export interface RateLimitOptions {
   /** Requests per window for paying callers, keyed by the paying wallet. */
   paid: number
   windowSeconds: number
-  /** Read the client address from X-Forwarded-For (only behind a proxy you control). */
-  trustProxy: boolean
+  /**
+   * How many proxies of yours stand in front of the service (0: none, trust no header). The client
+   * address is the X-Forwarded-For entry that the outermost of them appended: the `trustProxy`-th from
+   * the right. Entries further left were written by the client and are never trusted.
+   */
+  trustProxy: number
 }
 
 export interface Upstreams {
@@ -147,7 +151,10 @@ const envSchema = z.object({
   RATE_LIMIT_UNPAID: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_PAID: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|[0-9])$/, 'must be false, true (one proxy) or the number of proxies in front (0-9)')
+    .default('false'),
 })
 
 /** Real upstreams, used by the base profile unless overridden. */
@@ -235,7 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unpaid: e.RATE_LIMIT_UNPAID,
       paid: e.RATE_LIMIT_PAID,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
-      trustProxy: e.TRUST_PROXY === 'true',
+      trustProxy: e.TRUST_PROXY === 'true' ? 1 : e.TRUST_PROXY === 'false' ? 0 : Number(e.TRUST_PROXY),
     },
   }
 }

@@ -1,10 +1,14 @@
+import { erc20Abi } from 'viem'
 import type { AppDeps } from './app.js'
 import { createChainClient } from './chain/createChainClient.js'
+import { USDC } from './chain/network.js'
 import type { Config } from './config.js'
 import { createRateLimiter } from './http/rateLimiter.js'
 import type { Logger } from './logger.js'
 import { createMarketData } from './market/marketData.js'
+import { createCodeCache } from './payments/codeCache.js'
 import { createFacilitator } from './payments/createFacilitator.js'
+import { createFundsGuard } from './payments/fundsGuard.js'
 import { createQuoteSigner } from './payments/quoteToken.js'
 import { reconcilePending } from './payments/reconcilePending.js'
 import { createSurgeMeter } from './payments/surgeMeter.js'
@@ -49,17 +53,24 @@ export async function createServices(
     chain,
     ledger,
     state,
-    limiter: createRateLimiter(state, config.rateLimits),
+    limiter: createRateLimiter(state, config.rateLimits, clock),
     facilitator: createFacilitator(config),
+    funds: createFundsGuard(
+      state.funds,
+      (owner) =>
+        chain.readContract({ address: USDC, abi: erc20Abi, functionName: 'balanceOf', args: [owner] }),
+      clock,
+    ),
+    isContract: createCodeCache(chain, clock),
     surge: createSurgeMeter(config.payments.surgeCapacityRps, clock),
     quotes: createQuoteSigner(config.payments.quoteSecret),
     market: createMarketData(config.upstreams),
   }
   let running: Promise<void> | undefined
   const reconcile = () => {
-    running ??= reconcilePending(ledger, chain, Math.floor(clock() / 1000), logger)
+    running ??= reconcilePending(ledger, chain, config.payTo, Math.floor(clock() / 1000), logger)
       .then((r) => {
-        if (r.settled + r.failed > 0) logger.info({ msg: 'pending settlements reconciled', ...r })
+        if (r.settled + r.unpaid > 0) logger.info({ msg: 'pending settlements reconciled', ...r })
       })
       .catch((err: unknown) => logger.warn({ msg: 'reconcile round failed', err }))
       .finally(() => {

@@ -2,8 +2,10 @@ import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { RateLimitOptions } from '../config.js'
 import { RateLimitedError } from '../errors.js'
+import type { Route } from '../routes/route.js'
 import type { SharedState } from '../store/sharedState.js'
 import type { AppEnv } from './env.js'
+import { methodMatcher } from './methodMatcher.js'
 
 export interface RateLimiter {
   /** Counts one unpaid request from `client`; throws 429 over the ceiling. */
@@ -13,10 +15,14 @@ export interface RateLimiter {
 }
 
 /** Fixed windows in the shared state, so instances sharing Redis share the ceilings. */
-export function createRateLimiter(state: SharedState, options: RateLimitOptions): RateLimiter {
+export function createRateLimiter(
+  state: SharedState,
+  options: RateLimitOptions,
+  now: () => number = Date.now,
+): RateLimiter {
   const windowMs = options.windowSeconds * 1000
   const check = async (scope: 'unpaid' | 'paid', key: string, limit: number) => {
-    const window = Math.floor(Date.now() / windowMs)
+    const window = Math.floor(now() / windowMs)
     const { count, resetMs } = await state.hit(`rl:${scope}:${key}:${window}`, windowMs)
     if (count > limit) {
       throw new RateLimitedError(Math.max(1, Math.ceil(resetMs / 1000)), scope, limit, options.windowSeconds)
@@ -28,11 +34,20 @@ export function createRateLimiter(state: SharedState, options: RateLimitOptions)
   }
 }
 
-/** The caller's address: the socket's peer, or the first X-Forwarded-For hop behind a trusted proxy. */
-export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
+/**
+ * The caller's address: the socket's peer, or, behind `trustedProxies` proxies of ours, the
+ * X-Forwarded-For entry the outermost of them appended (each proxy appends the peer it saw, so that is
+ * the `trustedProxies`-th entry from the right). Entries to its left come from the client: trusting the
+ * leftmost would let every request pick its own address, and its own rate ceiling.
+ */
+export function clientAddress(c: Context<AppEnv>, trustedProxies: number): string {
+  if (trustedProxies > 0) {
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '')
+    const entry = hops[Math.max(0, hops.length - trustedProxies)]
+    if (entry !== undefined) return entry
   }
   try {
     return getConnInfo(c).remote.address ?? 'unknown'
@@ -47,13 +62,20 @@ export function hasPaymentHeader(c: Context<AppEnv>): boolean {
 }
 
 /**
- * The unpaid ceiling, for every request that carries no payment header. Paid requests are counted by
- * the payment gate once it knows the wallet (the signature proves it), so a forged header cannot spend
- * someone else's allowance.
+ * The unpaid ceiling, for every request except a priced route's request that carries a payment header:
+ * the payment gate counts those itself, against the paying wallet once the payment proves it, else
+ * against this same unpaid ceiling. A payment header on a free route, a discovery document or an unknown
+ * path means nothing, so it is counted here like any other request.
  */
-export function unpaidRateLimit(limiter: RateLimiter, trustProxy: boolean): MiddlewareHandler<AppEnv> {
+export function unpaidRateLimit(
+  limiter: RateLimiter,
+  trustedProxies: number,
+  routes: readonly Route[],
+): MiddlewareHandler<AppEnv> {
+  const priced = methodMatcher(routes.filter((r) => r.priceUsd !== null))
   return async (c, next) => {
-    if (!hasPaymentHeader(c)) await limiter.unpaid(clientAddress(c, trustProxy))
+    const gated = hasPaymentHeader(c) && priced(c.req.path).includes(c.req.method)
+    if (!gated) await limiter.unpaid(clientAddress(c, trustedProxies))
     await next()
   }
 }

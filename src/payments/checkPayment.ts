@@ -10,8 +10,18 @@ import { recoverAuthorizer } from './recoverAuthorizer.js'
 
 /** The facilitator refuses authorizations that expire within this many seconds (x402 exact/EVM). */
 export const MIN_VALIDITY_SECONDS = 6
+/**
+ * How far ahead of our clock `validBefore` may lie beyond the challenge's `maxTimeoutSeconds`: room for a
+ * payer's clock running ahead of ours. A longer window would only lengthen the replay window.
+ */
+export const CLOCK_SKEW_SECONDS = 30
 
-const uintString = z.string().regex(/^\d{1,78}$/)
+const UINT256_LIMIT = 1n << 256n
+/** A decimal uint256: anything larger cannot be signed as EIP-712 `uint256` or sent to the token. */
+const uintString = z
+  .string()
+  .regex(/^\d{1,78}$/)
+  .refine((s) => BigInt(s) < UINT256_LIMIT)
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`))
 const payloadSchema = z.object({
   x402Version: z.literal(2),
@@ -121,6 +131,13 @@ export async function checkPayment(header: string, terms: PriceTerms): Promise<C
   if (message.validBefore < BigInt(terms.nowSec + MIN_VALIDITY_SECONDS))
     throw new PaymentError('payment_expired')
   if (message.validAfter > BigInt(terms.nowSec)) throw new PaymentError('payment_not_yet_valid')
+  const latestValidBefore = terms.nowSec + MAX_TIMEOUT_SECONDS + CLOCK_SKEW_SECONDS
+  if (message.validBefore > BigInt(latestValidBefore)) {
+    throw new PaymentError('payment_window_too_long', {
+      validBefore: message.validBefore.toString(),
+      latestAccepted: String(latestValidBefore),
+    })
+  }
 
   const requirements: PaymentRequirements = {
     scheme: 'exact',

@@ -16,6 +16,24 @@ export interface Facilitator extends FacilitatorClient {
 }
 
 /**
+ * The facilitator certainly did not act on the settlement: the connection was refused, or it answered
+ * a client error (4xx: unauthorized, malformed, rate-limited) without a settlement body. Nothing can
+ * have been broadcast, so the payment can be released. Any other failure (a timeout, a 5xx, a dropped
+ * connection) leaves the outcome unknown.
+ */
+export class SettlementNotAttemptedError extends Error {
+  override readonly name = 'SettlementNotAttemptedError'
+}
+
+function neverReceived(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown } }).cause
+  if (cause?.code === 'ECONNREFUSED') return true
+  // HTTPFacilitatorClient reports a non-settlement answer as `Facilitator settle failed (<status>): …`.
+  const status = /^Facilitator settle failed \((\d{3})\)/.exec((err as Error).message ?? '')?.[1]
+  return status?.startsWith('4') === true
+}
+
+/**
  * The remote facilitator when FACILITATOR_URL is set (the standard /verify, /settle, /supported API),
  * else the built-in one: x402's own facilitator core with the exact/EVM scheme, submitting
  * `transferWithAuthorization` from the relayer key.
@@ -40,7 +58,13 @@ export function createFacilitator(config: Config): Facilitator {
         }),
       settle: (p, r) =>
         client.settle(p, r).catch((err: unknown) => {
-          if (!(err instanceof SettleError)) throw err
+          if (!(err instanceof SettleError)) {
+            throw neverReceived(err)
+              ? new SettlementNotAttemptedError('the facilitator did not act on the settlement', {
+                  cause: err,
+                })
+              : err
+          }
           return {
             success: false,
             errorReason: err.errorReason,

@@ -17,6 +17,8 @@ export const PAYMENT_ERRORS = {
   payment_quote_expired: 'The quoted price is no longer valid. Sign the amount in the new challenge.',
   payment_expired: 'The authorization has expired (validBefore must be at least 6 seconds ahead).',
   payment_not_yet_valid: 'The authorization is not valid yet (validAfter is in the future).',
+  payment_window_too_long:
+    'The authorization stays valid for too long: validBefore may be at most the challenge’s maxTimeoutSeconds (plus 30 s of clock skew) ahead.',
   payment_insufficient_funds: 'The paying wallet does not hold enough USDC for this payment.',
   payment_replayed:
     'This authorization has already been used or is being used by another request. Sign a new one.',

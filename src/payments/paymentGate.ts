@@ -4,12 +4,13 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { isAddress } from 'viem'
 import type { AppDeps } from '../app.js'
 import { NETWORK } from '../chain/network.js'
-import { AppError, InvalidInputError } from '../errors.js'
+import { InvalidInputError } from '../errors.js'
 import type { AppEnv } from '../http/env.js'
 import { clientAddress } from '../http/rateLimiter.js'
 import type { Route } from '../routes/route.js'
 import { buildChallenge, type Challenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { type CheckedPayment, checkPayment } from './checkPayment.js'
+import { SettlementNotAttemptedError } from './createFacilitator.js'
 import { FacilitatorUnavailableError, fromFacilitatorReason, PaymentError } from './paymentError.js'
 import { surgedAmount } from './surgeMeter.js'
 import { usdToAtomic } from './usdToAtomic.js'
@@ -21,9 +22,11 @@ const CLAIM_GRACE_SECONDS = 60
  * The x402 v2 gate in front of one priced route.
  *
  * Unpaid → 402 before any input validation. Paid (PAYMENT-SIGNATURE or its alias X-PAYMENT) →
- * local checks → paid rate limit → claim on the authorization → handler → settle only if the handler
- * answered < 400 → 200 with the receipt in PAYMENT-RESPONSE and X-PAYMENT-RESPONSE. Every refusal is a
- * 402 with a specific code and a fresh challenge; a failed handler keeps its own error and costs nothing.
+ * local checks (unproven payments count against the client's unpaid ceiling) → claim on the
+ * authorization → the wallet's paid ceiling → funds reserved against its balance → handler → settle
+ * only if the handler answered < 400 → 200 with the receipt in PAYMENT-RESPONSE and X-PAYMENT-RESPONSE.
+ * Every refusal is a 402 with a specific code and a fresh challenge; a failed handler keeps its own
+ * error and costs nothing.
  */
 export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppEnv> {
   if (route.priceUsd === null) throw new Error(`${route.id} is free`)
@@ -63,13 +66,24 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
 
   return async (c, next) => {
     const started = performance.now()
-    surge.record()
     const nowSec = Math.floor(deps.clock() / 1000)
     const currentAmount = surgedAmount(baseAmount, surge.multiplier())
     const header = c.req.header('payment-signature') ?? c.req.header('x-payment')
+    // Without a payment header the request was counted against the unpaid ceiling already (app.ts).
     if (header === undefined) return paymentRequired(c, challengeFor(c, currentAmount, nowSec))
 
+    // Until the payment proves its wallet, the request counts against the client's unpaid ceiling: a
+    // replayed, forged or garbage payment never spends the named wallet's paid ceiling.
+    let countedUnpaid = false
+    const countUnpaid = async () => {
+      if (countedUnpaid) return
+      countedUnpaid = true
+      await limiter.unpaid(clientAddress(c, config.rateLimits.trustProxy))
+    }
+    const refuse = (err: PaymentError) => paymentRequired(c, challengeFor(c, currentAmount, nowSec), err)
+
     let payment: CheckedPayment
+    let referrer: string | undefined
     try {
       payment = await checkPayment(header, {
         route: scope,
@@ -77,31 +91,50 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
         payTo: config.payTo,
         nowSec,
         quotes,
-        isContract: async (address) => ((await deps.chain.getCode({ address })) ?? '0x') !== '0x',
+        // Only for signatures that do not recover locally: the RPC is counted before it is spent.
+        isContract: async (address) => {
+          await countUnpaid()
+          return deps.isContract(address)
+        },
       })
+      referrer = referrerOf(c.req.query('ref'), payment.payer)
     } catch (err) {
-      // A payment that does not check out is unpaid traffic.
-      await limiter.unpaid(clientAddress(c, config.rateLimits.trustProxy))
-      if (err instanceof PaymentError) return paymentRequired(c, challengeFor(c, currentAmount, nowSec), err)
+      await countUnpaid()
+      if (err instanceof PaymentError) return refuse(err)
       throw err
     }
-    await limiter.paid(payment.payer)
     const verifiedAt = performance.now()
-    const referrer = referrerOf(c.req.query('ref'), payment.payer)
 
     const claimKey = `auth:${payment.payer.toLowerCase()}:${payment.nonce.toLowerCase()}`
     const claimTtlMs = (Math.max(0, payment.validBefore - nowSec) + CLAIM_GRACE_SECONDS) * 1000
     if (!(await state.claim(claimKey, claimTtlMs))) {
-      return paymentRequired(c, challengeFor(c, currentAmount, nowSec), new PaymentError('payment_replayed'))
+      // A copy of an authorization in use or used: it proves nothing about who sends it.
+      await countUnpaid()
+      return refuse(new PaymentError('payment_replayed'))
     }
-    // From here on every exit either keeps the claim (money moved or may have) or releases it.
+    // From here on every exit either keeps the claim (money moved or may have) or releases it, and the
+    // funds reservation follows the money: kept while a settlement may land, released when none will.
     let keepClaim = false
+    let reserved = false
+    let settled = false
     let handlerMs = 0
     let settleMs = 0
     let ledgerMs = 0
     const claimedMs = performance.now() - verifiedAt
     try {
       if (!payment.signatureRecovered) await verifyWithFacilitator(payment, deps)
+      // Proven: the signature is the wallet's and the authorization is fresh. Now its own ceiling.
+      await limiter.paid(payment.payer)
+      await deps.funds.reserve({
+        payer: payment.payer,
+        nonce: payment.nonce,
+        amount: payment.amount,
+        ttlMs: claimTtlMs,
+      })
+      reserved = true
+      // Surge meters admitted work only: refused, replayed and rate-limited requests never move it.
+      surge.record()
+      const admittedMs = performance.now() - verifiedAt - claimedMs
 
       const handlerStarted = performance.now()
       await next()
@@ -115,6 +148,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
         route: scope,
         amount: payment.amount,
         referrer,
+        payTo: config.payTo,
         validBefore: payment.validBefore,
       })
       ledgerMs += performance.now() - openStarted
@@ -128,11 +162,16 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       try {
         result = await facilitator.settle(payment.payload, payment.requirements)
       } catch (err) {
-        // The facilitator did not answer: the outcome is unknown, so the row stays pending and the
-        // reconciler asks the chain. The caller is not charged unless the chain says so.
-        keepClaim = true
+        if (err instanceof SettlementNotAttemptedError) {
+          // Refused before it could broadcast anything: nothing moved, nothing is served.
+          await ledger.fail(id, 'facilitator_unavailable')
+          throw new FacilitatorUnavailableError({ cause: err })
+        }
+        // The facilitator may have broadcast before it failed: the outcome is unknown. Tell the truth
+        // and serve: the receipt says pending, and the reconciler settles the row from the chain (or
+        // closes it unpaid). The caller is never charged for a call it was not served.
         deps.logger.warn({ msg: 'settlement outcome unknown', payer: payment.payer, err })
-        throw new FacilitatorUnavailableError({ cause: err })
+        result = { success: false, errorReason: 'settlement_pending', transaction: '', network: NETWORK }
       } finally {
         settleMs = performance.now() - settleStarted
       }
@@ -140,14 +179,16 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       const recordStarted = performance.now()
       if (result.success) {
         keepClaim = true
+        settled = true
         // Off the response path: the pending row written before the broadcast, and the reconciler,
         // already guarantee the outcome reaches the books even if this write is lost.
-        recordLater(ledger.settle(id, result.transaction), id)
+        recordLater(ledger.settle(id, result.transaction, true), id)
         setReceipt(c, { ...result, network: NETWORK, payer: payment.payer })
-      } else if (result.errorReason === 'settlement_pending' && result.transaction !== '') {
-        // Broadcast but not seen included within the bounded wait: never rebroadcast; reconcile later.
+      } else if (result.errorReason === 'settlement_pending') {
+        // Broadcast (or maybe broadcast) but not seen included within the bounded wait: never
+        // rebroadcast; reconcile later.
         keepClaim = true
-        recordLater(ledger.markPending(id, result.transaction), id)
+        recordLater(ledger.markPending(id, result.transaction || undefined), id)
         setReceipt(c, {
           success: false,
           errorReason: 'settlement_pending',
@@ -169,6 +210,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
           gate: performance.now() - started - handlerMs - settleMs,
           verify: verifiedAt - started,
           claim: claimedMs,
+          admit: admittedMs,
           ledger: ledgerMs,
           handler: handlerMs,
           settle: settleMs,
@@ -176,14 +218,21 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       )
       return undefined
     } catch (err) {
-      const challenge = challengeFor(c, currentAmount, nowSec)
       c.res = undefined
-      if (err instanceof PaymentError) c.res = paymentRequired(c, challenge, err)
-      else if (err instanceof AppError) c.res = c.json(err.toBody(), err.status)
+      if (err instanceof PaymentError) c.res = refuse(err)
       else throw err
       return c.res
     } finally {
-      if (!keepClaim) await state.release(claimKey)
+      await Promise.all([
+        keepClaim ? undefined : state.release(claimKey),
+        !reserved
+          ? undefined
+          : settled
+            ? deps.funds.settled(payment.payer, payment.nonce)
+            : keepClaim
+              ? undefined // a settlement may still land: the reservation lives until the authorization expires
+              : deps.funds.release(payment.payer, payment.nonce),
+      ])
     }
   }
 }
@@ -227,11 +276,12 @@ function setReceipt(c: Context<AppEnv>, receipt: SettleResponse): void {
 /**
  * Server-Timing of a paid call. `gate` is the gate's own time: everything but the handler and the
  * facilitator's settlement (gas estimation, broadcast, inclusion). Its parts: `verify` (local checks and
- * the paid rate limit), `claim` (the replay claim), `ledger` (the pending row written before the
- * broadcast; the outcome is recorded after the response).
+ * the referral), `claim` (the replay claim), `admit` (the paid rate limit and the funds reservation,
+ * which reads the payer's balance at most once per BALANCE_TTL_MS), `ledger` (the pending row written
+ * before the broadcast; the outcome is recorded after the response).
  */
 function timing(
-  parts: Record<'gate' | 'verify' | 'claim' | 'ledger' | 'handler' | 'settle', number>,
+  parts: Record<'gate' | 'verify' | 'claim' | 'admit' | 'ledger' | 'handler' | 'settle', number>,
 ): string {
   return Object.entries(parts)
     .map(([name, ms]) => `${name};dur=${ms.toFixed(3)}`)

@@ -1,57 +1,59 @@
-import { type PublicClient, parseAbi } from 'viem'
-import { USDC } from '../chain/network.js'
+import type { Hex, PublicClient } from 'viem'
 import type { Logger } from '../logger.js'
 import type { Ledger } from '../store/ledger.js'
-
-const AUTHORIZATION_STATE = parseAbi([
-  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
-])
+import { settlementOutcome } from './settlementOutcome.js'
 
 export interface ReconcileResult {
   settled: number
-  failed: number
+  /** Rows closed without payment (`unpaid` when the caller was served, else `failed`). */
+  unpaid: number
   stillPending: number
 }
 
 /**
- * Settles the ledger's pending rows from the chain, never by rebroadcasting: a mined receipt decides;
- * without one, the token's `authorizationState` says whether the authorization was used (by our
- * transaction or another submitter's); an unused authorization past its `validBefore` can never move money,
- * so its row fails. Anything else waits for the next round.
+ * Settles the ledger's pending rows from the chain, never by rebroadcasting. Each row's outcome is read
+ * from what actually happened (`settlementOutcome`): the exact USDC transfer in a successful
+ * transaction settles it; a cancelled authorization, a reverted or missing transfer, or an expiry
+ * closes it unpaid; anything else waits for the next round. `defaultPayTo` serves rows written before
+ * the ledger recorded their recipient.
  */
 export async function reconcilePending(
   ledger: Ledger,
   chain: PublicClient,
+  defaultPayTo: `0x${string}`,
   nowSec: number,
   logger?: Logger,
 ): Promise<ReconcileResult> {
-  const result: ReconcileResult = { settled: 0, failed: 0, stillPending: 0 }
+  const result: ReconcileResult = { settled: 0, unpaid: 0, stillPending: 0 }
   for (const row of await ledger.pending()) {
     try {
-      if (row.txHash !== null) {
-        const receipt = await chain
-          .getTransactionReceipt({ hash: row.txHash as `0x${string}` })
-          .catch(() => null)
-        if (receipt?.status === 'success') {
-          await ledger.settle(row.id, row.txHash)
-          result.settled++
-          continue
-        }
-      }
-      const used = await chain.readContract({
-        address: USDC,
-        abi: AUTHORIZATION_STATE,
-        functionName: 'authorizationState',
-        args: [row.payer as `0x${string}`, row.nonce as `0x${string}`],
-      })
-      if (used) {
-        // The authorization pays payTo whoever submitted it: the money arrived, by our transaction or
-        // by a copy someone else broadcast.
-        await ledger.settle(row.id, row.txHash ?? '')
+      const outcome = await settlementOutcome(
+        chain,
+        {
+          payer: row.payer as `0x${string}`,
+          payTo: (row.payTo ?? defaultPayTo) as `0x${string}`,
+          nonce: row.nonce as Hex,
+          amount: row.amount,
+          txHash: (row.txHash ?? undefined) as Hex | undefined,
+          validBefore: row.validBefore,
+          openedAtSec: Math.floor(row.createdAt.getTime() / 1000),
+        },
+        nowSec,
+      )
+      if (outcome.kind === 'paid') {
+        await ledger.settle(row.id, outcome.txHash)
         result.settled++
-      } else if (row.validBefore < nowSec) {
-        await ledger.fail(row.id, 'expired_unsettled')
-        result.failed++
+      } else if (outcome.kind === 'unpaid') {
+        await ledger.closeUnpaid(row.id, outcome.reason, outcome.txHash)
+        result.unpaid++
+        if (row.served) {
+          logger?.warn({
+            msg: 'served without payment',
+            id: row.id,
+            payer: row.payer,
+            reason: outcome.reason,
+          })
+        }
       } else {
         result.stillPending++
       }

@@ -8,6 +8,7 @@ import { migrate } from './migrations.js'
 
 const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const REFERRER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const PAY_TO = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 const dirs: string[] = []
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
@@ -19,6 +20,7 @@ const payment = (nonce: string, referrer?: string) => ({
   route: 'GET /v1/prices',
   amount: 1000n,
   referrer,
+  payTo: PAY_TO,
   validBefore: 2_000_000_000,
 })
 
@@ -27,7 +29,7 @@ describe('ledger on PGlite', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-'))
     dirs.push(dir)
     const first = await createDatabase({ dataDir: dir })
-    expect(await migrate(first)).toEqual(['001_payments'])
+    expect(await migrate(first)).toEqual(['001_payments', '002_served_and_unpaid'])
     const ledger = createLedger(first)
     const id = await ledger.open(payment('0x01', REFERRER))
     expect(id).toBeTypeOf('number')
@@ -76,6 +78,31 @@ describe('ledger on PGlite', () => {
       paidVolume: 2000n,
     })
     expect((await ledger.pending()).map((r) => r.nonce)).toEqual(['0x05'])
+    await db.close()
+  })
+
+  test('a served row the chain never paid becomes unpaid, is not re-opened and does not count for referrals', async () => {
+    const db = await createDatabase({ dataDir: 'memory://' })
+    await migrate(db)
+    const ledger = createLedger(db)
+    const served = (await ledger.open(payment('0x06', REFERRER))) as number
+    const unserved = (await ledger.open(payment('0x07', REFERRER))) as number
+    await ledger.markPending(served, '0xaa')
+    await ledger.closeUnpaid(served, 'authorization_canceled', '0xbb')
+    await ledger.closeUnpaid(unserved, 'expired_unsettled')
+    const rows = await ledger.byPayer(PAYER)
+    expect(rows.find((r) => r.id === served)).toMatchObject({
+      status: 'unpaid',
+      served: true,
+      errorCode: 'authorization_canceled',
+      txHash: '0xbb',
+      payTo: PAY_TO.toLowerCase(),
+    })
+    expect(rows.find((r) => r.id === unserved)).toMatchObject({ status: 'failed', served: false })
+    // The served one can never be tried again; the unserved, failed one can.
+    expect(await ledger.open(payment('0x06'))).toBeUndefined()
+    expect(await ledger.open(payment('0x07'))).toBe(unserved)
+    expect(await ledger.referralStanding(REFERRER)).toMatchObject({ paidCalls: 0 })
     await db.close()
   })
 })

@@ -1,6 +1,11 @@
 import type { Queryable } from './database.js'
 
-export type PaymentStatus = 'pending' | 'settled' | 'failed'
+/**
+ * `pending`: opened before the settlement, outcome not known yet. `settled`: the transfer is onchain.
+ * `failed`: no money moved and nothing was served. `unpaid`: the caller was served but the chain shows
+ * no payment (cancelled authorization, reverted or missing transfer): the operator's loss, kept visible.
+ */
+export type PaymentStatus = 'pending' | 'settled' | 'failed' | 'unpaid'
 
 export interface PaymentRecord {
   id: number
@@ -12,6 +17,10 @@ export interface PaymentRecord {
   referrer: string | null
   txHash: string | null
   status: PaymentStatus
+  /** Whether the caller got the data (a settled row with served false was paid for nothing: refund it). */
+  served: boolean
+  /** The wallet the authorization pays (null on rows written before it was recorded). */
+  payTo: string | null
   errorCode: string | null
   /** Unix seconds after which the authorization can no longer settle. */
   validBefore: number
@@ -24,6 +33,7 @@ export interface OpenPayment {
   route: string
   amount: bigint
   referrer: string | undefined
+  payTo: string
   validBefore: number
 }
 
@@ -44,10 +54,16 @@ export interface Ledger {
    * pending or settled row: it was served before.
    */
   open(payment: OpenPayment): Promise<number | undefined>
-  settle(id: number, txHash: string): Promise<void>
+  /** The transfer is onchain; `served` when the caller got its answer with this receipt. */
+  settle(id: number, txHash: string, served?: boolean): Promise<void>
+  /** Nothing moved and nothing was served (a refused settlement). */
   fail(id: number, errorCode: string, txHash?: string): Promise<void>
-  /** Settlement broadcast but not seen included within the bounded wait. */
-  markPending(id: number, txHash: string): Promise<void>
+  /** Served with its settlement's outcome unknown (not seen included within the bounded wait). */
+  markPending(id: number, txHash: string | undefined): Promise<void>
+  /**
+   * The chain shows this row's payment never arrived: `unpaid` if the caller was served, else `failed`.
+   */
+  closeUnpaid(id: number, errorCode: string, txHash?: string): Promise<void>
   pending(): Promise<PaymentRecord[]>
   byPayer(payer: string): Promise<PaymentRecord[]>
   referralStanding(referrer: string): Promise<ReferralStanding>
@@ -62,13 +78,15 @@ interface Row {
   referrer: string | null
   tx_hash: string | null
   status: PaymentStatus
+  served: boolean
+  pay_to: string | null
   error_code: string | null
   valid_before: string
   created_at: Date | string
 }
 
 const COLUMNS =
-  'id, payer, nonce, route, amount::text AS amount, referrer, tx_hash, status, error_code, valid_before::text AS valid_before, created_at'
+  'id, payer, nonce, route, amount::text AS amount, referrer, tx_hash, status, served, pay_to, error_code, valid_before::text AS valid_before, created_at'
 
 export function createLedger(db: Queryable): Ledger {
   const update = async (
@@ -76,21 +94,24 @@ export function createLedger(db: Queryable): Ledger {
     status: PaymentStatus,
     txHash: string | null,
     errorCode: string | null,
+    served = false,
   ) => {
     await db.query(
-      'UPDATE payments SET status = $2, tx_hash = COALESCE($3, tx_hash), error_code = $4, updated_at = now() WHERE id = $1',
-      [id, status, txHash, errorCode],
+      `UPDATE payments SET status = $2, tx_hash = COALESCE($3, tx_hash), error_code = $4,
+         served = served OR $5, updated_at = now() WHERE id = $1`,
+      [id, status, txHash, errorCode, served],
     )
   }
   return {
     async open(p) {
       // A failed row means the authorization never moved money, so it may be tried again.
       const { rows } = await db.query<{ id: number | string }>(
-        `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6)
+        `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before, pay_to)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)
          ON CONFLICT (payer, nonce) DO UPDATE
            SET route = EXCLUDED.route, amount = EXCLUDED.amount, referrer = EXCLUDED.referrer,
-               status = 'pending', error_code = NULL, tx_hash = NULL, updated_at = now()
+               pay_to = EXCLUDED.pay_to, status = 'pending', error_code = NULL, tx_hash = NULL, served = false,
+               updated_at = now()
            WHERE payments.status = 'failed'
          RETURNING id`,
         [
@@ -100,14 +121,22 @@ export function createLedger(db: Queryable): Ledger {
           p.amount.toString(),
           p.referrer?.toLowerCase() ?? null,
           p.validBefore,
+          p.payTo.toLowerCase(),
         ],
       )
       const row = rows[0]
       return row === undefined ? undefined : Number(row.id)
     },
-    settle: (id, txHash) => update(id, 'settled', txHash, null),
+    settle: (id, txHash, served = false) => update(id, 'settled', txHash, null, served),
     fail: (id, errorCode, txHash) => update(id, 'failed', txHash ?? null, errorCode),
-    markPending: (id, txHash) => update(id, 'pending', txHash, null),
+    markPending: (id, txHash) => update(id, 'pending', txHash ?? null, null, true),
+    async closeUnpaid(id, errorCode, txHash) {
+      await db.query(
+        `UPDATE payments SET status = CASE WHEN served THEN 'unpaid' ELSE 'failed' END,
+           tx_hash = COALESCE($3, tx_hash), error_code = $2, updated_at = now() WHERE id = $1`,
+        [id, errorCode, txHash ?? null],
+      )
+    },
     async pending() {
       const { rows } = await db.query<Row>(
         `SELECT ${COLUMNS} FROM payments WHERE status = 'pending' ORDER BY id`,
@@ -147,6 +176,8 @@ function toRecord(r: Row): PaymentRecord {
     referrer: r.referrer,
     txHash: r.tx_hash,
     status: r.status,
+    served: r.served,
+    payTo: r.pay_to,
     errorCode: r.error_code,
     validBefore: Number(r.valid_before),
     createdAt: new Date(r.created_at),

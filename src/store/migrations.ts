@@ -27,6 +27,19 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
       CREATE INDEX payments_pending ON payments (status) WHERE status = 'pending';
     `,
   },
+  {
+    // 'unpaid': the caller was served (settlement pending) but the chain shows no payment: a cancelled
+    // authorization, a reverted or missing transfer. Kept, not deleted, so the operator sees it.
+    id: '002_served_and_unpaid',
+    sql: `
+      ALTER TABLE payments ADD COLUMN served BOOLEAN NOT NULL DEFAULT false;
+      ALTER TABLE payments ADD COLUMN pay_to TEXT;
+      UPDATE payments SET served = true WHERE status = 'settled';
+      ALTER TABLE payments DROP CONSTRAINT payments_status_check;
+      ALTER TABLE payments ADD CONSTRAINT payments_status_check
+        CHECK (status IN ('pending', 'settled', 'failed', 'unpaid'))
+    `,
+  },
 ]
 
 /** Arbitrary constant: instances starting together take turns applying migrations. */

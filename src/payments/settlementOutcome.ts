@@ -1,0 +1,146 @@
+import {
+  type Hex,
+  type Log,
+  type PublicClient,
+  parseAbi,
+  parseEventLogs,
+  type TransactionReceipt,
+} from 'viem'
+import { USDC } from '../chain/network.js'
+
+export const USDC_SETTLEMENT_ABI = parseAbi([
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+  'event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+])
+
+/** What a payment should have done onchain: `payer` → `payTo`, exactly `amount`, under `nonce`. */
+export interface ExpectedTransfer {
+  payer: `0x${string}`
+  payTo: `0x${string}`
+  nonce: Hex
+  amount: bigint
+  /** Our settlement transaction, when one was broadcast and its hash is known. */
+  txHash: Hex | undefined
+  validBefore: number
+  /** When the row was opened: no settlement of ours can be older. */
+  openedAtSec: number
+}
+
+export type SettlementOutcome =
+  | { kind: 'paid'; txHash: Hex }
+  | { kind: 'unpaid'; reason: UnpaidReason; txHash?: Hex }
+  | { kind: 'pending' }
+
+export type UnpaidReason =
+  /** The payer cancelled the authorization (`cancelAuthorization`) before it was used. */
+  | 'authorization_canceled'
+  /** The authorization was used, but not for this transfer (another authorization with the same nonce). */
+  | 'authorization_used_elsewhere'
+  /** Our transaction was mined and moved nothing, and the authorization is still unused. */
+  | 'settlement_reverted'
+  /** Nothing used the authorization before it expired. */
+  | 'expired_unsettled'
+
+/**
+ * How far before a row's opening its authorization's events are searched: the database's clock and
+ * block timestamps may disagree, and nothing of ours can predate the row by more.
+ */
+const SEARCH_MARGIN_SEC = 600
+/** After `validBefore`, blocks whose timestamps lag the wall clock may still include a transfer. */
+const EXPIRY_GRACE_SEC = 60
+
+/**
+ * Decides from the chain alone whether a payment arrived. Only a USDC `Transfer` of exactly `amount`
+ * from the payer to payTo, in the same successful transaction as the authorization's
+ * `AuthorizationUsed`, is paid. `authorizationState == true` is not proof: a cancelled nonce is used
+ * too. Our own transaction's receipt decides first; otherwise the authorization's own events (someone
+ * else may have submitted it, or the payer cancelled it) since the row was opened.
+ */
+export async function settlementOutcome(
+  chain: PublicClient,
+  expected: ExpectedTransfer,
+  nowSec: number,
+): Promise<SettlementOutcome> {
+  const ours = expected.txHash === undefined ? null : await receiptOrNull(chain, expected.txHash)
+  if (ours !== null && paysAsExpected(ours, expected)) return { kind: 'paid', txHash: ours.transactionHash }
+
+  const used = await chain.readContract({
+    address: USDC,
+    abi: USDC_SETTLEMENT_ABI,
+    functionName: 'authorizationState',
+    args: [expected.payer, expected.nonce],
+  })
+  if (!used) {
+    if (ours !== null) return { kind: 'unpaid', reason: 'settlement_reverted', txHash: ours.transactionHash }
+    if (expected.validBefore + EXPIRY_GRACE_SEC < nowSec)
+      return { kind: 'unpaid', reason: 'expired_unsettled' }
+    return { kind: 'pending' }
+  }
+
+  const fromBlock = await blockAtOrBefore(chain, expected.openedAtSec - SEARCH_MARGIN_SEC)
+  const args = { authorizer: expected.payer, nonce: expected.nonce }
+  const [usedLogs, canceledLogs] = await Promise.all([
+    chain.getLogs({ address: USDC, event: USDC_SETTLEMENT_ABI[1], args, fromBlock, toBlock: 'latest' }),
+    chain.getLogs({ address: USDC, event: USDC_SETTLEMENT_ABI[2], args, fromBlock, toBlock: 'latest' }),
+  ])
+  const usedBy = usedLogs[0]?.transactionHash ?? null
+  if (usedBy !== null) {
+    const receipt =
+      ours?.transactionHash === usedBy ? ours : await chain.getTransactionReceipt({ hash: usedBy })
+    if (paysAsExpected(receipt, expected)) return { kind: 'paid', txHash: usedBy }
+    return { kind: 'unpaid', reason: 'authorization_used_elsewhere', txHash: usedBy }
+  }
+  const canceledBy = canceledLogs[0]?.transactionHash ?? undefined
+  if (canceledBy !== undefined)
+    return { kind: 'unpaid', reason: 'authorization_canceled', txHash: canceledBy }
+  // Used, yet no event since the row was opened: it was consumed before any settlement of ours could be.
+  return { kind: 'unpaid', reason: 'authorization_used_elsewhere' }
+}
+
+/** The receipt succeeded and carries this authorization's use and its exact transfer, from USDC. */
+export function paysAsExpected(receipt: TransactionReceipt, expected: ExpectedTransfer): boolean {
+  if (receipt.status !== 'success') return false
+  const usdcLogs = receipt.logs.filter((l: Log) => l.address.toLowerCase() === USDC.toLowerCase())
+  const events = parseEventLogs({ abi: USDC_SETTLEMENT_ABI, logs: usdcLogs, strict: true })
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+  const used = events.some(
+    (e) =>
+      e.eventName === 'AuthorizationUsed' &&
+      same(e.args.authorizer, expected.payer) &&
+      same(e.args.nonce, expected.nonce),
+  )
+  const transferred = events.some(
+    (e) =>
+      e.eventName === 'Transfer' &&
+      same(e.args.from, expected.payer) &&
+      same(e.args.to, expected.payTo) &&
+      e.args.value === expected.amount,
+  )
+  return used && transferred
+}
+
+async function receiptOrNull(chain: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
+  try {
+    return await chain.getTransactionReceipt({ hash })
+  } catch (err) {
+    // Not mined (yet, or dropped): viem throws TransactionReceiptNotFoundError. Anything else is a fault.
+    if ((err as { name?: string }).name === 'TransactionReceiptNotFoundError') return null
+    throw err
+  }
+}
+
+/** The last block with a timestamp at or before `timestampSec` (binary search, O(log n) reads). */
+export async function blockAtOrBefore(chain: PublicClient, timestampSec: number): Promise<bigint> {
+  let hi = await chain.getBlockNumber()
+  let lo = 0n
+  const at = async (n: bigint) => Number((await chain.getBlock({ blockNumber: n })).timestamp)
+  if ((await at(hi)) <= timestampSec) return hi
+  while (lo < hi) {
+    const mid = (lo + hi + 1n) / 2n
+    if ((await at(mid)) <= timestampSec) lo = mid
+    else hi = mid - 1n
+  }
+  return lo
+}
