@@ -18,10 +18,8 @@ export const CLOCK_SKEW_SECONDS = 30
 
 const UINT256_LIMIT = 1n << 256n
 /** A decimal uint256: anything larger cannot be signed as EIP-712 `uint256` or sent to the token. */
-const uintString = z
-  .string()
-  .regex(/^\d{1,78}$/)
-  .refine((s) => BigInt(s) < UINT256_LIMIT)
+// One refine, not regex + refine: zod runs every check even after one fails, and BigInt('1e9') throws.
+const uintString = z.string().refine((s) => /^\d{1,78}$/.test(s) && BigInt(s) < UINT256_LIMIT)
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`))
 const payloadSchema = z.object({
   x402Version: z.literal(2),

@@ -218,9 +218,10 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       )
       return undefined
     } catch (err) {
+      // Other typed errors (429, 503) go to the error handler, which sets their headers (Retry-After).
+      if (!(err instanceof PaymentError)) throw err
       c.res = undefined
-      if (err instanceof PaymentError) c.res = refuse(err)
-      else throw err
+      c.res = refuse(err)
       return c.res
     } finally {
       await Promise.all([

@@ -4,8 +4,9 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { x402Client, x402HTTPClient } from '@x402/fetch'
-import { createPublicClient, erc20Abi, http, type PublicClient } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { createPublicClient, createWalletClient, erc20Abi, type Hex, http, type PublicClient } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { base } from 'viem/chains'
 import { createApp } from '../../src/app.js'
 import { USDC } from '../../src/chain/network.js'
 import { type Config, loadConfig } from '../../src/config.js'
@@ -31,6 +32,8 @@ export interface ServiceWorld {
   /** Starts one more service instance on this world; `env` overrides the shared settings. */
   instance(env?: NodeJS.ProcessEnv): Promise<Instance>
   usdcBalance(address: `0x${string}`): Promise<bigint>
+  /** A fresh wallet holding exactly `usdc` atomic USDC (and `eth` wei), funded by demo account #0. */
+  freshWallet(usdc: bigint, eth?: bigint): Promise<ReturnType<typeof payerClient> & { privateKey: Hex }>
   stop(): Promise<void>
 }
 
@@ -55,6 +58,7 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
   })
   const chain = createPublicClient({ transport: http(world.rpcUrl), pollingInterval: 20 }) as PublicClient
   const instances: Instance[] = []
+  let funding: Promise<void> = Promise.resolve()
   return {
     world,
     chain,
@@ -82,6 +86,33 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
     },
     usdcBalance: (address) =>
       chain.readContract({ address: USDC, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
+    async freshWallet(usdc, eth = 0n) {
+      const privateKey = generatePrivateKey()
+      const wallet = payerClient(privateKey)
+      const funder = createWalletClient({
+        account: privateKeyToAccount(demoAccounts[0]?.privateKey as Hex),
+        chain: base,
+        transport: http(world.rpcUrl),
+      })
+      // One funder for every test of a file: serialize its transactions so nonces never collide.
+      const send = async () => {
+        const to = wallet.account.address
+        if (usdc > 0n) {
+          const hash = await funder.writeContract({
+            address: USDC,
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [to, usdc],
+          })
+          await chain.waitForTransactionReceipt({ hash })
+        }
+        if (eth > 0n)
+          await chain.waitForTransactionReceipt({ hash: await funder.sendTransaction({ to, value: eth }) })
+      }
+      funding = funding.then(send, send)
+      await funding
+      return { ...wallet, privateKey }
+    },
     async stop() {
       for (const i of instances) await i.stop().catch(() => {})
       await world.stop()

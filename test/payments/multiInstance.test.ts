@@ -35,11 +35,14 @@ const client = () => ({
 })
 const asClient = client()
 
+// Each paid request from its own client: replays count against the sender's unpaid ceiling (4 here).
 const pay = (instance: Instance, path: string, header: string) =>
-  fetch(`${instance.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': header } }).then(async (r) => ({
-    status: r.status,
-    body: (await r.json()) as { error?: { code: string } },
-  }))
+  fetch(`${instance.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': header, ...client() } }).then(
+    async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { error?: { code: string } },
+    }),
+  )
 
 describe('two instances sharing PostgreSQL and Redis', () => {
   test('behavior: one authorization sent to both instances at once is served once and settled once', async () => {
@@ -88,6 +91,23 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     expect(replay.status).toBe(402)
     expect(replay.body.error?.code).toBe('payment_replayed')
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
+  })
+
+  test('error: a wallet holding one payment, paying ten times at once across both instances, gets one 200 and one broadcast', async () => {
+    const who = await sw.freshWallet(1000n)
+    const path = '/v1/prices?symbols=SOL'
+    const challenge = await challengeOf(`${a.url}${path}`, { headers: asClient })
+    const payloads = await Promise.all(Array.from({ length: 10 }, () => signChallenge(who, challenge)))
+    const relayers = [a, b].map((i) => i.services.deps.facilitator.relayer as `0x${string}`)
+    // Both instances use the same devnet relayer key; count its transactions once.
+    const relayer = relayers[0] as `0x${string}`
+    expect(relayers[1]).toBe(relayer)
+    const nonceBefore = await sw.chain.getTransactionCount({ address: relayer })
+    const results = await Promise.all(payloads.map((p, i) => pay(i % 2 ? a : b, path, encodePayment(p))))
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1)
+    expect(results.filter((r) => r.body.error?.code === 'payment_insufficient_funds')).toHaveLength(9)
+    expect(await sw.chain.getTransactionCount({ address: relayer })).toBe(nonceBefore + 1)
+    expect(await sw.usdcBalance(who.account.address)).toBe(0n)
   })
 
   test('behavior: the unpaid rate ceiling is shared across instances', async () => {

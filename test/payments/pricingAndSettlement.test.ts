@@ -1,4 +1,5 @@
 import { decodePaymentResponseHeader } from '@x402/core/http'
+import { wrapFetchWithPayment } from '@x402/fetch'
 import { createTestClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
@@ -25,8 +26,8 @@ const ip = () =>
   `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
 
 describe('surge pricing', () => {
-  test('behavior: a surge change between challenge and payment does not reject a payment made within the quote', async () => {
-    // Capacity 2 rps: surge starts above 1 rps and caps at 2 rps (10-second window).
+  test('behavior: admitted paid calls raise surge; a payment made within its quote is honoured after surge moved', async () => {
+    // Capacity 2 rps: surge starts above 1 rps and caps at 2 rps, i.e. 20 admitted calls in 10 s.
     const svc = await sw.instance({ SURGE_CAPACITY_RPS: '2' })
     const url = `${svc.url}/v1/prices?symbols=BTC`
     const who = payer(2)
@@ -37,7 +38,24 @@ describe('surge pricing', () => {
     const stripped = structuredClone(await signChallenge(who, quiet))
     delete (stripped.accepted.extra as Record<string, unknown>).quote
 
+    // Unpaid probes are not work: forty of them leave the price alone.
     await Promise.all(Array.from({ length: 40 }, () => fetch(url).then((r) => r.body?.cancel())))
+    expect((await challengeOf(url)).accepts[0]?.amount).toBe('1000')
+
+    // Twenty paid calls are: from different payers, each paying what its own challenge says.
+    const payers = [3, 4, 5, 6].map(payer)
+    const paid = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        wrapFetchWithPayment(
+          fetch,
+          (payers[i % 4] as ReturnType<typeof payer>).client,
+        )(url).then(async (r) => {
+          await r.body?.cancel()
+          return r.status
+        }),
+      ),
+    )
+    expect(paid).toEqual(Array(20).fill(200))
     const busy = await challengeOf(url)
     expect(busy.accepts[0]?.amount).toBe('2000')
     const catalog = (await (await fetch(`${svc.url}/v1`)).json()) as {
@@ -51,8 +69,8 @@ describe('surge pricing', () => {
     })
 
     const before = await sw.usdcBalance(who.account.address)
-    const paid = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': encodePayment(quoted) } })
-    expect(paid.status).toBe(200)
+    const honoured = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': encodePayment(quoted) } })
+    expect(honoured.status).toBe(200)
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
 
     // Without the signed quote, the old amount is simply too little now.

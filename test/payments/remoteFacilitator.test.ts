@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
+import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { Hono } from 'hono'
 import { generatePrivateKey } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { createFacilitator } from '../../src/payments/createFacilitator.js'
 import {
@@ -49,6 +50,13 @@ function startHostedFacilitator(rpcEnv: NodeJS.ProcessEnv): Promise<string> {
     return c.json(result, result.success ? 200 : 400)
   })
   app.get('/supported', async (c) => c.json(await core.getSupported()))
+  // The same facilitator behind a slow link: it settles, then answers after the caller gave up.
+  app.post('/slow/settle', async (c) => {
+    const { paymentPayload, paymentRequirements } = await c.req.json<Body>()
+    const result = await core.settle(paymentPayload, paymentRequirements)
+    await new Promise((r) => setTimeout(r, 2_500))
+    return c.json(result, result.success ? 200 : 400)
+  })
   hosted = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   return new Promise((resolve) =>
     hosted.once('listening', () => resolve(`http://127.0.0.1:${(hosted.address() as AddressInfo).port}`)),
@@ -94,25 +102,60 @@ describe('remote facilitator', () => {
     )
   })
 
-  test('error: an unreachable or refusing facilitator is a 503 that charges nothing, and the row waits for the chain', async () => {
+  test('error: a facilitator that refuses the request (401) is a 503 that charges nothing; the authorization stays usable', async () => {
     const svc = await remote({ Authorization: 'Bearer wrong' })
     const who = payer(3)
     const path = '/v1/prices?symbols=ETH'
     const before = await sw.usdcBalance(who.account.address)
-    const res = await fetch(`${svc.url}${path}`, {
-      headers: {
-        'PAYMENT-SIGNATURE': encodePayment(await signChallenge(who, await challengeOf(`${svc.url}${path}`))),
-      },
-    })
+    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
+    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
     expect(res.status).toBe(503)
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
       'payment_facilitator_unavailable',
     )
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
+    // Nothing can have been broadcast: the row fails, the claim and the funds are released.
     const [row] = await svc.services.deps.ledger.byPayer(who.account.address)
-    expect(row?.status).toBe('pending')
-    // The reconciler asks the chain: the authorization is unused and still valid, so it stays pending.
+    expect(row).toMatchObject({ status: 'failed', served: false })
+    const good = await remote({ Authorization: TOKEN })
+    const retried = await fetch(`${good.url}${path}`, {
+      headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) },
+    })
+    expect(retried.status).toBe(200)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
+  })
+
+  test('behavior: a facilitator that settles but answers too late: the caller is served with a pending receipt, and the chain settles the row', async () => {
+    const svc = await sw.instance({
+      FACILITATOR_URL: `${facilitatorUrl}/slow`,
+      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
+      SETTLE_TIMEOUT_MS: '1000',
+      RECONCILE_INTERVAL_MS: '600000',
+    })
+    const who = payer(4)
+    const path = '/v1/prices?symbols=BTC'
+    const before = await sw.usdcBalance(who.account.address)
+    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
+    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
+    // The truth: served, outcome not known yet. Never "nothing was charged" for money that may move.
+    expect(res.status).toBe(200)
+    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+    expect(receipt).toMatchObject({ success: false, errorReason: 'settlement_pending', transaction: '' })
+    await vi.waitFor(async () => {
+      expect((await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)).toMatchObject({
+        status: 'pending',
+        served: true,
+      })
+    })
+    // The settlement lands (the facilitator did broadcast): the reconciler finds it by its events.
+    await vi.waitFor(async () => expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n), {
+      timeout: 5_000,
+    })
     await svc.services.reconcile()
-    expect((await svc.services.deps.ledger.byPayer(who.account.address))[0]?.status).toBe('pending')
+    const row = (await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)
+    expect(row).toMatchObject({ status: 'settled', served: true })
+    expect(row?.txHash).toMatch(/^0x[0-9a-f]{64}$/)
+    const mined = await sw.chain.getTransactionReceipt({ hash: row?.txHash as `0x${string}` })
+    expect(mined.status).toBe('success')
   })
 })

@@ -1,0 +1,462 @@
+import { decodePaymentResponseHeader } from '@x402/core/http'
+import type { PaymentPayload } from '@x402/core/types'
+import {
+  createTestClient,
+  createWalletClient,
+  type Hex,
+  http,
+  keccak256,
+  parseAbi,
+  parseGwei,
+  parseSignature,
+  toHex,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { base } from 'viem/chains'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { USDC } from '../../src/chain/network.js'
+import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
+import {
+  challengeOf,
+  encodePayment,
+  type ServiceWorld,
+  signChallenge,
+  startServiceWorld,
+} from '../helpers/serviceWorld.js'
+
+/**
+ * The payment gate under attack, on the devnet: each test performs one attack of the security review
+ * (issue 8) against a running instance, with real USDC, and asserts the money and the ledger rows.
+ */
+let sw: ServiceWorld
+const payTo = demoAccounts[9]?.address as `0x${string}`
+const PRICES = '/v1/prices?symbols=BTC'
+
+beforeAll(async () => {
+  sw = await startServiceWorld()
+}, 120_000)
+afterAll(async () => {
+  await sw?.stop()
+})
+
+interface Answer {
+  status: number
+  code: string | undefined
+  headers: Headers
+}
+async function send(url: string, headers: Record<string, string>): Promise<Answer> {
+  const res = await fetch(url, { headers })
+  const text = await res.text()
+  let code: string | undefined
+  try {
+    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code
+  } catch {
+    code = undefined
+  }
+  return { status: res.status, code, headers: res.headers }
+}
+const pay = (url: string, payload: PaymentPayload, extra: Record<string, string> = {}) =>
+  send(url, { 'PAYMENT-SIGNATURE': encodePayment(payload), ...extra })
+/** A client address of its own per test, behind TRUST_PROXY=1 (the rightmost X-Forwarded-For entry). */
+const clientIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
+const count = (answers: Answer[], pick: (a: Answer) => boolean) => answers.filter(pick).length
+
+const USDC_CANCEL = parseAbi([
+  'function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+])
+
+/** Signs an EIP-3009 authorization by hand, for payloads the official client would never produce. */
+async function authorize(
+  privateKey: Hex,
+  accepted: PaymentPayload['accepted'],
+  fields: { to?: `0x${string}`; value?: bigint; validAfter?: bigint; validBefore?: bigint; nonce?: Hex } = {},
+) {
+  const account = privateKeyToAccount(privateKey)
+  const now = BigInt(Math.floor(Date.now() / 1000))
+  const message = {
+    from: account.address,
+    to: fields.to ?? payTo,
+    value: fields.value ?? BigInt(accepted.amount),
+    validAfter: fields.validAfter ?? now - 600n,
+    validBefore: fields.validBefore ?? now + 120n,
+    nonce: fields.nonce ?? keccak256(toHex(`${Math.random()}-${Date.now()}`)),
+  }
+  const signature = await account.signTypedData({
+    domain: USDC_DOMAIN,
+    types: AUTHORIZATION_TYPES,
+    primaryType: 'TransferWithAuthorization',
+    message,
+  })
+  const payload: PaymentPayload = {
+    x402Version: 2,
+    accepted,
+    payload: {
+      authorization: {
+        from: message.from,
+        to: message.to,
+        value: message.value.toString(),
+        validAfter: message.validAfter.toString(),
+        validBefore: message.validBefore.toString(),
+        nonce: message.nonce,
+      },
+      signature,
+    },
+  }
+  return { payload, message, signature }
+}
+
+/** Runs `body` with anvil's automine off (blocks only when the test mines them). */
+async function withoutAutomine<T>(body: (mine: () => Promise<void>) => Promise<T>): Promise<T> {
+  const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
+  await testClient.setAutomine(false)
+  try {
+    return await body(() => testClient.mine({ blocks: 1 }))
+  } finally {
+    await testClient.setAutomine(true)
+  }
+}
+
+async function waitForPendingTx(count: number) {
+  for (let i = 0; i < 200; i++) {
+    const block = await sw.chain.getBlock({ blockTag: 'pending' })
+    if (block.transactions.length >= count) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`expected ${count} pending transactions`)
+}
+
+describe('flaw 1: the reconciler decides from the transfer, not from authorizationState', () => {
+  test('error: an authorization cancelled while its settlement is pending is recorded unpaid, and the referrer is not credited', async () => {
+    const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
+    const referrer = privateKeyToAccount(generatePrivateKey()).address
+    const who = await sw.freshWallet(1_000_000n, 10n ** 18n)
+    const url = `${svc.url}${PRICES}&ref=${referrer}`
+    const payload = await signChallenge(who, await challengeOf(url))
+    const nonce = (payload.payload.authorization as { nonce: Hex }).nonce
+    const [payerBefore, payToBefore] = await Promise.all([
+      sw.usdcBalance(who.account.address),
+      sw.usdcBalance(payTo),
+    ])
+
+    const canceller = createWalletClient({
+      account: who.account,
+      chain: base,
+      transport: http(sw.world.rpcUrl),
+    })
+    const receipt = await withoutAutomine(async (mine) => {
+      const res = await pay(url, payload)
+      expect(res.status).toBe(200)
+      const served = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+      expect(served).toMatchObject({ success: false, errorReason: 'settlement_pending' })
+
+      // The payer cancels the nonce with a higher tip: the cancel is mined first, the settlement reverts.
+      const sig = parseSignature(
+        await who.account.signTypedData({
+          domain: USDC_DOMAIN,
+          types: {
+            CancelAuthorization: [
+              { name: 'authorizer', type: 'address' },
+              { name: 'nonce', type: 'bytes32' },
+            ],
+          },
+          primaryType: 'CancelAuthorization',
+          message: { authorizer: who.account.address, nonce },
+        }),
+      )
+      const cancel = await canceller.writeContract({
+        address: USDC,
+        abi: USDC_CANCEL,
+        functionName: 'cancelAuthorization',
+        args: [who.account.address, nonce, Number(sig.v), sig.r, sig.s],
+        gas: 100_000n,
+        maxPriorityFeePerGas: parseGwei('50'),
+        maxFeePerGas: parseGwei('100'),
+      })
+      await waitForPendingTx(2)
+      await mine()
+      expect((await sw.chain.getTransactionReceipt({ hash: cancel })).status).toBe('success')
+      return served
+    })
+    const settlement = await sw.chain.getTransactionReceipt({ hash: receipt.transaction as Hex })
+    expect(settlement.status).toBe('reverted')
+    expect(await sw.usdcBalance(who.account.address)).toBe(payerBefore)
+    expect(await sw.usdcBalance(payTo)).toBe(payToBefore)
+
+    await svc.services.reconcile()
+    const [row] = await svc.services.deps.ledger.byPayer(who.account.address)
+    expect(row).toMatchObject({ status: 'unpaid', served: true, errorCode: 'authorization_canceled' })
+    const standing = (await (await fetch(`${svc.url}/v1/referrals/${referrer}`)).json()) as {
+      paidCalls: number
+    }
+    expect(standing.paidCalls).toBe(0)
+    // The cancelled authorization can never be served again.
+    expect((await pay(url, payload)).code).toBe('payment_replayed')
+  })
+
+  test('error: a second authorization with the same nonce, paying someone else, does not settle the row', async () => {
+    const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
+    const who = await sw.freshWallet(1_000_000n, 10n ** 18n)
+    const challenge = await challengeOf(`${svc.url}${PRICES}`)
+    const accepted = challenge.accepts[0] as PaymentPayload['accepted']
+    const ours = await authorize(who.privateKey, accepted)
+    // Same nonce, 1 atomic unit to the payer's own second wallet: it emits AuthorizationUsed too.
+    const decoy = await authorize(who.privateKey, accepted, {
+      to: privateKeyToAccount(generatePrivateKey()).address,
+      value: 1n,
+      nonce: ours.message.nonce,
+    })
+    const payToBefore = await sw.usdcBalance(payTo)
+    const submitter = createWalletClient({
+      account: who.account,
+      chain: base,
+      transport: http(sw.world.rpcUrl),
+    })
+    await withoutAutomine(async (mine) => {
+      expect((await pay(`${svc.url}${PRICES}`, ours.payload)).status).toBe(200)
+      const sig = parseSignature(decoy.signature)
+      const m = decoy.message
+      await submitter.writeContract({
+        address: USDC,
+        abi: USDC_CANCEL,
+        functionName: 'transferWithAuthorization',
+        args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(sig.v), sig.r, sig.s],
+        gas: 150_000n,
+        maxPriorityFeePerGas: parseGwei('50'),
+        maxFeePerGas: parseGwei('100'),
+      })
+      await waitForPendingTx(2)
+      await mine()
+    })
+    expect(await sw.usdcBalance(payTo)).toBe(payToBefore)
+    await svc.services.reconcile()
+    expect((await svc.services.deps.ledger.byPayer(who.account.address))[0]).toMatchObject({
+      status: 'unpaid',
+      errorCode: 'authorization_used_elsewhere',
+    })
+  })
+
+  test('behavior: a copy of our authorization submitted first by someone else still pays us, and settles the row', async () => {
+    const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
+    const who = await sw.freshWallet(1_000_000n)
+    const challenge = await challengeOf(`${svc.url}${PRICES}`)
+    const ours = await authorize(who.privateKey, challenge.accepts[0] as PaymentPayload['accepted'])
+    const frontRunner = createWalletClient({
+      account: privateKeyToAccount(demoAccounts[1]?.privateKey as Hex),
+      chain: base,
+      transport: http(sw.world.rpcUrl),
+    })
+    const payToBefore = await sw.usdcBalance(payTo)
+    const copy = await withoutAutomine(async (mine) => {
+      expect((await pay(`${svc.url}${PRICES}`, ours.payload)).status).toBe(200)
+      const sig = parseSignature(ours.signature)
+      const m = ours.message
+      const hash = await frontRunner.writeContract({
+        address: USDC,
+        abi: USDC_CANCEL,
+        functionName: 'transferWithAuthorization',
+        args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(sig.v), sig.r, sig.s],
+        gas: 150_000n,
+        maxPriorityFeePerGas: parseGwei('50'),
+        maxFeePerGas: parseGwei('100'),
+      })
+      await waitForPendingTx(2)
+      await mine()
+      return hash
+    })
+    expect(await sw.usdcBalance(payTo)).toBe(payToBefore + 1000n)
+    await svc.services.reconcile()
+    expect((await svc.services.deps.ledger.byPayer(who.account.address))[0]).toMatchObject({
+      status: 'settled',
+      txHash: copy,
+      served: true,
+    })
+  })
+})
+
+describe('flaw 2: never broadcast what cannot succeed', () => {
+  test('error: ten concurrent payments from a wallet holding one payment: one 200, nine refused before the handler, one broadcast', async () => {
+    const svc = await sw.instance()
+    const who = await sw.freshWallet(1000n)
+    const url = `${svc.url}${PRICES}`
+    const challenge = await challengeOf(url)
+    const payloads = await Promise.all(Array.from({ length: 10 }, () => signChallenge(who, challenge)))
+    const relayer = svc.services.deps.facilitator.relayer as `0x${string}`
+    const relayerNonce = await sw.chain.getTransactionCount({ address: relayer })
+
+    const answers = await Promise.all(payloads.map((p) => pay(url, p)))
+    expect(count(answers, (a) => a.status === 200)).toBe(1)
+    expect(count(answers, (a) => a.status === 402 && a.code === 'payment_insufficient_funds')).toBe(9)
+    // Exactly one transaction from the relayer, and it succeeded.
+    expect(await sw.chain.getTransactionCount({ address: relayer })).toBe(relayerNonce + 1)
+    expect(await sw.usdcBalance(who.account.address)).toBe(0n)
+    // Rows are opened only after the handler: the nine refusals never reached it.
+    const rows = await svc.services.deps.ledger.byPayer(who.account.address)
+    expect(rows).toHaveLength(1)
+  })
+
+  test('error: a wallet without USDC is refused before the handler and the relayer sends nothing', async () => {
+    const svc = await sw.instance()
+    const broke = await sw.freshWallet(0n)
+    const relayer = svc.services.deps.facilitator.relayer as `0x${string}`
+    const relayerNonce = await sw.chain.getTransactionCount({ address: relayer })
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, async () =>
+        pay(`${svc.url}${PRICES}`, await signChallenge(broke, await challengeOf(`${svc.url}${PRICES}`))),
+      ),
+    )
+    expect(answers.map((a) => a.code)).toEqual(Array(5).fill('payment_insufficient_funds'))
+    expect(await sw.chain.getTransactionCount({ address: relayer })).toBe(relayerNonce)
+    expect(await svc.services.deps.ledger.byPayer(broke.account.address)).toHaveLength(0)
+  })
+
+  test('behavior: reservations end with their calls: sequential payments spend a balance down to the last cent', async () => {
+    const svc = await sw.instance()
+    const who = await sw.freshWallet(3000n)
+    const url = `${svc.url}${PRICES}`
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await pay(url, await signChallenge(who, await challengeOf(url)))).status)
+    }
+    expect(statuses).toEqual([200, 200, 200, 402])
+    expect(await sw.usdcBalance(who.account.address)).toBe(0n)
+  })
+})
+
+describe('flaw 3: nobody can spend another wallet’s paid ceiling', () => {
+  test('error: a flood of replays of a victim’s used payment hits the sender’s unpaid ceiling; the victim is still served', async () => {
+    const svc = await sw.instance({ RATE_LIMIT_PAID: '5', RATE_LIMIT_UNPAID: '20', TRUST_PROXY: 'true' })
+    const victim = await sw.freshWallet(1_000_000n)
+    const url = `${svc.url}${PRICES}`
+    const used = await signChallenge(victim, await challengeOf(url))
+    expect((await pay(url, used, { 'x-forwarded-for': clientIp() })).status).toBe(200)
+
+    const attacker = { 'x-forwarded-for': clientIp() }
+    const flood: Answer[] = []
+    for (let i = 0; i < 40; i++) flood.push(await pay(url, used, attacker))
+    expect(count(flood, (a) => a.code === 'payment_replayed')).toBe(20)
+    expect(count(flood, (a) => a.status === 429)).toBe(20)
+
+    const fresh = await signChallenge(victim, await challengeOf(url))
+    expect((await pay(url, fresh, { 'x-forwarded-for': clientIp() })).status).toBe(200)
+  })
+
+  test('error: forged signatures naming a contract as `from` count against the sender’s unpaid ceiling, not the contract’s', async () => {
+    const svc = await sw.instance({ RATE_LIMIT_PAID: '5', RATE_LIMIT_UNPAID: '10', TRUST_PROXY: 'true' })
+    const challenge = await challengeOf(`${svc.url}${PRICES}`)
+    const honest = await authorize(generatePrivateKey(), challenge.accepts[0] as PaymentPayload['accepted'])
+    // Multicall3 has code: the gate must ask the facilitator about such signatures.
+    const contract = '0xcA11bde05977b3631167028862bE2a173976CA11'
+    const forged = structuredClone(honest.payload)
+    ;(forged.payload.authorization as { from: string }).from = contract
+    const attacker = { 'x-forwarded-for': clientIp() }
+    const answers: Answer[] = []
+    for (let i = 0; i < 15; i++) {
+      ;(forged.payload.authorization as { nonce: string }).nonce = keccak256(toHex(`forged-${i}`))
+      answers.push(await pay(`${svc.url}${PRICES}`, forged, attacker))
+    }
+    expect(count(answers, (a) => a.code === 'payment_invalid_signature')).toBe(10)
+    expect(count(answers, (a) => a.status === 429)).toBe(5)
+    // The contract's own paid ceiling is untouched: all five of its calls are still available.
+    for (let i = 0; i < 5; i++) await svc.services.deps.limiter.paid(contract)
+    await expect(svc.services.deps.limiter.paid(contract)).rejects.toMatchObject({ status: 429 })
+  })
+})
+
+describe('flaw 4: surge measures admitted work', () => {
+  test('behavior: 2,500 rejected requests leave the surge multiplier at 1', async () => {
+    const svc = await sw.instance({ SURGE_CAPACITY_RPS: '2', RATE_LIMIT_UNPAID: '100', TRUST_PROXY: 'true' })
+    const url = `${svc.url}${PRICES}`
+    const client = { 'x-forwarded-for': clientIp() }
+    const statuses: number[] = []
+    for (let batch = 0; batch < 25; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => send(url, { 'X-PAYMENT': 'garbage', ...client })),
+      )
+      statuses.push(...answers.map((a) => a.status))
+    }
+    expect(statuses.filter((s) => s === 402)).toHaveLength(100)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(2400)
+    expect(svc.services.deps.surge.multiplier()).toBe(1)
+    expect((await challengeOf(url, { headers: { 'x-forwarded-for': clientIp() } })).accepts[0]?.amount).toBe(
+      '1000',
+    )
+  })
+})
+
+describe('flaw 5: free routes keep their unpaid ceiling whatever headers come along', () => {
+  test('error: a junk X-PAYMENT header does not lift the ceiling of a free route or a discovery document', async () => {
+    const svc = await sw.instance({ RATE_LIMIT_UNPAID: '10', TRUST_PROXY: 'true' })
+    const client = { 'x-forwarded-for': clientIp(), 'X-PAYMENT': 'x' }
+    const referral = await Promise.all(
+      Array.from({ length: 15 }, () => send(`${svc.url}/v1/referrals/${payTo}`, client)),
+    )
+    expect(count(referral, (a) => a.status === 200)).toBe(10)
+    expect(count(referral, (a) => a.status === 429)).toBe(5)
+    const other = { 'x-forwarded-for': clientIp(), 'PAYMENT-SIGNATURE': 'x' }
+    const catalog = await Promise.all(Array.from({ length: 12 }, () => send(`${svc.url}/v1`, other)))
+    expect(count(catalog, (a) => a.status === 429)).toBe(2)
+  })
+})
+
+describe('flaw 6: every authorization field value is refused as a payment error, never a 5xx', () => {
+  test('error: values, windows and nonces out of range get payment codes and move nothing', async () => {
+    const svc = await sw.instance()
+    const key = generatePrivateKey()
+    const who = await sw.freshWallet(1_000_000n)
+    const url = `${svc.url}${PRICES}`
+    const challenge = await challengeOf(url)
+    const accepted = challenge.accepts[0] as PaymentPayload['accepted']
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    const MAX = (1n << 256n) - 1n
+    const honest = await signChallenge(who, challenge)
+    const withField = (field: string, value: string) => {
+      const p = structuredClone(honest)
+      ;(p.payload.authorization as Record<string, string>)[field] = value
+      return p
+    }
+    const cases: [string, PaymentPayload][] = [
+      // Past uint256: cannot be hashed as EIP-712, cannot be sent: malformed.
+      ['payment_malformed', withField('value', (MAX + 1n).toString())],
+      ['payment_malformed', withField('validAfter', (MAX + 1n).toString())],
+      ['payment_malformed', withField('validBefore', (MAX + 1n).toString())],
+      ['payment_malformed', withField('value', '9'.repeat(78))],
+      ['payment_malformed', withField('value', '-1')],
+      ['payment_malformed', withField('validBefore', '1e9')],
+      ['payment_malformed', withField('nonce', '0x1234')],
+      ['payment_malformed', withField('from', '0xnot-an-address')],
+      ['payment_malformed', { ...honest, accepted: { ...honest.accepted, amount: (MAX + 1n).toString() } }],
+      // In range and correctly signed, but outside what we accept.
+      ['payment_window_too_long', (await authorize(key, accepted, { validBefore: 1n << 64n })).payload],
+      ['payment_window_too_long', (await authorize(key, accepted, { validBefore: MAX })).payload],
+      ['payment_window_too_long', (await authorize(key, accepted, { validBefore: now + 3600n })).payload],
+      ['payment_not_yet_valid', (await authorize(key, accepted, { validAfter: MAX })).payload],
+      ['payment_amount_mismatch', (await authorize(key, accepted, { value: MAX })).payload],
+      ['payment_expired', (await authorize(key, accepted, { validBefore: 0n })).payload],
+    ]
+    const before = await sw.usdcBalance(who.account.address)
+    const answers = await Promise.all(cases.map(([, p]) => pay(url, p)))
+    expect(answers.map((a) => a.code)).toEqual(cases.map(([code]) => code))
+    for (const a of answers) expect(a.status).toBe(402)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before)
+    expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
+    // The longest window still accepted (the challenge's 120 s) pays.
+    const longest = await authorize(who.privateKey, accepted, { validBefore: now + 120n })
+    expect((await pay(url, longest.payload)).status).toBe(200)
+  })
+})
+
+describe('TRUST_PROXY takes the address our proxy appended, not the client’s', () => {
+  test('error: a client rotating the leftmost X-Forwarded-For entry is still one client', async () => {
+    const svc = await sw.instance({ RATE_LIMIT_UNPAID: '3', TRUST_PROXY: 'true' })
+    const proxySaw = clientIp()
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const res = await send(`${svc.url}/v1`, { 'x-forwarded-for': `${clientIp()}, ${proxySaw}` })
+      statuses.push(res.status)
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429])
+  })
+})
