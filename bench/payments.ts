@@ -21,8 +21,9 @@ import { createServices } from '../src/services.js'
  * the built-in facilitator and the default embedded ledger (PGlite on disk).
  *
  * - Gate latency: the gate's own server-side time per paid call, read from its Server-Timing header:
- *   local verification (decode, signature recovery, amount/quote, validity), rate limit, the replay
- *   claim and the ledger writes; the handler and the settlement's chain round trips (gas estimation,
+ *   local verification (decode, signature recovery, amount/quote, validity), the replay claim, admission
+ *   (the paid rate limit and the funds reservation, with one balanceOf per wallet per 2 s) and the
+ *   ledger writes; the handler and the settlement's chain round trips (gas estimation,
  *   broadcast, inclusion) are excluded. Sequential calls, so nothing queues.
  * - Paid calls per second: end to end (402 challenge already fetched; sign + verify + handler + settle
  *   with inclusion on the automining devnet), 16 concurrent callers over 7 wallets.
@@ -31,7 +32,7 @@ const SEQUENTIAL = Number(process.env.BENCH_PAID_SEQUENTIAL ?? 300)
 const CONCURRENT_TOTAL = Number(process.env.BENCH_PAID_TOTAL ?? 600)
 const CONCURRENCY = 16
 
-type Timing = Record<'gate' | 'verify' | 'claim' | 'ledger' | 'handler' | 'settle', number>
+type Timing = Record<'gate' | 'verify' | 'claim' | 'admit' | 'ledger' | 'handler' | 'settle', number>
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agentdesk-bench-'))
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   for (const h of sequential) timings.push(await paid(h))
   const gate = timings.map((t) => t.gate).sort((a, b) => a - b)
   const settle = timings.map((t) => t.settle).sort((a, b) => a - b)
-  const part = (k: 'verify' | 'claim' | 'ledger' | 'handler') => {
+  const part = (k: 'verify' | 'claim' | 'admit' | 'ledger' | 'handler') => {
     const v = timings.map((t) => t[k]).sort((a, b) => a - b)
     return { p50: round(pct(v, 0.5)), p99: round(pct(v, 0.99)) }
   }
@@ -128,7 +129,12 @@ async function main(): Promise<void> {
       p99: round(pct(gate, 0.99)),
       max: round(gate.at(-1) ?? 0),
     },
-    gatePartsMs: { verify: part('verify'), claim: part('claim'), ledger: part('ledger') },
+    gatePartsMs: {
+      verify: part('verify'),
+      claim: part('claim'),
+      admit: part('admit'),
+      ledger: part('ledger'),
+    },
     handlerMs: part('handler'),
     settleMs: { p50: round(pct(settle, 0.5)), p99: round(pct(settle, 0.99)) },
     paidCallsPerSec: {

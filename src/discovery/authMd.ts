@@ -36,7 +36,9 @@ ${Object.entries(PAYMENT_ERRORS)
   .map(([code, message]) => `- \`${code}\`: ${message}`)
   .join('\n')}
 
-If the payment service itself is unreachable you get **503** \`payment_facilitator_unavailable\`; nothing is charged unless the chain later shows the authorization was used. If the service's own storage is unreachable you get **503** \`store_unavailable\` and nothing is charged.
+Every field of the authorization is range-checked: \`value\`, \`validAfter\` and \`validBefore\` must be uint256, and \`validBefore\` at most \`maxTimeoutSeconds\` (plus 30 s of clock skew) ahead. Before the call is served, its amount is reserved against your wallet's USDC balance together with your other payments in flight: concurrent payments that your balance cannot cover all at once are refused with \`payment_insufficient_funds\` and nothing is broadcast for them.
+
+If the payment service certainly did nothing (unreachable, or it refused the request) you get **503** \`payment_facilitator_unavailable\`, nothing is charged and the same authorization stays usable. If it may have acted but did not answer in time, you are served and the receipt says \`settlement_pending\` (the transaction may be empty): the service settles its books from the chain, and you are charged only if your authorization's transfer is mined. If the service's own storage is unreachable you get **503** \`store_unavailable\` and nothing is charged.
 
 ## Referrals
 
@@ -57,7 +59,7 @@ The x402 fee does not authorize a prop action. Each action needs an onchain UTIL
 
 ## Rate limits
 
-Unpaid traffic (no payment header, or a payment that does not check out) is limited to ${config.rateLimits.unpaid} requests per ${config.rateLimits.windowSeconds} s per client address; paid traffic to ${config.rateLimits.paid} per ${config.rateLimits.windowSeconds} s per paying wallet. Over the ceiling you get 429 \`rate_limited\` with \`Retry-After\` (seconds), and nothing is charged. A paying caller that sees 429 is probably retrying without the payment header.
+Unpaid traffic (no payment header, a payment header on a free path, or a payment that does not prove its wallet: malformed, forged, or a copy of an authorization already used) is limited to ${config.rateLimits.unpaid} requests per ${config.rateLimits.windowSeconds} s per client address; paid traffic to ${config.rateLimits.paid} per ${config.rateLimits.windowSeconds} s per paying wallet, counted only once the payment proves that wallet (so nobody can spend another wallet's ceiling). Over the ceiling you get 429 \`rate_limited\` with \`Retry-After\` (seconds), and nothing is charged. A paying caller that sees 429 is probably retrying without the payment header.
 
 More: the catalog ${documentUrls(config).catalog}, the OpenAPI description ${documentUrls(config).openapi}.
 `

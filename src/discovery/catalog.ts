@@ -46,7 +46,7 @@ export const catalogSchema = z.object({
 })
 
 export const SURGE_RULE =
-  'Surge follows this instance’s load of priced requests over the last 10 s: none below half of its capacity (SURGE_CAPACITY_RPS), then rising linearly to the 2x cap at full capacity, in steps of 0.1. A quoted amount stays payable for the challenge’s maxTimeoutSeconds. Credit calls are exempt.'
+  'Surge follows this instance’s load of admitted paid calls over the last 10 s (unpaid probes and refused, replayed or rate-limited requests do not count): none below half of its capacity (SURGE_CAPACITY_RPS), then rising linearly to the 2x cap at full capacity, in steps of 0.1. A quoted amount stays payable for the challenge’s maxTimeoutSeconds. Credit calls are exempt.'
 
 export interface LiveTerms {
   surgeMultiplier: number

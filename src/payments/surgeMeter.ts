@@ -1,6 +1,7 @@
 /**
- * Load-driven surge. The meter counts priced requests (paid or not) in a sliding window of ten
- * one-second buckets. Below half of the capacity there is no surge; from there the multiplier rises
+ * Load-driven surge. The meter counts admitted paid calls (the gate records one when it hands a proven,
+ * claimed and funded payment to the handler) in a sliding window of ten one-second buckets: rejected
+ * and rate-limited traffic costs us little and must not raise the price for everyone. Below half of the capacity there is no surge; from there the multiplier rises
  * linearly and reaches the 2x cap at full capacity:
  *
  *   multiplier = clamp(1 + (rps − capacity/2) / (capacity/2), 1, 2), rounded down to a step of 0.1

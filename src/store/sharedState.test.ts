@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
-import { createMemoryState, createRedisState, type SharedState } from './sharedState.js'
+import { createMemoryState, createRedisState, decideReservation, type SharedState } from './sharedState.js'
 
 // The real Redis of this machine (and of CI); see README "Tests".
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 let clockMs = 1_000_000
-const kinds: [string, () => SharedState][] = [
-  ['memory', () => createMemoryState(() => clockMs)],
-  ['redis', () => createRedisState(REDIS_URL)],
+const kinds: [string, () => SharedState, () => number][] = [
+  ['memory', () => createMemoryState(() => clockMs), () => clockMs],
+  ['redis', () => createRedisState(REDIS_URL), Date.now],
 ]
 const opened: SharedState[] = []
 afterAll(async () => {
   for (const s of opened) await s.close()
 })
 
-describe.each(kinds)('shared state (%s)', (_kind, make) => {
+describe.each(kinds)('shared state (%s)', (_kind, make, now) => {
   test('a claim is exclusive until released', async () => {
     const state = make()
     opened.push(state)
@@ -37,6 +37,48 @@ describe.each(kinds)('shared state (%s)', (_kind, make) => {
       expect(c.resetMs).toBeGreaterThan(0)
       expect(c.resetMs).toBeLessThanOrEqual(60_000)
     }
+  })
+
+  test('funds book: concurrent reservations never exceed the balance; release and settlement free them', async () => {
+    const state = make()
+    opened.push(state)
+    const owner = `0x${randomUUID().replaceAll('-', '')}`
+    const { funds } = state
+    expect(await funds.reserve(owner, 'n0', 1000n, 60_000)).toBe('unknown_balance')
+    await funds.recordBalance(owner, 3000n, now(), 60_000)
+    const verdicts = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => funds.reserve(owner, `n${i}`, 1000n, 60_000)),
+    )
+    expect(verdicts.filter((v) => v === 'reserved')).toHaveLength(3)
+    expect(verdicts.filter((v) => v === 'insufficient')).toHaveLength(7)
+    // A released reservation frees its amount at once.
+    const first = verdicts.indexOf('reserved')
+    await funds.release(owner, `n${first}`)
+    expect(await funds.reserve(owner, 'again', 1000n, 60_000)).toBe('reserved')
+    expect(await funds.reserve(owner, 'more', 1n, 60_000)).toBe('insufficient')
+    // A settled one keeps counting against the balance read before it settled.
+    await funds.settle(owner, 'again', 60_000)
+    expect(await funds.reserve(owner, 'more', 1n, 60_000)).toBe('insufficient')
+  })
+})
+
+describe('decideReservation', () => {
+  const balance = { amount: 3000, readAtMs: 10_000 }
+  test('in-flight entries count; expired ones do not', () => {
+    const entries = [
+      { amount: 1000, expiresAt: 20_000, settledAt: 0 },
+      { amount: 1000, expiresAt: 9_000, settledAt: 0 },
+    ]
+    expect(decideReservation(balance, entries, 2000, 10_000)).toBe('reserved')
+    expect(decideReservation(balance, entries, 2001, 10_000)).toBe('insufficient')
+    expect(decideReservation(undefined, entries, 1, 10_000)).toBe('unknown_balance')
+  })
+
+  test('a settled entry counts against reads that may not show it yet, and not against later ones', () => {
+    const settledJustBefore = [{ amount: 1000, expiresAt: 20_000, settledAt: 9_000 }]
+    expect(decideReservation(balance, settledJustBefore, 2001, 10_000)).toBe('insufficient')
+    const settledLongBefore = [{ amount: 1000, expiresAt: 20_000, settledAt: 10_000 - 2_001 }]
+    expect(decideReservation(balance, settledLongBefore, 3000, 10_000)).toBe('reserved')
   })
 })
 
