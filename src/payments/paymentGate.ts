@@ -115,8 +115,8 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     // From here on every exit either keeps the claim (money moved or may have) or releases it, and the
     // funds reservation follows the money: kept while a settlement may land, released when none will.
     let keepClaim = false
-    let reserved = false
-    let settled = false
+    // What becomes of the funds reservation: released unless a transfer landed or may still land.
+    let funds: 'none' | 'release' | 'settled' | 'keep' = 'none'
     let handlerMs = 0
     let settleMs = 0
     let ledgerMs = 0
@@ -131,7 +131,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
         amount: payment.amount,
         ttlMs: claimTtlMs,
       })
-      reserved = true
+      funds = 'release'
       // Surge meters admitted work only: refused, replayed and rate-limited requests never move it.
       surge.record()
       const admittedMs = performance.now() - verifiedAt - claimedMs
@@ -179,15 +179,16 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       const recordStarted = performance.now()
       if (result.success) {
         keepClaim = true
-        settled = true
+        funds = 'settled'
         // Off the response path: the pending row written before the broadcast, and the reconciler,
         // already guarantee the outcome reaches the books even if this write is lost.
         recordLater(ledger.settle(id, result.transaction, true), id)
         setReceipt(c, { ...result, network: NETWORK, payer: payment.payer })
       } else if (result.errorReason === 'settlement_pending') {
         // Broadcast (or maybe broadcast) but not seen included within the bounded wait: never
-        // rebroadcast; reconcile later.
+        // rebroadcast; reconcile later. The reservation lives until the authorization expires.
         keepClaim = true
+        funds = 'keep'
         recordLater(ledger.markPending(id, result.transaction || undefined), id)
         setReceipt(c, {
           success: false,
@@ -226,13 +227,14 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     } finally {
       await Promise.all([
         keepClaim ? undefined : state.release(claimKey),
-        !reserved
-          ? undefined
-          : settled
+        // Best effort: a lost update only leaves the reservation to expire with the authorization, which
+        // errs towards refusing, and must never turn a paid, served call into an error.
+        (funds === 'release'
+          ? deps.funds.release(payment.payer, payment.nonce)
+          : funds === 'settled'
             ? deps.funds.settled(payment.payer, payment.nonce)
-            : keepClaim
-              ? undefined // a settlement may still land: the reservation lives until the authorization expires
-              : deps.funds.release(payment.payer, payment.nonce),
+            : Promise.resolve()
+        ).catch((err: unknown) => deps.logger.warn({ msg: 'funds book update failed', err })),
       ])
     }
   }
