@@ -43,6 +43,8 @@ export interface AppDeps {
   isContract: (address: `0x${string}`) => Promise<boolean>
   surge: SurgeMeter
   quotes: QuoteSigner
+  /** Asks for a reconcile round soon: a settlement was served pending. */
+  reconcileSoon: () => void
   market: MarketData
 }
 

@@ -18,10 +18,16 @@ import { createLedger } from './store/ledger.js'
 import { migrate } from './store/migrations.js'
 import { createSharedState } from './store/sharedState.js'
 
+const FAST_RECONCILE_MS = 2_000
+const FAST_RECONCILE_ROUNDS = 4
+
 export interface Services {
   deps: AppDeps
-  /** Reconciles pending settlements now (also runs on an interval once started). */
-  reconcile(): Promise<void>
+  /**
+   * Reconciles pending settlements in a round that starts after this call (also runs on an interval,
+   * and soon after a settlement is served pending). Resolves to the rows still pending.
+   */
+  reconcile(): Promise<number>
   close(): Promise<void>
 }
 
@@ -65,26 +71,65 @@ export async function createServices(
     surge: createSurgeMeter(config.payments.surgeCapacityRps, clock),
     quotes: createQuoteSigner(config.payments.quoteSecret),
     market: createMarketData(config.upstreams),
+    reconcileSoon: () => {},
   }
-  let running: Promise<void> | undefined
-  const reconcile = () => {
-    running ??= reconcilePending(ledger, chain, config.payTo, Math.floor(clock() / 1000), logger)
+  const reconcileDeps = { ledger, chain, funds: deps.funds, defaultPayTo: config.payTo, logger }
+  const round = () =>
+    reconcilePending(reconcileDeps, Math.floor(clock() / 1000))
       .then((r) => {
         if (r.settled + r.unpaid > 0) logger.info({ msg: 'pending settlements reconciled', ...r })
+        return r.stillPending
       })
-      .catch((err: unknown) => logger.warn({ msg: 'reconcile round failed', err }))
-      .finally(() => {
+      .catch((err: unknown) => {
+        logger.warn({ msg: 'reconcile round failed', err })
+        return 1
+      })
+  // One round at a time. A caller always gets a round that starts after its call (queued behind a
+  // running one if need be), so it sees every chain change made before it asked.
+  let running: Promise<number> | undefined
+  let queued: Promise<number> | undefined
+  const reconcile = (): Promise<number> => {
+    if (running === undefined) {
+      running = round().finally(() => {
         running = undefined
       })
-    return running
+      return running
+    }
+    queued ??= running.then(() => {
+      queued = undefined
+      return reconcile()
+    })
+    return queued
   }
   const timer = setInterval(() => void reconcile(), config.payments.reconcileIntervalMs)
   timer.unref()
+  // After a settlement is served pending, reconcile soon (2, 4, 8, 16 s), not only on the interval:
+  // until its row is decided, its funds reservation also holds the payer's balance.
+  let soon: NodeJS.Timeout | undefined
+  let attempt = 0
+  const reconcileSoon = () => {
+    attempt = 0
+    if (soon === undefined) schedule()
+  }
+  const schedule = () => {
+    soon = setTimeout(
+      async () => {
+        const stillPending = await reconcile()
+        soon = undefined
+        if (stillPending > 0 && ++attempt < FAST_RECONCILE_ROUNDS) schedule()
+      },
+      FAST_RECONCILE_MS * 2 ** attempt,
+    )
+    soon.unref()
+  }
+  deps.reconcileSoon = reconcileSoon
   return {
     deps,
     reconcile,
     async close() {
       clearInterval(timer)
+      clearTimeout(soon)
+      await queued
       await running
       await state.close()
       await db.close()

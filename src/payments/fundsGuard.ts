@@ -34,7 +34,8 @@ export interface ReservedPayment {
  * its reservation until its authorization expires).
  */
 export interface FundsGuard {
-  reserve(payment: ReservedPayment): Promise<void>
+  /** `beforeRead` runs before a balance is read from the chain (the gate checks the client's room). */
+  reserve(payment: ReservedPayment, beforeRead?: () => Promise<void>): Promise<void>
   settled(payer: string, nonce: string): Promise<void>
   release(payer: string, nonce: string): Promise<void>
 }
@@ -57,11 +58,12 @@ export function createFundsGuard(
     return read
   }
   return {
-    async reserve(p) {
+    async reserve(p, beforeRead) {
       const key = p.payer.toLowerCase()
       const id = p.nonce.toLowerCase()
       let verdict = await book.reserve(key, id, p.amount, p.ttlMs)
       if (verdict === 'unknown_balance') {
+        await beforeRead?.()
         try {
           await refresh(p.payer, key)
         } catch (err) {

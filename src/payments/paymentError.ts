@@ -55,6 +55,22 @@ export class FacilitatorUnavailableError extends AppError {
 }
 
 /**
+ * The settlement failed in a way that may follow a broadcast, and there is no transaction to watch: the
+ * call is not served. The chain decides later; a transfer that lands anyway is recorded as paid and
+ * unserved, for the operator to refund.
+ */
+export class SettlementUnknownError extends AppError {
+  override readonly name = 'SettlementUnknownError'
+  constructor() {
+    super(
+      503,
+      'payment_settlement_unknown',
+      'The settlement failed and may still land onchain; this call was not served. Do not reuse this authorization; sign a new one to retry. If its transfer lands, the service records it as paid and unserved, for a refund.',
+    )
+  }
+}
+
+/**
  * Facilitator reasons (x402 `invalidReason`/`errorReason`) mapped to our codes. Anything unknown is a
  * settlement failure: the caller learns it was not charged, never the raw RPC error.
  */

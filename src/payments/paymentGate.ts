@@ -10,8 +10,14 @@ import { clientAddress } from '../http/rateLimiter.js'
 import type { Route } from '../routes/route.js'
 import { buildChallenge, type Challenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { type CheckedPayment, checkPayment } from './checkPayment.js'
-import { SettlementNotAttemptedError } from './createFacilitator.js'
-import { FacilitatorUnavailableError, fromFacilitatorReason, PaymentError } from './paymentError.js'
+import {
+  FacilitatorUnavailableError,
+  fromFacilitatorReason,
+  PaymentError,
+  SettlementUnknownError,
+} from './paymentError.js'
+import { resolveSettlement } from './resolveSettlement.js'
+import { type ExpectedTransfer, settlementOutcome } from './settlementOutcome.js'
 import { surgedAmount } from './surgeMeter.js'
 import { usdToAtomic } from './usdToAtomic.js'
 
@@ -70,17 +76,21 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     const currentAmount = surgedAmount(baseAmount, surge.multiplier())
     const header = c.req.header('payment-signature') ?? c.req.header('x-payment')
     // Without a payment header the request was counted against the unpaid ceiling already (app.ts).
-    if (header === undefined) return paymentRequired(c, challengeFor(c, currentAmount, nowSec))
-
-    // Until the payment proves its wallet, the request counts against the client's unpaid ceiling: a
-    // replayed, forged or garbage payment never spends the named wallet's paid ceiling.
-    let countedUnpaid = false
-    const countUnpaid = async () => {
-      if (countedUnpaid) return
-      countedUnpaid = true
-      await limiter.unpaid(clientAddress(c, config.rateLimits.trustProxy))
+    // HEAD gets the challenge and is never charged: it would be served without its body.
+    if (header === undefined || c.req.method === 'HEAD') {
+      return paymentRequired(c, challengeFor(c, currentAmount, nowSec))
     }
-    const refuse = (err: PaymentError) => paymentRequired(c, challengeFor(c, currentAmount, nowSec), err)
+
+    // Until a payment is admitted (proven wallet, fresh authorization, funds reserved), it is unpaid
+    // traffic of the client that sent it: before an RPC is spent on it the client must have unpaid room
+    // left, and a refusal counts against that ceiling. A replayed, forged, unfunded or throwaway-key
+    // payment never spends a wallet's paid ceiling, and a flood of them stops at the sender's ceiling.
+    const client = () => clientAddress(c, config.rateLimits.trustProxy)
+    const unpaidRoom = () => limiter.unpaidRoom(client())
+    const refuse = async (err: PaymentError) => {
+      await limiter.unpaid(client())
+      return paymentRequired(c, challengeFor(c, currentAmount, nowSec), err)
+    }
 
     let payment: CheckedPayment
     let referrer: string | undefined
@@ -91,15 +101,14 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
         payTo: config.payTo,
         nowSec,
         quotes,
-        // Only for signatures that do not recover locally: the RPC is counted before it is spent.
+        // Only for signatures that do not recover locally (smart wallets): an RPC.
         isContract: async (address) => {
-          await countUnpaid()
+          await unpaidRoom()
           return deps.isContract(address)
         },
       })
       referrer = referrerOf(c.req.query('ref'), payment.payer)
     } catch (err) {
-      await countUnpaid()
       if (err instanceof PaymentError) return refuse(err)
       throw err
     }
@@ -107,34 +116,31 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
 
     const claimKey = `auth:${payment.payer.toLowerCase()}:${payment.nonce.toLowerCase()}`
     const claimTtlMs = (Math.max(0, payment.validBefore - nowSec) + CLAIM_GRACE_SECONDS) * 1000
-    if (!(await state.claim(claimKey, claimTtlMs))) {
-      // A copy of an authorization in use or used: it proves nothing about who sends it.
-      await countUnpaid()
-      return refuse(new PaymentError('payment_replayed'))
-    }
+    // A copy of an authorization in use or used proves nothing about who sends it.
+    if (!(await state.claim(claimKey, claimTtlMs))) return refuse(new PaymentError('payment_replayed'))
     // From here on every exit either keeps the claim (money moved or may have) or releases it, and the
     // funds reservation follows the money: kept while a settlement may land, released when none will.
     let keepClaim = false
-    // What becomes of the funds reservation: released unless a transfer landed or may still land.
     let funds: 'none' | 'release' | 'settled' | 'keep' = 'none'
+    let admitted = false
     let handlerMs = 0
     let settleMs = 0
     let ledgerMs = 0
+    let admittedMs = 0
     const claimedMs = performance.now() - verifiedAt
     try {
       if (!payment.signatureRecovered) await verifyWithFacilitator(payment, deps)
-      // Proven: the signature is the wallet's and the authorization is fresh. Now its own ceiling.
+      // The signature is the wallet's and the authorization is fresh: now its own paid ceiling.
       await limiter.paid(payment.payer)
-      await deps.funds.reserve({
-        payer: payment.payer,
-        nonce: payment.nonce,
-        amount: payment.amount,
-        ttlMs: claimTtlMs,
-      })
+      await deps.funds.reserve(
+        { payer: payment.payer, nonce: payment.nonce, amount: payment.amount, ttlMs: claimTtlMs },
+        unpaidRoom,
+      )
       funds = 'release'
+      admitted = true
       // Surge meters admitted work only: refused, replayed and rate-limited requests never move it.
       surge.record()
-      const admittedMs = performance.now() - verifiedAt - claimedMs
+      admittedMs = performance.now() - verifiedAt - claimedMs
 
       const handlerStarted = performance.now()
       await next()
@@ -158,51 +164,68 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       }
 
       const settleStarted = performance.now()
-      let result: SettleResponse
-      try {
-        result = await facilitator.settle(payment.payload, payment.requirements)
-      } catch (err) {
-        if (err instanceof SettlementNotAttemptedError) {
-          // Refused before it could broadcast anything: nothing moved, nothing is served.
-          await ledger.fail(id, 'facilitator_unavailable')
-          throw new FacilitatorUnavailableError({ cause: err })
-        }
-        // The facilitator may have broadcast before it failed: the outcome is unknown. Tell the truth
-        // and serve: the receipt says pending, and the reconciler settles the row from the chain (or
-        // closes it unpaid). The caller is never charged for a call it was not served.
-        deps.logger.warn({ msg: 'settlement outcome unknown', payer: payment.payer, err })
-        result = { success: false, errorReason: 'settlement_pending', transaction: '', network: NETWORK }
-      } finally {
-        settleMs = performance.now() - settleStarted
-      }
+      const checked = payment
+      const disposition = await resolveSettlement(
+        () => facilitator.settle(checked.payload, checked.requirements),
+        (txHash) =>
+          settlementOutcome(
+            deps.chain,
+            expectedTransfer(checked, config.payTo, txHash, nowSec),
+            nowSec,
+            recentBlocks(deps),
+          ),
+      )
+      settleMs = performance.now() - settleStarted
 
       const recordStarted = performance.now()
-      if (result.success) {
-        keepClaim = true
-        funds = 'settled'
-        // Off the response path: the pending row written before the broadcast, and the reconciler,
-        // already guarantee the outcome reaches the books even if this write is lost.
-        recordLater(ledger.settle(id, result.transaction, true), id)
-        setReceipt(c, { ...result, network: NETWORK, payer: payment.payer })
-      } else if (result.errorReason === 'settlement_pending') {
-        // Broadcast (or maybe broadcast) but not seen included within the bounded wait: never
-        // rebroadcast; reconcile later. The reservation lives until the authorization expires.
-        keepClaim = true
-        funds = 'keep'
-        recordLater(ledger.markPending(id, result.transaction || undefined), id)
-        setReceipt(c, {
-          success: false,
-          errorReason: 'settlement_pending',
-          transaction: result.transaction,
-          network: NETWORK,
-          payer: payment.payer,
-        })
-      } else {
-        const code = fromFacilitatorReason(result.errorReason)
-        keepClaim = code === 'payment_replayed'
-        await ledger.fail(id, code, result.transaction || undefined)
-        deps.logger.info({ msg: 'settlement refused', reason: result.errorReason, payer: payment.payer })
-        throw new PaymentError(code)
+      switch (disposition.kind) {
+        case 'paid':
+          keepClaim = true
+          funds = 'settled'
+          // Off the response path: the pending row written before the broadcast, and the reconciler,
+          // already guarantee the outcome reaches the books even if this write is lost.
+          recordLater(ledger.settle(id, disposition.transaction), id)
+          setReceipt(c, {
+            success: true,
+            transaction: disposition.transaction,
+            network: NETWORK,
+            payer: payment.payer,
+          })
+          break
+        case 'pending':
+          // Broadcast (or maybe broadcast) but not seen included within the bounded wait: serve, never
+          // rebroadcast, reconcile soon. The reservation lives until the row is decided.
+          keepClaim = true
+          funds = 'keep'
+          recordLater(ledger.markPending(id, disposition.transaction || undefined), id)
+          deps.reconcileSoon()
+          setReceipt(c, {
+            success: false,
+            errorReason: 'settlement_pending',
+            transaction: disposition.transaction,
+            network: NETWORK,
+            payer: payment.payer,
+          })
+          break
+        case 'not_attempted':
+          await ledger.fail(id, 'facilitator_unavailable')
+          throw new FacilitatorUnavailableError({ cause: disposition.cause })
+        case 'unknown':
+          keepClaim = true
+          funds = 'keep'
+          await ledger.withhold(id, 'settlement_unknown')
+          deps.reconcileSoon()
+          deps.logger.warn({
+            msg: 'settlement outcome unknown; not served',
+            payer: payment.payer,
+            reason: disposition.reason,
+          })
+          throw new SettlementUnknownError()
+        case 'refused':
+          keepClaim = disposition.keepClaim
+          await ledger.fail(id, disposition.code, disposition.transaction)
+          deps.logger.info({ msg: 'settlement refused', code: disposition.code, payer: payment.payer })
+          throw new PaymentError(disposition.code)
       }
       ledgerMs += performance.now() - recordStarted
       c.header(
@@ -222,7 +245,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       // Other typed errors (429, 503) go to the error handler, which sets their headers (Retry-After).
       if (!(err instanceof PaymentError)) throw err
       c.res = undefined
-      c.res = refuse(err)
+      c.res = admitted ? paymentRequired(c, challengeFor(c, currentAmount, nowSec), err) : await refuse(err)
       return c.res
     } finally {
       await Promise.all([
@@ -237,6 +260,34 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
         ).catch((err: unknown) => deps.logger.warn({ msg: 'funds book update failed', err })),
       ])
     }
+  }
+}
+
+/** How many blocks back a settlement just attempted can have landed (ours, or a copy submitted first). */
+const RECENT_BLOCKS = 256n
+
+/** Settlement checks right after our attempt only look at recent blocks: nothing older can be ours. */
+function recentBlocks(deps: AppDeps): () => Promise<bigint> {
+  return async () => {
+    const head = await deps.chain.getBlockNumber()
+    return head > RECENT_BLOCKS ? head - RECENT_BLOCKS : 0n
+  }
+}
+
+function expectedTransfer(
+  payment: CheckedPayment,
+  payTo: `0x${string}`,
+  txHash: string | undefined,
+  nowSec: number,
+): ExpectedTransfer {
+  return {
+    payer: payment.payer,
+    payTo,
+    nonce: payment.nonce,
+    amount: payment.amount,
+    txHash: txHash as `0x${string}` | undefined,
+    validBefore: payment.validBefore,
+    openedAtSec: nowSec,
   }
 }
 

@@ -53,24 +53,29 @@ const EXPIRY_GRACE_SEC = 60
 
 /**
  * Decides from the chain alone whether a payment arrived. Only a USDC `Transfer` of exactly `amount`
- * from the payer to payTo, in the same successful transaction as the authorization's
- * `AuthorizationUsed`, is paid. `authorizationState == true` is not proof: a cancelled nonce is used
- * too. Our own transaction's receipt decides first; otherwise the authorization's own events (someone
- * else may have submitted it, or the payer cancelled it) since the row was opened.
+ * from the payer to payTo, emitted by the very `transferWithAuthorization` call that used this
+ * authorization (USDC logs `AuthorizationUsed` and then its `Transfer`), in a successful transaction, is
+ * paid. `authorizationState == true` is not proof: a cancelled nonce is used too. Our own transaction's
+ * receipt decides first; otherwise the authorization's own events since the row was opened (someone
+ * else may have submitted it, or the payer cancelled it). Every read is pinned to one block, so a state
+ * read and a log search can never come from two different heads.
  */
 export async function settlementOutcome(
   chain: PublicClient,
   expected: ExpectedTransfer,
   nowSec: number,
+  findBlock: (timestampSec: number) => Promise<bigint> = (t) => blockAtOrBefore(chain, t),
 ): Promise<SettlementOutcome> {
   const ours = expected.txHash === undefined ? null : await receiptOrNull(chain, expected.txHash)
   if (ours !== null && paysAsExpected(ours, expected)) return { kind: 'paid', txHash: ours.transactionHash }
 
+  const head = await chain.getBlockNumber()
   const used = await chain.readContract({
     address: USDC,
     abi: USDC_SETTLEMENT_ABI,
     functionName: 'authorizationState',
     args: [expected.payer, expected.nonce],
+    blockNumber: head,
   })
   if (!used) {
     if (ours !== null) return { kind: 'unpaid', reason: 'settlement_reverted', txHash: ours.transactionHash }
@@ -79,11 +84,12 @@ export async function settlementOutcome(
     return { kind: 'pending' }
   }
 
-  const fromBlock = await blockAtOrBefore(chain, expected.openedAtSec - SEARCH_MARGIN_SEC)
+  const fromBlock = await findBlock(expected.openedAtSec - SEARCH_MARGIN_SEC)
   const args = { authorizer: expected.payer, nonce: expected.nonce }
+  const range = { address: USDC, args, fromBlock, toBlock: head } as const
   const [usedLogs, canceledLogs] = await Promise.all([
-    chain.getLogs({ address: USDC, event: USDC_SETTLEMENT_ABI[1], args, fromBlock, toBlock: 'latest' }),
-    chain.getLogs({ address: USDC, event: USDC_SETTLEMENT_ABI[2], args, fromBlock, toBlock: 'latest' }),
+    chain.getLogs({ ...range, event: USDC_SETTLEMENT_ABI[1] }),
+    chain.getLogs({ ...range, event: USDC_SETTLEMENT_ABI[2] }),
   ])
   const usedBy = usedLogs[0]?.transactionHash ?? null
   if (usedBy !== null) {
@@ -95,30 +101,36 @@ export async function settlementOutcome(
   const canceledBy = canceledLogs[0]?.transactionHash ?? undefined
   if (canceledBy !== undefined)
     return { kind: 'unpaid', reason: 'authorization_canceled', txHash: canceledBy }
-  // Used, yet no event since the row was opened: it was consumed before any settlement of ours could be.
+  // Used at the pinned head, yet no event since the row was opened: it was consumed before any
+  // settlement of ours could be.
   return { kind: 'unpaid', reason: 'authorization_used_elsewhere' }
 }
 
-/** The receipt succeeded and carries this authorization's use and its exact transfer, from USDC. */
+/**
+ * The receipt succeeded and carries this authorization's use immediately followed, as USDC emits them,
+ * by its own transfer: exactly `amount` from the payer to payTo. Pairing by position matters: one
+ * transaction can use several authorizations, and a transfer of another one must not pay for this one.
+ */
 export function paysAsExpected(receipt: TransactionReceipt, expected: ExpectedTransfer): boolean {
   if (receipt.status !== 'success') return false
-  const usdcLogs = receipt.logs.filter((l: Log) => l.address.toLowerCase() === USDC.toLowerCase())
-  const events = parseEventLogs({ abi: USDC_SETTLEMENT_ABI, logs: usdcLogs, strict: true })
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
-  const used = events.some(
-    (e) =>
-      e.eventName === 'AuthorizationUsed' &&
-      same(e.args.authorizer, expected.payer) &&
-      same(e.args.nonce, expected.nonce),
-  )
-  const transferred = events.some(
-    (e) =>
-      e.eventName === 'Transfer' &&
-      same(e.args.from, expected.payer) &&
-      same(e.args.to, expected.payTo) &&
-      e.args.value === expected.amount,
-  )
-  return used && transferred
+  const logs = [...receipt.logs].sort((a: Log, b: Log) => (a.logIndex ?? 0) - (b.logIndex ?? 0))
+  const events = parseEventLogs({ abi: USDC_SETTLEMENT_ABI, logs, strict: true })
+  for (const [i, e] of events.entries()) {
+    if (e.eventName !== 'AuthorizationUsed' || !same(e.address, USDC)) continue
+    if (!same(e.args.authorizer, expected.payer) || !same(e.args.nonce, expected.nonce)) continue
+    const next = events[i + 1]
+    return (
+      next !== undefined &&
+      next.eventName === 'Transfer' &&
+      same(next.address, USDC) &&
+      next.logIndex === (e.logIndex ?? -2) + 1 &&
+      same(next.args.from, expected.payer) &&
+      same(next.args.to, expected.payTo) &&
+      next.args.value === expected.amount
+    )
+  }
+  return false
 }
 
 async function receiptOrNull(chain: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {

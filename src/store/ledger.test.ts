@@ -88,6 +88,12 @@ describe('ledger on PGlite', () => {
     const served = (await ledger.open(payment('0x06', REFERRER))) as number
     const unserved = (await ledger.open(payment('0x07', REFERRER))) as number
     await ledger.markPending(served, '0xaa')
+    // The other was withheld: its settlement failed ambiguously, so the caller got a 503, not the data.
+    await ledger.withhold(unserved, 'settlement_unknown')
+    expect((await ledger.pending()).map((r) => [r.id, r.served])).toEqual([
+      [served, true],
+      [unserved, false],
+    ])
     await ledger.closeUnpaid(served, 'authorization_canceled', '0xbb')
     await ledger.closeUnpaid(unserved, 'expired_unsettled')
     const rows = await ledger.byPayer(PAYER)

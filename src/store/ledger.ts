@@ -50,16 +50,22 @@ export interface ReferralStanding {
  */
 export interface Ledger {
   /**
-   * Opens the row for a payment about to be settled. Undefined when the authorization already has a
-   * pending or settled row: it was served before.
+   * Opens the row for a payment about to be settled, its handler having succeeded: the row counts as
+   * served unless the settlement is refused (`fail`). Undefined when the authorization already has a
+   * row that is not `failed`: it was served before.
    */
   open(payment: OpenPayment): Promise<number | undefined>
-  /** The transfer is onchain; `served` when the caller got its answer with this receipt. */
-  settle(id: number, txHash: string, served?: boolean): Promise<void>
+  /** The transfer is onchain. */
+  settle(id: number, txHash: string): Promise<void>
   /** Nothing moved and nothing was served (a refused settlement). */
   fail(id: number, errorCode: string, txHash?: string): Promise<void>
   /** Served with its settlement's outcome unknown (not seen included within the bounded wait). */
   markPending(id: number, txHash: string | undefined): Promise<void>
+  /**
+   * Not served, and the outcome is unknown (the facilitator failed in a way that may follow a
+   * broadcast): the row stays pending for the reconciler, recorded as unserved.
+   */
+  withhold(id: number, errorCode: string): Promise<void>
   /**
    * The chain shows this row's payment never arrived: `unpaid` if the caller was served, else `failed`.
    */
@@ -94,23 +100,23 @@ export function createLedger(db: Queryable): Ledger {
     status: PaymentStatus,
     txHash: string | null,
     errorCode: string | null,
-    served = false,
+    served?: boolean,
   ) => {
     await db.query(
       `UPDATE payments SET status = $2, tx_hash = COALESCE($3, tx_hash), error_code = $4,
-         served = served OR $5, updated_at = now() WHERE id = $1`,
-      [id, status, txHash, errorCode, served],
+         served = COALESCE($5, served), updated_at = now() WHERE id = $1`,
+      [id, status, txHash, errorCode, served ?? null],
     )
   }
   return {
     async open(p) {
       // A failed row means the authorization never moved money, so it may be tried again.
       const { rows } = await db.query<{ id: number | string }>(
-        `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before, pay_to)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)
+        `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before, pay_to, served)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, true)
          ON CONFLICT (payer, nonce) DO UPDATE
            SET route = EXCLUDED.route, amount = EXCLUDED.amount, referrer = EXCLUDED.referrer,
-               pay_to = EXCLUDED.pay_to, status = 'pending', error_code = NULL, tx_hash = NULL, served = false,
+               pay_to = EXCLUDED.pay_to, status = 'pending', error_code = NULL, tx_hash = NULL, served = true,
                updated_at = now()
            WHERE payments.status = 'failed'
          RETURNING id`,
@@ -127,9 +133,10 @@ export function createLedger(db: Queryable): Ledger {
       const row = rows[0]
       return row === undefined ? undefined : Number(row.id)
     },
-    settle: (id, txHash, served = false) => update(id, 'settled', txHash, null, served),
-    fail: (id, errorCode, txHash) => update(id, 'failed', txHash ?? null, errorCode),
-    markPending: (id, txHash) => update(id, 'pending', txHash ?? null, null, true),
+    settle: (id, txHash) => update(id, 'settled', txHash, null),
+    fail: (id, errorCode, txHash) => update(id, 'failed', txHash ?? null, errorCode, false),
+    markPending: (id, txHash) => update(id, 'pending', txHash ?? null, null),
+    withhold: (id, errorCode) => update(id, 'pending', null, errorCode, false),
     async closeUnpaid(id, errorCode, txHash) {
       await db.query(
         `UPDATE payments SET status = CASE WHEN served THEN 'unpaid' ELSE 'failed' END,

@@ -34,7 +34,7 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
     sql: `
       ALTER TABLE payments ADD COLUMN served BOOLEAN NOT NULL DEFAULT false;
       ALTER TABLE payments ADD COLUMN pay_to TEXT;
-      UPDATE payments SET served = true WHERE status = 'settled';
+      UPDATE payments SET served = true WHERE status IN ('settled', 'pending');
       ALTER TABLE payments DROP CONSTRAINT payments_status_check;
       ALTER TABLE payments ADD CONSTRAINT payments_status_check
         CHECK (status IN ('pending', 'settled', 'failed', 'unpaid'))

@@ -12,6 +12,8 @@ export interface SharedState {
   release(key: string): Promise<void>
   /** Counts one hit in the fixed window `windowMs` that `key` names; returns the count and ms until reset. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>
+  /** The current count of a `hit` window (0 when none), without counting. */
+  count(key: string): Promise<number>
   /**
    * One wallet's funds book: payments in flight, reserved against a recent balance read, so that
    * concurrent payments (on any instance) never together exceed what the wallet holds. The rules are
@@ -127,6 +129,9 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
       entry.count += 1
       return { count: entry.count, resetMs: entry.expiresAt - now() }
     },
+    async count(key) {
+      return live(key)?.count ?? 0
+    },
     funds: {
       async reserve(owner, id, amount, ttlMs) {
         const b = book(owner)
@@ -232,6 +237,9 @@ export function createRedisState(url: string, now: () => number = Date.now): Sha
       const reply = await guard(redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs)))
       const [count, ttl] = reply as [number, number]
       return { count, resetMs: ttl < 0 ? windowMs : ttl }
+    },
+    async count(key) {
+      return Number((await guard(redis.get(prefix + key))) ?? 0)
     },
     funds: {
       async reserve(owner, id, amount, ttlMs) {
