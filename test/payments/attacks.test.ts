@@ -3,6 +3,7 @@ import type { PaymentPayload } from '@x402/core/types'
 import {
   createTestClient,
   createWalletClient,
+  encodeFunctionData,
   type Hex,
   http,
   keccak256,
@@ -16,7 +17,9 @@ import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { BALANCE_TTL_MS } from '../../src/payments/fundsGuard.js'
 import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
+import { SETTLEMENT_VISIBILITY_LAG_MS } from '../../src/store/sharedState.js'
 import {
   challengeOf,
   encodePayment,
@@ -63,6 +66,12 @@ const clientIp = () =>
   `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
 const count = (answers: Answer[], pick: (a: Answer) => boolean) => answers.filter(pick).length
 
+const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11'
+const MULTICALL3_ABI = parseAbi([
+  'struct Call3 { address target; bool allowFailure; bytes callData; }',
+  'struct Result { bool success; bytes returnData; }',
+  'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
+])
 const USDC_CANCEL = parseAbi([
   'function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
@@ -276,6 +285,66 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
   })
 })
 
+describe('review: one transaction cannot pay for two authorizations', () => {
+  test('error: a batch using two pending authorizations, one of them paying elsewhere, settles only the one it paid', async () => {
+    const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
+    const who = await sw.freshWallet(1_000_000n, 10n ** 18n)
+    const challenge = await challengeOf(`${svc.url}${PRICES}`)
+    const accepted = challenge.accepts[0] as PaymentPayload['accepted']
+    const first = await authorize(who.privateKey, accepted)
+    const second = await authorize(who.privateKey, accepted)
+    // Same nonce as the second, 1 atomic unit to someone else.
+    const decoy = await authorize(who.privateKey, accepted, {
+      to: privateKeyToAccount(generatePrivateKey()).address,
+      value: 1n,
+      nonce: second.message.nonce,
+    })
+    const payToBefore = await sw.usdcBalance(payTo)
+    const batcher = createWalletClient({
+      account: who.account,
+      chain: base,
+      transport: http(sw.world.rpcUrl),
+    })
+    const call = (a: Awaited<ReturnType<typeof authorize>>) => {
+      const sig = parseSignature(a.signature)
+      const m = a.message
+      return {
+        target: USDC,
+        allowFailure: false,
+        callData: encodeFunctionData({
+          abi: USDC_CANCEL,
+          functionName: 'transferWithAuthorization',
+          args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(sig.v), sig.r, sig.s],
+        }),
+      }
+    }
+    await withoutAutomine(async (mine) => {
+      for (const a of [first, second]) expect((await pay(`${svc.url}${PRICES}`, a.payload)).status).toBe(200)
+      await batcher.writeContract({
+        address: MULTICALL3,
+        abi: MULTICALL3_ABI,
+        functionName: 'aggregate3',
+        args: [[call(first), call(decoy)]],
+        gas: 300_000n,
+        maxPriorityFeePerGas: parseGwei('50'),
+        maxFeePerGas: parseGwei('100'),
+      })
+      await waitForPendingTx(3)
+      await mine()
+    })
+    // One payment's worth arrived, not two.
+    expect(await sw.usdcBalance(payTo)).toBe(payToBefore + 1000n)
+    await svc.services.reconcile()
+    const rows = await svc.services.deps.ledger.byPayer(who.account.address)
+    const byNonce = (n: string) => rows.find((r) => r.nonce === n.toLowerCase())
+    expect(byNonce(first.message.nonce)).toMatchObject({ status: 'settled' })
+    expect(byNonce(second.message.nonce)).toMatchObject({
+      status: 'unpaid',
+      errorCode: 'authorization_used_elsewhere',
+    })
+  })
+})
+
 describe('flaw 2: never broadcast what cannot succeed', () => {
   test('error: ten concurrent payments from a wallet holding one payment: one 200, nine refused before the handler, one broadcast', async () => {
     const svc = await sw.instance()
@@ -310,6 +379,51 @@ describe('flaw 2: never broadcast what cannot succeed', () => {
     expect(answers.map((a) => a.code)).toEqual(Array(5).fill('payment_insufficient_funds'))
     expect(await sw.chain.getTransactionCount({ address: relayer })).toBe(relayerNonce)
     expect(await svc.services.deps.ledger.byPayer(broke.account.address)).toHaveLength(0)
+  })
+
+  test('error: payments signed by throwaway keys are unpaid traffic: after the sender’s ceiling no balance is read for them', async () => {
+    const svc = await sw.instance({ RATE_LIMIT_UNPAID: '3', TRUST_PROXY: 'true' })
+    const url = `${svc.url}${PRICES}`
+    const challenge = await challengeOf(url)
+    const sender = { 'x-forwarded-for': clientIp() }
+    const answers: Answer[] = []
+    for (let i = 0; i < 10; i++) {
+      const throwaway = await authorize(
+        generatePrivateKey(),
+        challenge.accepts[0] as PaymentPayload['accepted'],
+      )
+      answers.push(await pay(url, throwaway.payload, sender))
+    }
+    expect(answers.map((a) => a.code)).toEqual([
+      ...Array(3).fill('payment_insufficient_funds'),
+      ...Array(7).fill('rate_limited'),
+    ])
+  })
+
+  test('behavior: once a pending settlement lands and is reconciled, its amount is not held twice', async () => {
+    const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
+    const who = await sw.freshWallet(2000n)
+    const url = `${svc.url}${PRICES}`
+    await withoutAutomine(async (mine) => {
+      const first = await pay(url, await signChallenge(who, await challengeOf(url)))
+      expect(first.status).toBe(200)
+      expect(decodePaymentResponseHeader(first.headers.get('payment-response') as string)).toMatchObject({
+        errorReason: 'settlement_pending',
+      })
+      await waitForPendingTx(1)
+      await mine()
+    })
+    expect(await sw.usdcBalance(who.account.address)).toBe(1000n)
+    await svc.services.reconcile()
+    const reconciledAt = Date.now()
+    expect((await svc.services.deps.ledger.byPayer(who.account.address))[0]?.status).toBe('settled')
+    // Past the balance read taken before the transfer and past the settlement's visibility lag (both
+    // fixed by the funds book's rules, not a race), the next balance read must not count it twice.
+    const readsFresh = reconciledAt + BALANCE_TTL_MS + SETTLEMENT_VISIBILITY_LAG_MS
+    await new Promise((r) => setTimeout(r, Math.max(0, readsFresh - Date.now())))
+    const again = await pay(url, await signChallenge(who, await challengeOf(url)))
+    expect(again.status).toBe(200)
+    expect(await sw.usdcBalance(who.account.address)).toBe(0n)
   })
 
   test('behavior: reservations end with their calls: sequential payments spend a balance down to the last cent', async () => {
@@ -445,6 +559,22 @@ describe('flaw 6: every authorization field value is refused as a payment error,
     // The longest window still accepted (the challenge's 120 s) pays.
     const longest = await authorize(who.privateKey, accepted, { validBefore: now + 120n })
     expect((await pay(url, longest.payload)).status).toBe(200)
+  })
+})
+
+describe('review: HEAD is never charged', () => {
+  test('error: a paid HEAD on a priced path answers the challenge and moves nothing', async () => {
+    const svc = await sw.instance()
+    const who = await sw.freshWallet(1_000_000n)
+    const url = `${svc.url}${PRICES}`
+    const payload = await signChallenge(who, await challengeOf(url))
+    const res = await fetch(url, { method: 'HEAD', headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
+    expect(res.status).toBe(402)
+    expect(res.headers.get('payment-required')).toBeTruthy()
+    expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n)
+    // The authorization was not consumed: the GET it was signed for pays once.
+    expect((await pay(url, payload)).status).toBe(200)
+    expect(await sw.usdcBalance(who.account.address)).toBe(999_000n)
   })
 })
 

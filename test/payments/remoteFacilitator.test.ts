@@ -50,6 +50,32 @@ function startHostedFacilitator(rpcEnv: NodeJS.ProcessEnv): Promise<string> {
     return c.json(result, result.success ? 200 : 400)
   })
   app.get('/supported', async (c) => c.json(await core.getSupported()))
+  // It fails in a way that may follow a broadcast, without a transaction hash (it did nothing here).
+  app.post('/generic/settle', (c) =>
+    c.json(
+      {
+        success: false,
+        errorReason: 'invalid_exact_evm_transaction_failed',
+        transaction: '',
+        network: 'eip155:8453',
+      },
+      400,
+    ),
+  )
+  // Someone else's copy of the authorization landed first: the money moved, the facilitator says "used".
+  app.post('/copy/settle', async (c) => {
+    const { paymentPayload, paymentRequirements } = await c.req.json<Body>()
+    await core.settle(paymentPayload, paymentRequirements)
+    return c.json(
+      {
+        success: false,
+        errorReason: 'invalid_exact_evm_nonce_already_used',
+        transaction: '',
+        network: 'eip155:8453',
+      },
+      400,
+    )
+  })
   // The same facilitator behind a slow link: it settles, then answers after the caller gave up.
   app.post('/slow/settle', async (c) => {
     const { paymentPayload, paymentRequirements } = await c.req.json<Body>()
@@ -157,5 +183,56 @@ describe('remote facilitator', () => {
     expect(row?.txHash).toMatch(/^0x[0-9a-f]{64}$/)
     const mined = await sw.chain.getTransactionReceipt({ hash: row?.txHash as `0x${string}` })
     expect(mined.status).toBe('success')
+  })
+
+  test('error: an ambiguous settlement failure is not served (503 payment_settlement_unknown) and its row waits for the chain', async () => {
+    const svc = await sw.instance({
+      FACILITATOR_URL: `${facilitatorUrl}/generic`,
+      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
+      RECONCILE_INTERVAL_MS: '600000',
+    })
+    const who = payer(5)
+    const path = '/v1/prices?symbols=BTC'
+    const before = await sw.usdcBalance(who.account.address)
+    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
+    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
+    expect(res.status).toBe(503)
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payment_settlement_unknown')
+    expect(res.headers.get('payment-response')).toBeNull()
+    const rows = () => svc.services.deps.ledger.byPayer(who.account.address)
+    expect((await rows()).at(-1)).toMatchObject({ status: 'pending', served: false })
+    await svc.services.reconcile()
+    expect((await rows()).at(-1)).toMatchObject({ status: 'pending', served: false })
+    expect(await sw.usdcBalance(who.account.address)).toBe(before)
+    // The authorization may still land: it is not accepted again.
+    const again = await fetch(`${svc.url}${path}`, {
+      headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) },
+    })
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('payment_replayed')
+  })
+
+  test('behavior: a refusal saying "already used" is checked against the chain: a copy that paid us still serves the call', async () => {
+    const svc = await sw.instance({
+      FACILITATOR_URL: `${facilitatorUrl}/copy`,
+      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
+    })
+    const who = payer(6)
+    const path = '/v1/prices?symbols=ETH'
+    const before = await sw.usdcBalance(who.account.address)
+    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
+    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
+    expect(res.status).toBe(200)
+    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+    expect(receipt.success).toBe(true)
+    expect(
+      (await sw.chain.getTransactionReceipt({ hash: receipt.transaction as `0x${string}` })).status,
+    ).toBe('success')
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
+    await vi.waitFor(async () =>
+      expect((await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)).toMatchObject({
+        status: 'settled',
+        txHash: receipt.transaction,
+      }),
+    )
   })
 })
