@@ -113,7 +113,7 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
   }
   if (route.priceUsd !== null) {
     responses['503'] = jsonError(
-      'payment_facilitator_unavailable: payments cannot be processed right now; nothing was charged',
+      'payment_facilitator_unavailable: payments cannot be processed right now, nothing was charged and the authorization stays usable; payment_settlement_unknown: the settlement failed and may still land, the call was not served, do not reuse the authorization (a transfer that lands anyway is recorded paid and unserved, for a refund); store_unavailable: nothing was charged',
     )
   }
   const op: JsonSchema = {
