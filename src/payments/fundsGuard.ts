@@ -27,7 +27,8 @@ export interface ReservedPayment {
  * balance before the handler runs; concurrent payments that together exceed the balance are refused
  * with `payment_insufficient_funds`, so the relayer never submits a transfer that must revert. The book
  * lives in the shared state (one per deployment with Redis), and the balance read is shared too: one
- * `balanceOf` per payer per BALANCE_TTL_MS, coalesced across the concurrent requests of this instance.
+ * `balanceOf` per payer per BALANCE_TTL_MS, coalesced across the concurrent requests of this instance,
+ * and refreshed ahead (in the background, past half its life) while the payer keeps calling.
  *
  * A reservation ends three ways: `settled` (it keeps counting until balance reads show the transfer),
  * `release` (nothing was or will be broadcast), or expiry (a pending settlement that may still land keeps
@@ -61,7 +62,7 @@ export function createFundsGuard(
     async reserve(p, beforeRead) {
       const key = p.payer.toLowerCase()
       const id = p.nonce.toLowerCase()
-      let verdict = await book.reserve(key, id, p.amount, p.ttlMs)
+      let { verdict, balanceReadAtMs } = await book.reserve(key, id, p.amount, p.ttlMs)
       if (verdict === 'unknown_balance') {
         await beforeRead?.()
         try {
@@ -71,7 +72,10 @@ export function createFundsGuard(
           if (err instanceof AppError) throw err
           throw new FacilitatorUnavailableError({ cause: err })
         }
-        verdict = await book.reserve(key, id, p.amount, p.ttlMs)
+        ;({ verdict, balanceReadAtMs } = await book.reserve(key, id, p.amount, p.ttlMs))
+      } else if (verdict === 'reserved' && now() - balanceReadAtMs > BALANCE_TTL_MS / 2) {
+        // Refresh ahead, off this request's path: a payer calling steadily never waits for a read.
+        refresh(p.payer, key).catch(() => {})
       }
       if (verdict === 'insufficient') throw new PaymentError('payment_insufficient_funds')
       // Still unknown: the read expired before it could be used (an RPC slower than BALANCE_TTL_MS).

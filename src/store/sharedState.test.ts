@@ -44,21 +44,27 @@ describe.each(kinds)('shared state (%s)', (_kind, make, now) => {
     opened.push(state)
     const owner = `0x${randomUUID().replaceAll('-', '')}`
     const { funds } = state
-    expect(await funds.reserve(owner, 'n0', 1000n, 60_000)).toBe('unknown_balance')
-    await funds.recordBalance(owner, 3000n, now(), 60_000)
+    expect((await funds.reserve(owner, 'n0', 1000n, 60_000)).verdict).toBe('unknown_balance')
+    const readAt = now()
+    await funds.recordBalance(owner, 3000n, readAt, 60_000)
     const verdicts = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => funds.reserve(owner, `n${i}`, 1000n, 60_000)),
+      Array.from(
+        { length: 10 },
+        async (_, i) => (await funds.reserve(owner, `n${i}`, 1000n, 60_000)).verdict,
+      ),
     )
     expect(verdicts.filter((v) => v === 'reserved')).toHaveLength(3)
     expect(verdicts.filter((v) => v === 'insufficient')).toHaveLength(7)
     // A released reservation frees its amount at once.
     const first = verdicts.indexOf('reserved')
     await funds.release(owner, `n${first}`)
-    expect(await funds.reserve(owner, 'again', 1000n, 60_000)).toBe('reserved')
-    expect(await funds.reserve(owner, 'more', 1n, 60_000)).toBe('insufficient')
+    const again = await funds.reserve(owner, 'again', 1000n, 60_000)
+    expect(again.verdict).toBe('reserved')
+    expect(again.balanceReadAtMs).toBe(readAt)
+    expect((await funds.reserve(owner, 'more', 1n, 60_000)).verdict).toBe('insufficient')
     // A settled one keeps counting against the balance read before it settled.
     await funds.settle(owner, 'again', 60_000)
-    expect(await funds.reserve(owner, 'more', 1n, 60_000)).toBe('insufficient')
+    expect((await funds.reserve(owner, 'more', 1n, 60_000)).verdict).toBe('insufficient')
   })
 })
 

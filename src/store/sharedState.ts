@@ -25,7 +25,7 @@ export interface SharedState {
 
 export interface FundsBook {
   /** Reserves `amount` for entry `id` of `owner`'s book, if the book's balance covers it with the rest. */
-  reserve(owner: string, id: string, amount: bigint, ttlMs: number): Promise<ReserveVerdict>
+  reserve(owner: string, id: string, amount: bigint, ttlMs: number): Promise<Reservation>
   /** Stores a balance read that started at `readAtMs`; it is trusted for `ttlMs` from then. */
   recordBalance(owner: string, amount: bigint, readAtMs: number, ttlMs: number): Promise<void>
   /** The entry's payment settled now: it stays counted against balances read before it could show. */
@@ -34,6 +34,12 @@ export interface FundsBook {
 }
 
 export type ReserveVerdict = 'reserved' | 'insufficient' | 'unknown_balance'
+
+export interface Reservation {
+  verdict: ReserveVerdict
+  /** When the balance it was judged against was read (0 when there was none). */
+  balanceReadAtMs: number
+}
 
 /**
  * A balance read that started less than this long after a settlement may not show it yet (RPC nodes
@@ -142,7 +148,7 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
           sweep()
           b.entries.set(id, { amount: capped(amount), expiresAt: t + ttlMs, settledAt: 0 })
         }
-        return verdict
+        return { verdict, balanceReadAtMs: balance?.readAtMs ?? 0 }
       },
       async recordBalance(owner, amount, readAtMs, ttlMs) {
         book(owner).balance = { amount: capped(amount), readAtMs, expiresAt: readAtMs + ttlMs }
@@ -175,7 +181,7 @@ return {c, redis.call('PTTL', KEYS[1])}
 // and its balance (amount:readAt). ARGV: id, amount, expiresAt, now, lag. Expired entries are dropped.
 const RESERVE_SCRIPT = `
 local bal = redis.call('GET', KEYS[2])
-if not bal then return 'unknown_balance' end
+if not bal then return {'unknown_balance', 0} end
 local balance, readAt = string.match(bal, '^(%d+):(%d+)$')
 balance = tonumber(balance)
 readAt = tonumber(readAt)
@@ -194,11 +200,11 @@ for i = 1, #fields, 2 do
     total = total + a
   end
 end
-if total + tonumber(ARGV[2]) > balance then return 'insufficient' end
+if total + tonumber(ARGV[2]) > balance then return {'insufficient', readAt} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. ARGV[3] .. ':0')
 local want = tonumber(ARGV[3]) - now
 if redis.call('PTTL', KEYS[1]) < want then redis.call('PEXPIRE', KEYS[1], want) end
-return 'reserved'
+return {'reserved', readAt}
 `
 
 // Marks an entry settled now and shortens its life to the linger. KEYS: the book. ARGV: id, now, linger.
@@ -252,7 +258,11 @@ export function createRedisState(url: string, now: () => number = Date.now): Sha
           String(t),
           String(SETTLEMENT_VISIBILITY_LAG_MS),
         ]
-        return (await guard(redis.eval(RESERVE_SCRIPT, 2, ...keys, ...args))) as ReserveVerdict
+        const [verdict, readAt] = (await guard(redis.eval(RESERVE_SCRIPT, 2, ...keys, ...args))) as [
+          ReserveVerdict,
+          number,
+        ]
+        return { verdict, balanceReadAtMs: Number(readAt) }
       },
       async recordBalance(owner, amount, readAtMs, ttlMs) {
         const left = Math.ceil(readAtMs + ttlMs - now())
