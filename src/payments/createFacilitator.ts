@@ -98,7 +98,13 @@ export function createFacilitator(config: Config): Facilitator {
       address: account.address,
       readContract: (a) => wallet.readContract(a as never),
       verifyTypedData: (a) => wallet.verifyTypedData(a as never),
-      writeContract: (a) => wallet.writeContract(a as never),
+      // Estimate before a nonce is taken: viem's nonce manager takes one before it estimates and resets
+      // on a failed estimate, which leaves a gap behind the settlements in flight (they stall until
+      // another transaction fills it). A doomed transfer now fails without touching the nonce sequence.
+      writeContract: async (a) => {
+        const gas = await wallet.estimateContractGas(a as never)
+        return wallet.writeContract({ ...(a as object), gas } as never)
+      },
       sendTransaction: (a) => wallet.sendTransaction(a),
       waitForTransactionReceipt: (a) => wallet.waitForTransactionReceipt(a),
       getCode: (a) => wallet.getCode(a),
