@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
 export interface StartAnvilOptions {
@@ -29,23 +30,25 @@ export class AnvilStartError extends Error {
 export const DEVNET_CHAIN_ID = 8453
 
 /**
- * A tiny supervisor shell. It starts anvil, prints its pid, then blocks reading its own stdin, which is a
- * pipe held by the Node parent. The pipe closes whenever the parent goes away — normal exit, crash, an
- * unhandled SIGINT/SIGTERM (which skip Node's 'exit' event) or even SIGKILL — and the shell then stops
- * anvil. This is the portable stand-in for prctl(PR_SET_PDEATHSIG), which Node cannot call.
+ * A tiny supervisor shell. It starts anvil, prints its pid, and watches its own stdin, a pipe held by the
+ * Node parent. The pipe closes whenever the parent goes away — normal exit, crash, an unhandled
+ * SIGINT/SIGTERM (which skip Node's 'exit' event) or even SIGKILL — and the shell then stops anvil. This
+ * is the portable stand-in for prctl(PR_SET_PDEATHSIG), which Node cannot call.
  */
 const SUPERVISOR = [
-  '"$@" >/dev/null &',
+  // Keep the parent's pipe as fd 3: a background list's own stdin would be /dev/null.
+  'exec 3<&0',
+  '"$@" >/dev/null </dev/null &',
   'child=$!',
   'echo "$child"',
+  // The watcher: when the pipe closes, stop anvil (escalating if it does not exit within 5 s).
+  '( while read -r _line <&3; do :; done; kill -TERM "$child" 2>/dev/null; sleep 5; kill -KILL "$child" 2>/dev/null ) &',
+  'watcher=$!',
   "trap 'kill -TERM $child 2>/dev/null' TERM INT HUP",
-  'while read -r _line; do :; done',
-  'kill -TERM "$child" 2>/dev/null',
-  // anvil exits within milliseconds of SIGTERM; escalate if it does not.
-  '( sleep 5; kill -KILL "$child" 2>/dev/null ) &',
-  'killer=$!',
-  'wait "$child"',
-  'kill "$killer" 2>/dev/null',
+  // The shell lives exactly as long as anvil: if anvil dies on its own (a port in use), the parent sees
+  // the exit at once instead of waiting for a readiness timeout.
+  'while kill -0 "$child" 2>/dev/null; do wait "$child"; done',
+  'kill "$watcher" 2>/dev/null',
   'exit 0',
 ].join('\n')
 
@@ -103,6 +106,9 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
 
   try {
     await waitForRpc(url, options.readyTimeoutMs ?? 15_000, () => exited)
+    // Whoever answered, it must be our anvil: if another process held the port, ours exits ("address
+    // in use") while the other one answers, and we would silently share someone else's chain.
+    await waitForOwnership(pid, port, url, options.readyTimeoutMs ?? 15_000, () => exited)
   } catch (error) {
     await stop()
     throw error
@@ -155,12 +161,59 @@ async function waitForRpc(url: string, timeoutMs: number, hasExited: () => boole
   }
 }
 
-/** Ask the OS for a currently free TCP port on 127.0.0.1 (for tests: one anvil per test file). */
+async function waitForOwnership(
+  pid: number,
+  port: number,
+  url: string,
+  timeoutMs: number,
+  hasExited: () => boolean,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (hasExited()) throw new AnvilStartError(`port ${port} is taken by another process (${url})`)
+    const owned = listensOn(pid, port)
+    if (owned !== false) return
+    if (Date.now() > deadline) throw new AnvilStartError(`${url} answers, but not from anvil pid ${pid}`)
+    await new Promise((resolve) => setTimeout(resolve, 15))
+  }
+}
+
+/**
+ * Whether process `pid` holds the listening socket of TCP `port`, from /proc (Linux, where the anvil
+ * binary runs); undefined where /proc cannot tell.
+ */
+export function listensOn(pid: number, port: number): boolean | undefined {
+  try {
+    const portHex = port.toString(16).toUpperCase().padStart(4, '0')
+    const inodes = new Set<string>()
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      if (!existsSync(table)) continue
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const cols = line.trim().split(/\s+/)
+        // local_address is ip:port in hex; state 0A is LISTEN; the inode is column 10.
+        if (cols[1]?.endsWith(`:${portHex}`) && cols[3] === '0A' && cols[9] !== undefined) inodes.add(cols[9])
+      }
+    }
+    const fds = readdirSync(`/proc/${pid}/fd`)
+    return fds.some((fd) => {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`)
+        return inodes.has(target.slice('socket:['.length, -1)) && target.startsWith('socket:[')
+      } catch {
+        return false
+      }
+    })
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The first of `count` consecutive free loopback ports, below the kernel's ephemeral range (so an
  * outgoing connection cannot take one between this check and the listen).
  */
-export async function freePortRange(count: number, from = 20_000, to = 32_000): Promise<number> {
+export async function freePortRange(count: number, fromPort?: number, toPort?: number): Promise<number> {
+  const [from, to] = fromPort !== undefined ? [fromPort, toPort ?? 32_000] : workerSlice()
   const { createServer } = await import('node:net')
   const free = (port: number) =>
     new Promise<boolean>((resolve) => {
@@ -177,15 +230,24 @@ export async function freePortRange(count: number, from = 20_000, to = 32_000): 
   throw new AnvilStartError(`no ${count} consecutive free ports in ${from}..${to}`)
 }
 
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net')
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => (port > 0 ? resolve(port) : reject(new AnvilStartError('no free port'))))
-    })
-  })
+/**
+ * The ports 20000..32000 are shared out between test workers (VITEST_POOL_ID 1, 2, … take slices of
+ * their own), so two workers never pick the same port between a check and a listen; other processes
+ * pick from the whole range.
+ */
+function workerSlice(): [number, number] {
+  const worker = Number(process.env.VITEST_POOL_ID ?? 0)
+  if (!Number.isInteger(worker) || worker <= 0) return [20_000, 32_000]
+  const slices = 4
+  const width = 12_000 / slices
+  const from = 20_000 + ((worker - 1) % slices) * width
+  return [from, from + width]
+}
+
+/**
+ * A currently free TCP port on 127.0.0.1, below the ephemeral range and in this test worker's slice (for
+ * tests: one anvil or service per test file).
+ */
+export function freePort(): Promise<number> {
+  return freePortRange(1)
 }

@@ -284,27 +284,74 @@ export async function buildDevnetState(
   }
 }
 
-const LOCK_STALE_MS = 120_000
+/** A lock whose owner is alive is honoured this long at most (a build takes seconds, not minutes). */
+const LOCK_STALE_MS = 600_000
+/** How long a process waits for another one's build before it gives up with the reason. */
+const LOCK_WAIT_MS = 300_000
 
-/** Run `fn` while holding `<cacheDir>/build.lock` (an atomic mkdir); a lock older than 2 min is stale. */
-async function withBuildLock<T>(cacheDir: string, fn: () => Promise<T>): Promise<T> {
+/** Progress lines of slow steps (building the state, waiting for another process's build). */
+export type Progress = (message: string) => void
+
+/**
+ * Run `fn` while holding `<cacheDir>/build.lock` (an atomic mkdir, with the owner's pid inside). A lock
+ * whose owner is no longer running is taken over at once (a build killed half-way, a test run stopped);
+ * one held by a live process is waited for, with progress lines, for at most LOCK_WAIT_MS.
+ */
+export async function withBuildLock<T>(
+  cacheDir: string,
+  fn: () => Promise<T>,
+  progress: Progress,
+): Promise<T> {
   const lock = join(cacheDir, 'build.lock')
+  const ownerFile = join(lock, 'owner')
   mkdirSync(cacheDir, { recursive: true })
+  const waitStarted = Date.now()
+  let lastNote = -Infinity
   for (;;) {
     try {
       mkdirSync(lock)
+      writeFileSync(ownerFile, String(process.pid))
       break
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const owner = Number(existsSync(ownerFile) ? readFileSync(ownerFile, 'utf8') : Number.NaN)
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
-      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true })
-      else await new Promise((resolve) => setTimeout(resolve, 100))
+      // A lock without an owner file for more than a second was left by a process killed mid-mkdir.
+      const dead = Number.isInteger(owner) ? !isAlive(owner) : age > 1_000
+      if (dead || age > LOCK_STALE_MS) {
+        rmSync(lock, { recursive: true, force: true })
+        continue
+      }
+      const waited = Date.now() - waitStarted
+      if (waited > LOCK_WAIT_MS) {
+        throw new Error(
+          `the devnet state in ${cacheDir} is being built by pid ${owner} for over ${LOCK_WAIT_MS / 1000} s; ` +
+            `stop it or remove ${lock}`,
+        )
+      }
+      if (waited - lastNote >= 5_000) {
+        lastNote = waited
+        progress(
+          `waiting for pid ${owner} to finish building the devnet state (${Math.round(waited / 1000)} s)`,
+        )
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }
   try {
     return await fn()
   } finally {
     rmSync(lock, { recursive: true, force: true })
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
@@ -322,6 +369,8 @@ export interface LoadDevnetOptions {
   port: number
   cacheDir?: string
   blockTimeSeconds?: number
+  /** Where progress lines of slow steps go (default: stderr). */
+  progress?: Progress
 }
 
 export interface LoadedDevnet {
@@ -337,24 +386,40 @@ export interface LoadedDevnet {
 }
 
 /**
+ * The cached state, built first if it is missing or stale. Several processes (parallel test workers, a
+ * second `npm start`) may find the cache cold at once: one builds, the others wait for it and then load
+ * its result.
+ */
+export async function ensureDevnetState(
+  cacheDir: string = DEFAULT_DEVNET_CACHE_DIR,
+  progress: Progress = (m) => process.stderr.write(`${m}\n`),
+): Promise<StoredDevnetManifest> {
+  const warm = readWarmManifest(cacheDir)
+  if (warm !== undefined) return warm
+  return withBuildLock(
+    cacheDir,
+    async () => {
+      const fresh = readWarmManifest(cacheDir)
+      if (fresh !== undefined) return fresh
+      progress('building the devnet state (first run after an install or a contract change: about 10 s)')
+      const built = await buildDevnetState({ cacheDir })
+      progress(`devnet state built in ${(built.buildMs / 1000).toFixed(1)} s, cached in ${cacheDir}`)
+      return JSON.parse(readFileSync(devnetCachePaths(cacheDir).manifestPath, 'utf8')) as StoredDevnetManifest
+    },
+    progress,
+  )
+}
+
+/**
  * Start the devnet on `port`: from the cached state when it is current (about 0.1 s), otherwise build it
  * first (a few seconds), cache it, and then start from the fresh cache.
  */
 export async function loadDevnet(options: LoadDevnetOptions): Promise<LoadedDevnet> {
   const started = Date.now()
   const cacheDir = options.cacheDir ?? DEFAULT_DEVNET_CACHE_DIR
-  let manifest = readWarmManifest(cacheDir)
-  const warm = manifest !== undefined
-  if (manifest === undefined) {
-    // Several processes (e.g. parallel test workers) may find the cache cold at once: one builds, the
-    // others wait for it and then load its result.
-    manifest = await withBuildLock(cacheDir, async () => {
-      const fresh = readWarmManifest(cacheDir)
-      if (fresh !== undefined) return fresh
-      await buildDevnetState({ cacheDir })
-      return JSON.parse(readFileSync(devnetCachePaths(cacheDir).manifestPath, 'utf8')) as StoredDevnetManifest
-    })
-  }
+  const cached = readWarmManifest(cacheDir)
+  const manifest = cached ?? (await ensureDevnetState(cacheDir, options.progress))
+  const warm = cached !== undefined
   const anvil = await startAnvil({
     port: options.port,
     loadStatePath: devnetCachePaths(cacheDir).statePath,

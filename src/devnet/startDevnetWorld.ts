@@ -45,6 +45,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
   const { config, logger } = options
   const devnet = await loadDevnet({
     port: config.devnet.rpcPort,
+    progress: (message) => logger.info({ msg: message }),
     ...(config.devnet.blockTimeSeconds > 0 ? { blockTimeSeconds: config.devnet.blockTimeSeconds } : {}),
   })
   const stops: (() => Promise<void>)[] = [() => devnet.anvil.stop()]

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { freePort, startAnvil } from '../../src/devnet/anvil.js'
+import { withBuildLock } from '../../src/devnet/buildState.js'
 
 const anvilModule = new URL('../../src/devnet/anvil.ts', import.meta.url).href
 
@@ -59,5 +60,55 @@ setInterval(() => {}, 1000)
     expect(isAlive(pid)).toBe(true)
     child.kill('SIGKILL')
     expect(await waitUntil(() => !isAlive(pid), 5000)).toBe(true)
+  })
+
+  it('fails fast, naming the port, when another process holds it (even another anvil that answers)', async () => {
+    const squatter = await startAnvil({ port: await freePort() })
+    try {
+      await expect(startAnvil({ port: squatter.port })).rejects.toThrow(
+        new RegExp(`port ${squatter.port} is taken|not from anvil pid`),
+      )
+    } finally {
+      await squatter.stop()
+    }
+  })
+})
+
+describe('the devnet state build lock', () => {
+  it('takes over a lock whose owner is dead at once, and waits (saying so) for a live owner', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'devnet-lock-'))
+    const lock = join(cacheDir, 'build.lock')
+    try {
+      mkdirSync(lock)
+      // A pid that cannot be running: the lock of a build killed half-way.
+      writeFileSync(join(lock, 'owner'), '2147483646')
+      const progress: string[] = []
+      expect(
+        await withBuildLock(
+          cacheDir,
+          async () => 'built',
+          (m) => progress.push(m),
+        ),
+      ).toBe('built')
+      expect(progress).toEqual([])
+      expect(existsSync(lock)).toBe(false)
+
+      // A live owner (this process, standing in for another builder) releases the lock later.
+      mkdirSync(lock)
+      writeFileSync(join(lock, 'owner'), String(process.pid))
+      let released = false
+      const waiting = withBuildLock(
+        cacheDir,
+        async () => released,
+        (m) => progress.push(m),
+      )
+      await new Promise((r) => setTimeout(r, 300))
+      released = true
+      rmSync(lock, { recursive: true, force: true })
+      expect(await waiting).toBe(true)
+      expect(progress[0]).toMatch(/^waiting for pid \d+ to finish building the devnet state/)
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true })
+    }
   })
 })

@@ -1,0 +1,11 @@
+import { ensureDevnetState } from '../src/devnet/buildState.js'
+
+/**
+ * Runs once, before any test worker starts: builds the devnet state cache if it is missing or stale, so
+ * workers never build it concurrently and a cold clone prints what it is doing instead of a silent
+ * minute in some test's beforeAll. `npm ci` builds it already (the prepare step); this covers a cache
+ * invalidated by a contract change since.
+ */
+export default async function setup(): Promise<void> {
+  await ensureDevnetState(undefined, (message) => process.stdout.write(`[devnet] ${message}\n`))
+}
