@@ -18,6 +18,8 @@ const DESCRIPTION = `${SERVICE_DESCRIPTION}
 
 **Conventions.** Addresses are 0x + 40 hex; atomic amounts are digit strings in the token's smallest unit; marketIds are 0x + 64 hex; bps are integers (100 = 1%). Builders take human-scale numbers where a field says so and return ordered unsigned steps; broadcast them in order, from the owner wallet.
 
+**Input rules.** Ambiguous or meaningless input is a 400 naming the field, and like every failed call it is never charged. A query key given more than once is refused (\`invalid_input\`). An address in mixed case must carry a valid EIP-55 checksum; all-lowercase or all-uppercase hex is accepted. Atomic amounts are canonical decimal: no leading zeros (\`"0"\` alone is zero), at most 2^256 - 1, and positive wherever the amount moves tokens (swap, deposit, withdraw, supply, borrow, repay, burn, add or remove liquidity). These checks run before the handler, so an endpoint not built yet still answers 400 first. On /v1/prices, symbols that no venue prices are listed in \`unknown\`; if all of them are unknown the call is refused with \`unknown_symbol\`.
+
 **Errors.** Every error has the body { "error": { "code", "message", "field"?, "details"? } }. Bad input is a 400 whose \`field\` names the offending input.
 
 **Design choices where the spec is silent.** Price legs are nested as \`spot\` and \`perp\`. Section E builders (burn, lp/aero, lp/uni, fixed, risk/modify, risk/cancel) use the conventions above: atomic amounts, \`owner\`, \`slippageBps\` (0..5000). Referral rewards are non-payable points. Where the machine-readable listing gives a different price than the reference listing, the reference price is posted and the other is noted in the operation's description.`

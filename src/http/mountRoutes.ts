@@ -5,6 +5,7 @@ import { MalformedBodyError } from '../errors.js'
 import { paymentGate } from '../payments/paymentGate.js'
 import type { Route } from '../routes/route.js'
 import type { AppEnv } from './env.js'
+import { singleQueryValues } from './parseInput.js'
 import { readJsonBody } from './readJsonBody.js'
 
 /** `/v1/ta/{sym}` → `/v1/ta/:sym` */
@@ -32,7 +33,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[], deps: A
     const handler = async (c: Context<AppEnv>) => {
       const body = route.input.body ? await readJsonBody(c) : undefined
       const result = await route.run(
-        { params: c.req.param(), query: c.req.query(), body },
+        { params: c.req.param(), query: singleQueryValues(c.req.queries()), body },
         { deps, routes, requestId: c.var.requestId, logger: c.var.logger },
       )
       return c.json(result, 200)

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { InvalidInputError, MalformedBodyError } from '../errors.js'
 import { address, atomicAmount, slippageBpsBody, symbolList } from '../routes/fields.js'
-import { parseInput } from './parseInput.js'
+import { parseInput, singleQueryValues } from './parseInput.js'
 
 const body = z.strictObject({ owner: address, assets: atomicAmount, slippageBps: slippageBpsBody(5000) })
 
@@ -50,5 +50,21 @@ describe('parseInput', () => {
 
   test('error: a body that is not an object is malformed', () => {
     expect(() => parseInput(body, [1, 2], 'body')).toThrow(MalformedBodyError)
+  })
+
+  test('default: one value per query key passes through', () => {
+    expect({ ...singleQueryValues({ symbols: ['BTC,ETH'], ref: [''] }) }).toEqual({
+      symbols: 'BTC,ETH',
+      ref: '',
+    })
+  })
+
+  test('error: a query key given more than once is a 400 naming it', () => {
+    const err = fail(() => singleQueryValues({ taker: ['0x1'], fromAmount: ['1000000', '!!junk!!'] }))
+    expect(err.status).toBe(400)
+    expect(err.code).toBe('invalid_input')
+    expect(err.field).toBe('fromAmount')
+    expect(err.message).toMatch(/^query field "fromAmount" was given more than once/)
+    expect(err.details).toMatchObject({ location: 'query' })
   })
 })

@@ -24,6 +24,24 @@ export function parseInput<S extends z.ZodObject>(
   throw new InvalidInputError(first.field, `${location} ${first.message}`, { location, issues })
 }
 
+/**
+ * One value per query key, for every route. `?a=1&a=2` is ambiguous (frameworks differ on which value
+ * wins, and a check can read one while the handler uses another), so a repeated key is a 400 naming it
+ * before any schema runs. `all` is every value per key, as `c.req.queries()` gives them.
+ */
+export function singleQueryValues(all: Record<string, string[]>): Record<string, string> {
+  // A null prototype, as the framework's own query object: `__proto__` stays an ordinary key.
+  const single: Record<string, string> = Object.create(null)
+  for (const [field, values] of Object.entries(all)) {
+    if (values.length > 1) {
+      const message = `query field "${field}" was given more than once; pass it exactly once (a list is one comma-separated value, e.g. symbols=BTC,ETH).`
+      throw new InvalidInputError(field, message, { location: 'query', issues: [{ field, message }] })
+    }
+    single[field] = values[0] ?? ''
+  }
+  return single
+}
+
 interface DescribedIssue {
   field: string
   message: string

@@ -1,5 +1,20 @@
+import { AppError } from '../errors.js'
 import { findPythFeed } from './findPythFeed.js'
 import type { MarketData } from './marketData.js'
+
+/** Every requested ticker is unknown to both venues: nothing to price, so nothing to charge for. */
+export class UnknownSymbolError extends AppError {
+  override readonly name = 'UnknownSymbolError'
+  constructor(readonly symbols: readonly string[]) {
+    super(
+      400,
+      'unknown_symbol',
+      `No venue prices ${symbols.join(', ')}: symbols must include at least one ticker listed on the exchange (SYM-USD) or the perp venue (SYM/USD), such as BTC, ETH, EUR or XAU.`,
+      'symbols',
+      { unknown: [...symbols] },
+    )
+  }
+}
 
 export interface SpotLeg {
   venue: string
@@ -23,6 +38,12 @@ export interface SymbolPrices {
   perp: PerpLeg | null
 }
 
+export interface Prices {
+  prices: SymbolPrices[]
+  /** Requested tickers (canonical case) neither venue can price: no exchange product, no perp pair with a feed. */
+  unknown: string[]
+}
+
 const SPOT_VENUE = 'coinbase-exchange'
 const PERP_VENUE = 'gtrade'
 
@@ -30,24 +51,35 @@ const PERP_VENUE = 'gtrade'
  * Both venue legs per symbol. Spot: the exchange's `SYM-USD` product (ticker + 24 h stats). Perp: the
  * gTrade pair `SYM/USD`, with `index` = the oracle (Pyth) price used for liquidations and `mark` = what a
  * minimal market long fills at, index plus half the pair spread. A leg is null where its venue does not
- * list the symbol.
+ * list the symbol, or (perp) where the oracle has no price for it right now.
+ *
+ * A symbol is unknown when no leg could ever be produced for it: no exchange product and no perp pair
+ * with an oracle feed. Unknown symbols are returned apart, in `unknown`; when every symbol is unknown,
+ * `UnknownSymbolError` (400) is thrown before any price is read.
  */
-export async function getPrices(market: MarketData, symbols: readonly string[]): Promise<SymbolPrices[]> {
+export async function getPrices(market: MarketData, symbols: readonly string[]): Promise<Prices> {
   const [products, pairs, feeds] = await Promise.all([
     market.coinbase.products(),
     market.gtrade.pairs(),
     market.pyth.feeds(),
   ])
-  symbols = [...new Set(symbols.map(canonicalSymbol))]
-  const perpPairs = symbols.map((s) => pairs.find((p) => p.from === s && p.to === 'USD'))
-  const perpFeeds = perpPairs.map((p) => (p === undefined ? undefined : findPythFeed(feeds, p.from, p.to)))
-  const oracle = await market.pyth.latest(perpFeeds.flatMap((f) => (f === undefined ? [] : [f.id])))
+  const listings = [...new Set(symbols.map(canonicalSymbol))].map((symbol) => {
+    const pair = pairs.find((p) => p.from === symbol && p.to === 'USD')
+    const feed = pair === undefined ? undefined : findPythFeed(feeds, pair.from, pair.to)
+    const product = products.has(`${symbol}-USD`) ? `${symbol}-USD` : undefined
+    return { symbol, product, perp: pair !== undefined && feed !== undefined ? { pair, feed } : undefined }
+  })
+  const known = listings.filter((l) => l.product !== undefined || l.perp !== undefined)
+  const unknown = listings.filter((l) => l.product === undefined && l.perp === undefined).map((l) => l.symbol)
+  if (known.length === 0) throw new UnknownSymbolError(unknown)
+  const oracle = await market.pyth.latest(
+    known.flatMap((l) => (l.perp === undefined ? [] : [l.perp.feed.id])),
+  )
 
-  return Promise.all(
-    symbols.map(async (symbol, i): Promise<SymbolPrices> => {
-      const product = `${symbol}-USD`
+  const prices = await Promise.all(
+    known.map(async ({ symbol, product, perp: listed }): Promise<SymbolPrices> => {
       let spot: SpotLeg | null = null
-      if (products.has(product)) {
+      if (product !== undefined) {
         const [ticker, stats] = await Promise.all([
           market.coinbase.ticker(product),
           market.coinbase.stats(product),
@@ -61,21 +93,20 @@ export async function getPrices(market: MarketData, symbols: readonly string[]):
           low24h: stats.low,
         }
       }
-      const pair = perpPairs[i]
-      const feed = perpFeeds[i]
-      const index = feed === undefined ? undefined : oracle.get(feed.id)?.price
+      const index = listed === undefined ? undefined : oracle.get(listed.feed.id)?.price
       const perp: PerpLeg | null =
-        pair === undefined || index === undefined
+        listed === undefined || index === undefined
           ? null
           : {
               venue: PERP_VENUE,
-              pairIndex: pair.pairIndex,
-              mark: significant(index * (1 + pair.spreadPct / 200)),
+              pairIndex: listed.pair.pairIndex,
+              mark: significant(index * (1 + listed.pair.spreadPct / 200)),
               index: significant(index),
             }
       return { symbol, spot, perp }
     }),
   )
+  return { prices, unknown }
 }
 
 /** Tickers are upper case, except the tokenized stocks' trailing lowercase `c` (AAPLc). */

@@ -5,7 +5,10 @@ import {
   builderOutput,
   humanAmount,
   marketId,
+  nftTokenId,
   nonNegative,
+  positive,
+  positiveAtomicAmount,
   side,
   slippageBpsBody,
   symbol,
@@ -65,7 +68,7 @@ export const swapBuilder = builder({
   body: z.strictObject({
     fromToken: tokenOrNative,
     toToken: tokenOrNative,
-    fromAmount: atomicAmount,
+    fromAmount: positiveAtomicAmount,
     taker: address,
     signerAddress: address.optional().describe('Smart-wallet flows: the EOA that signs'),
     slippageBps: slippageBpsBody(5000),
@@ -74,7 +77,7 @@ export const swapBuilder = builder({
   capability: 'swap builder (aggregator adapter)',
 })
 
-const vaultBody = z.strictObject({ vault: address, assets: atomicAmount, owner })
+const vaultBody = z.strictObject({ vault: address, assets: positiveAtomicAmount, owner })
 
 export const earnDepositBuilder = builder({
   id: 'buildEarnDeposit',
@@ -107,7 +110,7 @@ export const aaveSupplyBuilder = builder({
   path: '/v1/tx/earn/aave/supply',
   summary: 'Supply to the pool lender',
   description: 'Pool.supply(asset, amount, onBehalfOf = owner, referralCode 0). Approve prepended if short.',
-  body: z.strictObject({ asset: address, amount: atomicAmount, owner }),
+  body: z.strictObject({ asset: address, amount: positiveAtomicAmount, owner }),
   action: { type: z.literal('aaveSupply'), asset: address, amount: atomicAmount },
   capability: 'pool-lender builders',
 })
@@ -120,8 +123,8 @@ export const aaveWithdrawBuilder = builder({
     'Pool.withdraw(asset, amount, to = owner). `amount` is atomic, or "max" for the whole receipt-token balance.',
   body: z.strictObject({
     asset: address,
-    amount: z.union([z.literal('max'), atomicAmount], {
-      error: 'must be an atomic amount (digits) or the literal "max".',
+    amount: z.union([z.literal('max'), positiveAtomicAmount], {
+      error: 'must be a positive atomic amount (digits, no leading zeros) or the literal "max".',
     }),
     owner,
   }),
@@ -129,7 +132,7 @@ export const aaveWithdrawBuilder = builder({
   capability: 'pool-lender builders',
 })
 
-const loanBody = z.strictObject({ marketId, assets: atomicAmount, owner })
+const loanBody = z.strictObject({ marketId, assets: positiveAtomicAmount, owner })
 const loanAction = (type: string) => ({ type: z.literal(type), marketId, assets: atomicAmount })
 
 export const loanSupplyCollateralBuilder = builder({
@@ -188,7 +191,7 @@ export const riskOpenBuilder = builder({
       pairIndex: positiveInt,
       long: z.boolean(),
       leverage,
-      collateralUsdc: nonNegative.describe('Human USDC'),
+      collateralUsdc: positive.describe('Human USDC, above 0'),
       markPrice: price,
       owner,
       tradeType,
@@ -234,8 +237,9 @@ export const riskModifyBuilder = builder({
       leverage: leverage.optional(),
       sizeDeltaUsdc: z
         .number()
+        .refine((v) => v !== 0, { error: 'must not be 0: positive increases, negative decreases.' })
         .optional()
-        .describe('Collateral delta in human USDC, + increase / - decrease'),
+        .describe('Collateral delta in human USDC, + increase / - decrease, never 0'),
       tp: price.optional(),
       sl: price.optional(),
       expectedPrice: price.optional(),
@@ -305,7 +309,10 @@ export const burnBuilder = builder({
   summary: 'Burn UTIL (transfer to the dead address)',
   description:
     'One step: UTIL.transfer(0x…dEaD, amount). Supply only ever decreases this way. Pass the mined hash as burnTxHash to the prop desk.',
-  body: z.strictObject({ amount: atomicAmount.describe('Atomic UTIL (18 decimals)'), owner }),
+  body: z.strictObject({
+    amount: positiveAtomicAmount.describe('Atomic UTIL (18 decimals), above 0'),
+    owner,
+  }),
   action: { type: z.literal('burn'), amount: atomicAmount },
   capability: 'burn builder',
 })
@@ -320,8 +327,8 @@ export const aeroAddBuilder = builder({
     'Router.addLiquidity(tokenA, tokenB, stable = false, amountADesired, amountBDesired, mins, to = owner, deadline). Approves for both sides prepended when short; mins follow slippageBps.',
   body: z.strictObject({
     ...aeroPair,
-    amountA: atomicAmount,
-    amountB: atomicAmount,
+    amountA: positiveAtomicAmount,
+    amountB: positiveAtomicAmount,
     owner,
     slippageBps: slippageBpsBody(5000),
     deadlineSec: z
@@ -343,7 +350,7 @@ export const aeroRemoveBuilder = builder({
   description: 'Router.removeLiquidity for `liquidity` LP tokens to owner; LP approve prepended when short.',
   body: z.strictObject({
     ...aeroPair,
-    liquidity: atomicAmount,
+    liquidity: positiveAtomicAmount,
     owner,
     slippageBps: slippageBpsBody(5000),
     deadlineSec: z.number().int().min(30).max(86_400).default(1200),
@@ -367,8 +374,8 @@ export const uniAddBuilder = builder({
     .strictObject({
       ...aeroPair,
       fee: uniFee.describe('Pool fee tier: 100, 500, 3000 or 10000'),
-      amountA: atomicAmount,
-      amountB: atomicAmount,
+      amountA: atomicAmount.describe('Atomic tokenA; 0 only with a tick range that takes tokenB alone'),
+      amountB: atomicAmount.describe('Atomic tokenB; 0 only with a tick range that takes tokenA alone'),
       owner,
       tickLower: tick.optional(),
       tickUpper: tick.optional(),
@@ -381,6 +388,15 @@ export const uniAddBuilder = builder({
     .refine((b) => b.tickLower === undefined || b.tickUpper === undefined || b.tickLower < b.tickUpper, {
       error: 'must be below tickUpper.',
       path: ['tickLower'],
+    })
+    // A full-range position takes both tokens; only a range entirely off the price takes one side alone.
+    .refine((b) => b.amountA !== '0' || (b.tickLower !== undefined && b.amountB !== '0'), {
+      error: 'must be positive: 0 is allowed only with tickLower/tickUpper, and never on both sides.',
+      path: ['amountA'],
+    })
+    .refine((b) => b.amountB !== '0' || (b.tickLower !== undefined && b.amountA !== '0'), {
+      error: 'must be positive: 0 is allowed only with tickLower/tickUpper, and never on both sides.',
+      path: ['amountB'],
     }),
   action: {
     type: z.literal('uniAdd'),
@@ -398,12 +414,12 @@ export const uniRemoveBuilder = builder({
   description:
     'decreaseLiquidity(tokenId, liquidity) then collect to owner, in one multicall. `liquidity` 0 claims the fees without closing the position.',
   body: z.strictObject({
-    tokenId: atomicAmount,
+    tokenId: nftTokenId,
     liquidity: atomicAmount.describe('uint128 liquidity to remove; "0" collects fees only'),
     owner,
     slippageBps: slippageBpsBody(5000),
   }),
-  action: { type: z.literal('uniRemove'), tokenId: atomicAmount, liquidity: atomicAmount },
+  action: { type: z.literal('uniRemove'), tokenId: nftTokenId, liquidity: atomicAmount },
   capability: 'liquidity builders',
 })
 
@@ -412,12 +428,12 @@ export const uniCollectBuilder = builder({
   path: '/v1/tx/lp/uni/collect',
   summary: 'Collect a position’s accrued fees',
   description: 'NonfungiblePositionManager.collect(tokenId, recipient = owner, max, max).',
-  body: z.strictObject({ tokenId: atomicAmount, owner }),
-  action: { type: z.literal('uniCollect'), tokenId: atomicAmount },
+  body: z.strictObject({ tokenId: nftTokenId, owner }),
+  action: { type: z.literal('uniCollect'), tokenId: nftTokenId },
   capability: 'liquidity builders',
 })
 
-const fixedBody = z.strictObject({ marketId, assets: atomicAmount, owner })
+const fixedBody = z.strictObject({ marketId, assets: positiveAtomicAmount, owner })
 
 export const fixedLendBuilder = builder({
   id: 'buildFixedLend',
@@ -425,7 +441,7 @@ export const fixedLendBuilder = builder({
   summary: 'Lend at a fixed rate (take the ask book)',
   description:
     'Lends `assets` of the loan token until maturity by taking resting borrow offers, refusing to fill below a slippage-guarded worst rate. Approve prepended when short.',
-  body: z.strictObject({ marketId, assets: atomicAmount, owner, slippageBps: slippageBpsBody(5000) }),
+  body: z.strictObject({ marketId, assets: positiveAtomicAmount, owner, slippageBps: slippageBpsBody(5000) }),
   action: { type: z.literal('fixedLend'), marketId, assets: atomicAmount, worstApr: z.number() },
   capability: 'fixed-rate builders',
 })
@@ -436,7 +452,7 @@ export const fixedBorrowBuilder = builder({
   summary: 'Borrow at a fixed rate (walk the bid book)',
   description:
     'Walks the live bid book for `assets` and refuses to fill beyond a slippage-guarded worst price. Collateral must be supplied first (POST /v1/tx/fixed/supply-collateral).',
-  body: z.strictObject({ marketId, assets: atomicAmount, owner, slippageBps: slippageBpsBody(5000) }),
+  body: z.strictObject({ marketId, assets: positiveAtomicAmount, owner, slippageBps: slippageBpsBody(5000) }),
   action: { type: z.literal('fixedBorrow'), marketId, assets: atomicAmount, worstApr: z.number() },
   capability: 'fixed-rate builders',
 })
@@ -454,7 +470,7 @@ export const fixedRepayBuilder = builder({
 const fixedCollateralBody = z.strictObject({
   marketId,
   collateralToken: address,
-  assets: atomicAmount,
+  assets: positiveAtomicAmount,
   owner,
 })
 

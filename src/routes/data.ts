@@ -8,6 +8,7 @@ import {
   candleClass,
   humanAmount,
   marketId,
+  positiveAtomicAmount,
   queryInt,
   side,
   slippageBpsQuery,
@@ -38,7 +39,7 @@ export const pricesRoute = defineRoute({
   tier: 'data',
   summary: 'Spot and perp prices for up to 30 symbols',
   description:
-    'Per symbol, two labeled venue legs: `spot` (the exchange’s SYM-USD product: usd, change24h in percent, volume24h in base-asset units, high24h, low24h) and `perp` (gTrade: pairIndex, index = the oracle price used for liquidations, mark = what a minimal market long fills at, index plus half the pair spread). A leg is null when that venue does not list the symbol (both are null for a ticker neither lists); perp legs cover symbols the exchange does not carry. Duplicate symbols are answered once.',
+    'Per symbol, two labeled venue legs: `spot` (the exchange’s SYM-USD product: usd, change24h in percent, volume24h in base-asset units, high24h, low24h) and `perp` (gTrade: pairIndex, index = the oracle price used for liquidations, mark = what a minimal market long fills at, index plus half the pair spread). A leg is null when that venue does not list the symbol (or, for perp, has no oracle price right now); perp legs cover symbols the exchange does not carry. A ticker neither venue can price (no exchange product, no perp pair with an oracle feed) is listed in `unknown` instead of `prices`, and when every requested ticker is unknown the call is refused with 400 `unknown_symbol` (field `symbols`) and not charged. Duplicate symbols are answered once.',
   input: { query: z.object({ symbols: symbolList(30) }) },
   output: z.object({
     asOf: unixSeconds,
@@ -60,10 +61,13 @@ export const pricesRoute = defineRoute({
           .nullable(),
       }),
     ),
+    unknown: z
+      .array(z.string())
+      .describe('Requested tickers neither venue can price (canonical case); empty when none'),
   }),
   handler: async ({ query }, ctx) => ({
     asOf: Math.floor(ctx.deps.clock() / 1000),
-    prices: await getPrices(ctx.deps.market, query.symbols),
+    ...(await getPrices(ctx.deps.market, query.symbols)),
   }),
 })
 
@@ -191,7 +195,7 @@ export const swapPriceRoute = defineRoute({
     query: z.object({
       fromToken: tokenOrNative,
       toToken: tokenOrNative,
-      fromAmount: atomicAmount,
+      fromAmount: positiveAtomicAmount,
       taker: address,
       slippageBps: slippageBpsQuery(10_000),
     }),

@@ -1,23 +1,67 @@
+import { checksumAddress } from 'viem'
 import { z } from 'zod'
 
 /**
  * Field schemas shared by the route table. Each carries the spec's limit and a message that tells the
  * caller what is allowed, so every 400 reads as an instruction.
+ *
+ * Input rules every route gets through these fields (and the input layer, for repeated query keys):
+ * an address in mixed case must carry a valid EIP-55 checksum (all-lowercase and all-uppercase hex carry
+ * none and are accepted); atomic amounts are canonical decimal (no leading zeros, at most 2^256 - 1), and
+ * an amount that moves tokens must be positive (`positiveAtomicAmount`).
  */
+const ADDRESS = /^0x[a-fA-F0-9]{40}$/
+
+/** True unless `s` is a well-formed address whose mixed case contradicts its EIP-55 checksum. */
+export function checksumHolds(s: string): boolean {
+  if (!ADDRESS.test(s)) return true // the pattern reports it
+  const hex = s.slice(2)
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true
+  return checksumAddress(s as `0x${string}`) === s
+}
+
 export const address = z
   .string()
-  .regex(/^0x[a-fA-F0-9]{40}$/, { error: 'must be a 0x-prefixed 20-byte hex address (0x + 40 hex).' })
-  .describe('EVM address, 0x + 40 hex')
+  .regex(ADDRESS, { error: 'must be a 0x-prefixed 20-byte hex address (0x + 40 hex).' })
+  .refine(checksumHolds, {
+    error:
+      'mixes upper and lower case but fails its EIP-55 checksum: check the address for a typo, or send it all lowercase.',
+  })
+  .describe('EVM address, 0x + 40 hex; mixed case must be a valid EIP-55 checksum')
 
 export const tokenOrNative = address.describe(
-  'Token address; native ETH is the sentinel 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+  'Token address (mixed case must be a valid EIP-55 checksum); native ETH is the sentinel 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
 )
 
-export const atomicAmount = z
-  .string()
-  .regex(/^[0-9]+$/, { error: "must be a string of digits in the token's smallest unit (atomic)." })
-  .max(78, { error: 'must fit in 256 bits (at most 78 digits).' })
-  .describe("Atomic amount: digits only, in the token's smallest unit")
+const MAX_UINT256 = 2n ** 256n - 1n
+const fitsUint256 = (s: string) => !/^[0-9]{1,78}$/.test(s) || BigInt(s) <= MAX_UINT256
+
+/** A canonical decimal uint256: digits, no leading zeros; "0" only when `zero` allows it. */
+function canonicalUint(zero: boolean, error: string) {
+  return z
+    .string()
+    .regex(zero ? /^(0|[1-9][0-9]*)$/ : /^[1-9][0-9]*$/, { error })
+    .max(78, { error: 'must fit in 256 bits (at most 78 digits).' })
+    .refine(fitsUint256, { error: 'must fit in 256 bits (at most 2^256 - 1).' })
+}
+
+/** An atomic amount where zero is meaningful (balances, outputs, "0 collects fees only"). */
+export const atomicAmount = canonicalUint(
+  true,
+  'must be a whole number in the token\'s smallest unit, as digits without leading zeros ("0" alone for zero).',
+).describe("Atomic amount: digits in the token's smallest unit, no leading zeros")
+
+/** An atomic amount that moves tokens: zero makes no sense there. */
+export const positiveAtomicAmount = canonicalUint(
+  false,
+  'must be a positive integer in the token\'s smallest unit, without leading zeros (e.g. "1000000" for 1 USDC).',
+).describe("Positive atomic amount: digits in the token's smallest unit, no leading zeros, not 0")
+
+/** A position NFT id (uint256). Position managers start at 1, so 0 never names a position. */
+export const nftTokenId = canonicalUint(
+  false,
+  'must be a position NFT id: a positive integer without leading zeros.',
+).describe('Position NFT token id: a positive integer, no leading zeros')
 
 export const marketId = z
   .string()

@@ -88,15 +88,21 @@ describe('candles', () => {
 })
 
 describe('prices', () => {
-  test('behavior: both legs where both venues list the symbol, one leg where one does, none for neither', async () => {
-    const prices = await getPrices(market, ['btc', 'XAU', 'ZZZ'])
-    const [btc, xau, zzz] = prices
+  test('behavior: both legs where both venues list the symbol, one leg where one does, unknown for neither', async () => {
+    const { prices, unknown } = await getPrices(market, ['btc', 'XAU', 'ZZZ'])
+    const [btc, xau] = prices
     expect(btc?.symbol).toBe('BTC')
     expect(btc?.spot).toMatchObject({ venue: 'coinbase-exchange' })
     expect(btc?.spot?.high24h).toBeGreaterThanOrEqual(btc?.spot?.low24h ?? Number.POSITIVE_INFINITY)
     expect(btc?.perp).toMatchObject({ venue: 'gtrade', pairIndex: 0 })
     expect(xau?.spot).toBeNull()
     expect(xau?.perp?.index).toBeCloseTo(world.sim.spot('XAU'), 0)
-    expect(zzz).toEqual({ symbol: 'ZZZ', spot: null, perp: null })
+    expect(prices).toHaveLength(2)
+    expect(unknown).toEqual(['ZZZ'])
+    await expect(getPrices(market, ['ZZZ', '1e309'])).rejects.toMatchObject({
+      status: 400,
+      code: 'unknown_symbol',
+      field: 'symbols',
+    })
   })
 })
