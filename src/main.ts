@@ -57,11 +57,12 @@ async function main(): Promise<void> {
     stopping = true
     readiness.markDown('http')
     logger.info({ msg: 'shutting down', signal })
-    const force = setTimeout(() => {
-      logger.warn({ msg: 'grace period over; exiting with requests in flight' })
+    // Not unref'd: whatever else hangs (a request waiting on a settlement, a store that does not close, a
+    // child that does not stop), the process is gone once the grace period is over.
+    setTimeout(() => {
+      logger.warn({ msg: 'grace period over; exiting with work in flight' })
       process.exit(1)
     }, config.shutdownGraceMs)
-    force.unref()
     server.close(() => {
       void services
         .close()

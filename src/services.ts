@@ -131,6 +131,8 @@ export async function createServices(
       clearTimeout(soon)
       await queued
       await running
+      // Outcomes recorded after their response must reach the books before the store closes.
+      await ledger.drain()
       await state.close()
       await db.close()
     },

@@ -7,6 +7,7 @@ import { NETWORK } from '../chain/network.js'
 import { InvalidInputError } from '../errors.js'
 import type { AppEnv } from '../http/env.js'
 import { clientAddress } from '../http/rateLimiter.js'
+import { address } from '../routes/fields.js'
 import type { Route } from '../routes/route.js'
 import { buildChallenge, type Challenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { type CheckedPayment, checkPayment } from './checkPayment.js'
@@ -304,8 +305,12 @@ async function verifyWithFacilitator(payment: CheckedPayment, deps: AppDeps): Pr
 /** `?ref=` attributes the payment to another wallet; a wallet cannot refer itself. */
 function referrerOf(ref: string | undefined, payer: `0x${string}`): string | undefined {
   if (ref === undefined) return undefined
-  if (!isAddress(ref, { strict: false })) {
-    throw new InvalidInputError('ref', 'query field "ref" must be a 0x-prefixed 20-byte wallet address.')
+  const parsed = address.safeParse(ref)
+  if (!parsed.success) {
+    throw new InvalidInputError(
+      'ref',
+      `query field "ref" ${parsed.error.issues[0]?.message ?? 'must be a 0x-prefixed 20-byte wallet address.'}`,
+    )
   }
   return ref.toLowerCase() === payer.toLowerCase() ? undefined : ref
 }

@@ -73,6 +73,8 @@ export interface Ledger {
   pending(): Promise<PaymentRecord[]>
   byPayer(payer: string): Promise<PaymentRecord[]>
   referralStanding(referrer: string): Promise<ReferralStanding>
+  /** Waits for the writes in flight (outcomes recorded after their response), e.g. before closing. */
+  drain(): Promise<void>
 }
 
 interface Row {
@@ -95,6 +97,15 @@ const COLUMNS =
   'id, payer, nonce, route, amount::text AS amount, referrer, tx_hash, status, served, pay_to, error_code, valid_before::text AS valid_before, created_at'
 
 export function createLedger(db: Queryable): Ledger {
+  const inFlight = new Set<Promise<unknown>>()
+  const tracked = <T>(write: Promise<T>): Promise<T> => {
+    inFlight.add(write)
+    write.then(
+      () => inFlight.delete(write),
+      () => inFlight.delete(write),
+    )
+    return write
+  }
   const update = async (
     id: number,
     status: PaymentStatus,
@@ -109,6 +120,9 @@ export function createLedger(db: Queryable): Ledger {
     )
   }
   return {
+    async drain() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight])
+    },
     async open(p) {
       // A failed row means the authorization never moved money, so it may be tried again.
       const { rows } = await db.query<{ id: number | string }>(
@@ -133,9 +147,9 @@ export function createLedger(db: Queryable): Ledger {
       const row = rows[0]
       return row === undefined ? undefined : Number(row.id)
     },
-    settle: (id, txHash) => update(id, 'settled', txHash, null),
-    fail: (id, errorCode, txHash) => update(id, 'failed', txHash ?? null, errorCode, false),
-    markPending: (id, txHash) => update(id, 'pending', txHash ?? null, null),
+    settle: (id, txHash) => tracked(update(id, 'settled', txHash, null)),
+    fail: (id, errorCode, txHash) => tracked(update(id, 'failed', txHash ?? null, errorCode, false)),
+    markPending: (id, txHash) => tracked(update(id, 'pending', txHash ?? null, null)),
     withhold: (id, errorCode) => update(id, 'pending', null, errorCode, false),
     async closeUnpaid(id, errorCode, txHash) {
       await db.query(
