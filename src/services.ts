@@ -45,7 +45,7 @@ export async function createServices(
   const db = await createDatabase(config.storage)
   const applied = await migrate(db)
   if (applied.length > 0) logger.info({ msg: 'migrations applied', applied, store: db.kind })
-  const state = createSharedState(config.storage.redisUrl)
+  const state = createSharedState(config.storage.redisUrl, clock)
   if (config.payments.quoteSecret === undefined && config.profile === 'base') {
     logger.warn({ msg: 'QUOTE_SECRET unset: quotes are honoured only by the instance that issued them' })
   }

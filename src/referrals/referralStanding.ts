@@ -12,6 +12,7 @@ export function referralStanding(wallet: string, standing: ReferralStanding) {
     wallet,
     referredWallets: standing.referredWallets,
     paidCalls: standing.paidCalls,
+    pendingCalls: standing.pendingCalls,
     paidVolumeUsd: Number(standing.paidVolume) / 1e6,
     points: Number(standing.paidVolume / ATOMIC_PER_POINT),
     terms: REFERRAL_TERMS,

@@ -72,10 +72,12 @@ describe('ledger on PGlite', () => {
     await ledger.open(payment('0x05', REFERRER))
     await ledger.settle(a as number, '0x1')
     await ledger.settle(b as number, '0x2')
+    // The third was served (rows open served) and has no outcome yet: pending, not paid.
     expect(await ledger.referralStanding(REFERRER)).toEqual({
       referredWallets: 1,
       paidCalls: 2,
       paidVolume: 2000n,
+      pendingCalls: 1,
     })
     expect((await ledger.pending()).map((r) => r.nonce)).toEqual(['0x05'])
     await db.close()

@@ -40,6 +40,11 @@ export interface OpenPayment {
 export interface ReferralStanding {
   referredWallets: number
   paidCalls: number
+  /**
+   * Calls served whose settlement is not on the books yet (its outcome is written just after the
+   * response, or the chain has not decided). A call just served is counted here or in `paidCalls`.
+   */
+  pendingCalls: number
   /** USDC atomic units. */
   paidVolume: bigint
 }
@@ -171,10 +176,12 @@ export function createLedger(db: Queryable): Ledger {
       return rows.map(toRecord)
     },
     async referralStanding(referrer) {
-      const { rows } = await db.query<{ wallets: string; calls: string; volume: string }>(
-        `SELECT count(DISTINCT payer)::text AS wallets, count(*)::text AS calls,
-                COALESCE(sum(amount), 0)::text AS volume
-         FROM payments WHERE referrer = $1 AND status = 'settled'`,
+      const { rows } = await db.query<{ wallets: string; calls: string; volume: string; pending: string }>(
+        `SELECT count(DISTINCT payer) FILTER (WHERE status = 'settled')::text AS wallets,
+                count(*) FILTER (WHERE status = 'settled')::text AS calls,
+                COALESCE(sum(amount) FILTER (WHERE status = 'settled'), 0)::text AS volume,
+                count(*) FILTER (WHERE status = 'pending' AND served)::text AS pending
+         FROM payments WHERE referrer = $1 AND status IN ('settled', 'pending')`,
         [referrer.toLowerCase()],
       )
       const row = rows[0]
@@ -182,6 +189,7 @@ export function createLedger(db: Queryable): Ledger {
         referredWallets: Number(row?.wallets ?? 0),
         paidCalls: Number(row?.calls ?? 0),
         paidVolume: BigInt(row?.volume ?? 0),
+        pendingCalls: Number(row?.pending ?? 0),
       }
     },
   }

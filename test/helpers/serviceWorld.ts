@@ -29,8 +29,12 @@ export interface ServiceWorld {
   chain: PublicClient
   /** Settings shared by every instance (ports of the world, payTo, …). */
   env: NodeJS.ProcessEnv
-  /** Starts one more service instance on this world; `env` overrides the shared settings. */
-  instance(env?: NodeJS.ProcessEnv): Promise<Instance>
+  /**
+   * Starts one more service instance on this world; `env` overrides the shared settings, `clock` the
+   * instance's time (a frozen clock makes time-windowed behaviour, like surge, independent of how fast
+   * the machine runs the test).
+   */
+  instance(env?: NodeJS.ProcessEnv, options?: { clock?: () => number }): Promise<Instance>
   usdcBalance(address: `0x${string}`): Promise<bigint>
   /** A fresh wallet holding exactly `usdc` atomic USDC (and `eth` wei), funded by demo account #0. */
   freshWallet(usdc: bigint, eth?: bigint): Promise<ReturnType<typeof payerClient> & { privateKey: Hex }>
@@ -63,11 +67,11 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
     world,
     chain,
     env,
-    async instance(overrides = {}) {
+    async instance(overrides = {}, options = {}) {
       const port = await freePort()
       const config = loadConfig({ ...env, PORT: String(port), ...overrides })
       const readiness = createReadiness()
-      const services = await createServices(config, createLogger('silent'), readiness)
+      const services = await createServices(config, createLogger('silent'), readiness, options.clock)
       const app = createApp({ deps: services.deps })
       const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' })
       await new Promise((r) => server.once('listening', r))

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
   encodePayment,
@@ -58,7 +59,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
     // One settled row in the shared ledger, seen alike from both instances (the outcome is written just
     // after the response, so wait for it).
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       for (const instance of [a, b]) {
         const rows = await instance.services.deps.ledger.byPayer(who.account.address)
         // The database outlives test runs: look at this authorization's row only.
@@ -74,12 +75,15 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     const payload = await signChallenge(who, await challengeOf(`${a.url}${path}`, { headers: asClient }))
     expect((await pay(a, path, encodePayment(payload))).status).toBe(200)
 
-    const standing = (await (
-      await fetch(`${b.url}/v1/referrals/${referrer}`, { headers: asClient })
-    ).json()) as {
-      paidCalls: number
-    }
-    expect(standing.paidCalls).toBe(1)
+    // From the other instance, at once: the call counts (paid, or pending while its outcome is written).
+    const standingAtB = async () =>
+      (await (await fetch(`${b.url}/v1/referrals/${referrer}`, { headers: client() })).json()) as {
+        paidCalls: number
+        pendingCalls: number
+      }
+    const now = await standingAtB()
+    expect(now.paidCalls + now.pendingCalls).toBe(1)
+    await eventually(async () => expect((await standingAtB()).paidCalls).toBe(1))
 
     // Drop the in-flight claim, as if Redis had been flushed: the durable row still refuses the replay.
     const auth = payload.payload.authorization as { from: string; nonce: string }

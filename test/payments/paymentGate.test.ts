@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
+import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
   encodePayment,
@@ -142,13 +143,15 @@ describe('x402 payment gate on the devnet', () => {
     expect(eur?.spot).toBeNull()
     expect(eur?.perp?.index).toBeGreaterThan(0)
 
-    const rows = await svc.services.deps.ledger.byPayer(who.account.address)
-    expect(rows.at(-1)).toMatchObject({
-      status: 'settled',
-      txHash: receipt.transaction,
-      amount,
-      route: 'GET /v1/prices',
-    })
+    // The row is opened before the broadcast; its outcome is written just after the response.
+    await eventually(async () =>
+      expect((await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)).toMatchObject({
+        status: 'settled',
+        txHash: receipt.transaction,
+        amount,
+        route: 'GET /v1/prices',
+      }),
+    )
   })
 
   test('behavior: a call carrying only X-PAYMENT is served and answered with X-PAYMENT-RESPONSE', async () => {
@@ -288,11 +291,18 @@ describe('x402 payment gate on the devnet', () => {
     expect((await pay(`${svc.url}/v1/candles?sym=EUR&cls=Forex&days=30&ref=${referrer}`)).status).toBe(200)
     expect((await pay(`${svc.url}/v1/prices?symbols=SOL&ref=${who.account.address}`)).status).toBe(200)
 
-    const standing = (await (await fetch(`${svc.url}/v1/referrals/${referrer}`)).json()) as Record<
-      string,
-      unknown
-    >
-    expect(standing).toMatchObject({ referredWallets: 1, paidCalls: 2, paidVolumeUsd: 0.002, points: 2 })
+    type Standing = Record<string, unknown> & { paidCalls: number; pendingCalls: number }
+    const standingOf = async (wallet: string) =>
+      (await (await fetch(`${svc.url}/v1/referrals/${wallet}`)).json()) as Standing
+    // Right after the responses each call counts, as paid or as pending; then all of them as paid.
+    const now = await standingOf(referrer)
+    expect(now.paidCalls + now.pendingCalls).toBe(2)
+    const standing = await eventually(async () => {
+      const s = await standingOf(referrer)
+      expect(s.paidCalls).toBe(2)
+      return s
+    })
+    expect(standing).toMatchObject({ referredWallets: 1, pendingCalls: 0, paidVolumeUsd: 0.002, points: 2 })
     expect(standing.terms).toMatch(/non-payable/)
     const self = (await (await fetch(`${svc.url}/v1/referrals/${who.account.address}`)).json()) as Record<
       string,

@@ -3,6 +3,7 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { createTestClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
   encodePayment,
@@ -27,8 +28,10 @@ const ip = () =>
 
 describe('surge pricing', () => {
   test('behavior: admitted paid calls raise surge; a payment made within its quote is honoured after surge moved', async () => {
-    // Capacity 2 rps: surge starts above 1 rps and caps at 2 rps, i.e. 20 admitted calls in 10 s.
-    const svc = await sw.instance({ SURGE_CAPACITY_RPS: '2' })
+    // Capacity 2 rps: surge starts above 1 rps and caps at 2 rps, i.e. 20 admitted calls in 10 s. The
+    // instance's clock is frozen, so however slowly this machine runs them, they fall in one window.
+    const frozen = Date.now()
+    const svc = await sw.instance({ SURGE_CAPACITY_RPS: '2' }, { clock: () => frozen })
     const url = `${svc.url}/v1/prices?symbols=BTC`
     const who = payer(2)
     const quiet = await challengeOf(url)
@@ -151,8 +154,13 @@ describe('settlement that outlives the bounded wait', () => {
       const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
       expect(receipt).toMatchObject({ success: false, errorReason: 'settlement_pending' })
       expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/)
-      const [row] = await svc.services.deps.ledger.byPayer(who.account.address)
-      expect(row).toMatchObject({ status: 'pending', txHash: receipt.transaction })
+      // The pending outcome (with its hash) is written just after the response.
+      await eventually(async () =>
+        expect((await svc.services.deps.ledger.byPayer(who.account.address))[0]).toMatchObject({
+          status: 'pending',
+          txHash: receipt.transaction,
+        }),
+      )
 
       // Still unmined: a reconcile round leaves it pending.
       await svc.services.reconcile()

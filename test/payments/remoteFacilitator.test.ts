@@ -5,9 +5,10 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { Hono } from 'hono'
 import { generatePrivateKey } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { createFacilitator } from '../../src/payments/createFacilitator.js'
+import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
   encodePayment,
@@ -167,16 +168,14 @@ describe('remote facilitator', () => {
     expect(res.status).toBe(200)
     const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
     expect(receipt).toMatchObject({ success: false, errorReason: 'settlement_pending', transaction: '' })
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       expect((await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)).toMatchObject({
         status: 'pending',
         served: true,
       })
     })
     // The settlement lands (the facilitator did broadcast): the reconciler finds it by its events.
-    await vi.waitFor(async () => expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n), {
-      timeout: 5_000,
-    })
+    await eventually(async () => expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n))
     await svc.services.reconcile()
     const row = (await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)
     expect(row).toMatchObject({ status: 'settled', served: true })
@@ -228,7 +227,7 @@ describe('remote facilitator', () => {
       (await sw.chain.getTransactionReceipt({ hash: receipt.transaction as `0x${string}` })).status,
     ).toBe('success')
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
-    await vi.waitFor(async () =>
+    await eventually(async () =>
       expect((await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)).toMatchObject({
         status: 'settled',
         txHash: receipt.transaction,
