@@ -28,9 +28,21 @@ async function main(): Promise<void> {
   readiness.register('http')
   readiness.register('chain')
   const started = performance.now()
-  let world: DevnetWorld | undefined
-  if (config.profile === 'devnet') world = await startDevnetWorld({ config, logger, clock: Date.now })
-  const services = await createServices(config, logger, readiness)
+  // The world (anvil, simulators) and the store (PGlite opening, migrations) start side by side: neither
+  // needs the other until the first request.
+  const [worldStart, servicesStart] = await Promise.allSettled([
+    config.profile === 'devnet' ? startDevnetWorld({ config, logger, clock: Date.now }) : undefined,
+    createServices(config, logger, readiness),
+  ])
+  const world: DevnetWorld | undefined = worldStart.status === 'fulfilled' ? worldStart.value : undefined
+  if (worldStart.status === 'rejected' || servicesStart.status === 'rejected') {
+    await world?.stop()
+    if (servicesStart.status === 'fulfilled') await servicesStart.value.close()
+    throw worldStart.status === 'rejected'
+      ? worldStart.reason
+      : (servicesStart as PromiseRejectedResult).reason
+  }
+  const services = servicesStart.value
   const app = createApp({ deps: services.deps })
   waitForChain(services.deps.chain, 30_000).then(
     () => {

@@ -16,6 +16,7 @@ import type { Readiness } from './readiness.js'
 import { createDatabase } from './store/database.js'
 import { createLedger } from './store/ledger.js'
 import { migrate } from './store/migrations.js'
+import { readPgliteTemplate } from './store/pgliteTemplate.js'
 import { createSharedState } from './store/sharedState.js'
 
 const FAST_RECONCILE_MS = 2_000
@@ -42,7 +43,8 @@ export async function createServices(
   readiness: Readiness,
   clock: () => number = Date.now,
 ): Promise<Services> {
-  const db = await createDatabase(config.storage)
+  const template = config.storage.databaseUrl === undefined ? readPgliteTemplate() : undefined
+  const db = await createDatabase({ ...config.storage, template })
   const applied = await migrate(db)
   if (applied.length > 0) logger.info({ msg: 'migrations applied', applied, store: db.kind })
   const state = createSharedState(config.storage.redisUrl, clock)

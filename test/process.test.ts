@@ -35,7 +35,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<Response> {
 
 describe('service process', () => {
   test('behavior: starts the devnet world, reports ready, logs JSON with a request id, exits 0 on SIGTERM', async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, ...WORLD, PORT: String(PORT), LOG_LEVEL: 'info', DATA_DIR },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -75,7 +75,7 @@ describe('service process', () => {
     await expect(fetch(`http://127.0.0.1:${WORLD.DEVNET_RPC_PORT}`)).rejects.toThrow()
 
     // Restart on the same data directory: the settlement is still on the books.
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, ...WORLD, PORT: String(PORT), LOG_LEVEL: 'silent', DATA_DIR },
       stdio: 'ignore',
     })
@@ -87,7 +87,7 @@ describe('service process', () => {
   }, 120_000)
 
   test('error: a bad variable stops the start with one clear message', async () => {
-    const bad = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const bad = spawn(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, PORT: 'eighty' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

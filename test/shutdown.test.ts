@@ -38,7 +38,7 @@ describe('shutdown', () => {
   test('behavior: SIGTERM during in-flight paid calls: the process exits within the grace period and every row matches the chain', async () => {
     const port = await freePort()
     const upstream = (offset: number) => `http://127.0.0.1:${Number(sw.env.DEVNET_UPSTREAM_PORT) + offset}`
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: {
         ...process.env,
         PROFILE: 'base',

@@ -1,11 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import type { Address, Hex } from 'viem'
+import { PROJECT_ROOT } from '../projectRoot.js'
 import type { Artifact } from './deployContext.js'
 
-/** Where scripts/buildContracts.ts writes one JSON per contract (committed, so runtime never compiles). */
-export const ARTIFACTS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'artifacts')
+/**
+ * Where scripts/buildContracts.ts writes one JSON per contract (committed, so runtime never compiles).
+ * Always the source tree's copy, also when the compiled code runs.
+ */
+export const ARTIFACTS_DIR = join(PROJECT_ROOT, 'src/devnet/artifacts')
 
 export class ArtifactNotFoundError extends Error {
   override readonly name = 'ArtifactNotFoundError'

@@ -10,10 +10,10 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { type Address, type Hex, parseUnits } from 'viem'
+import { CACHE_DIR, PROJECT_ROOT } from '../projectRoot.js'
 import { BASE_ADDRESSES, DEAD_ADDRESS, DEVNET_ADDRESSES } from './addresses.js'
 import { type AnvilInstance, DEVNET_CHAIN_ID, freePort, startAnvil } from './anvil.js'
 import { ARTIFACTS_DIR } from './artifacts.js'
@@ -28,11 +28,12 @@ import { deployUniswap, type SeededPool, seedPool, type UniswapDeployment } from
 import type { DeployContext } from './deployContext.js'
 import { demoAccounts, devnetRelayer, RELAYER_FUNDING_ETH } from './devnetAccounts.js'
 
-const devnetDir = dirname(fileURLToPath(import.meta.url))
-const projectRoot = resolve(devnetDir, '../..')
+/** The devnet's sources (hashed into the cache key), also when the compiled code runs. */
+const projectRoot = PROJECT_ROOT
+const devnetDir = join(projectRoot, 'src/devnet')
 
 /** Default location of the cached state: `<project>/.cache/devnet/{state,manifest}.json`. */
-export const DEFAULT_DEVNET_CACHE_DIR = join(projectRoot, '.cache/devnet')
+export const DEFAULT_DEVNET_CACHE_DIR = join(CACHE_DIR, 'devnet')
 
 /** Reference prices for the build only; the market simulator owns prices once the devnet runs. */
 export const DEFAULT_PRICES = { ethUsd: 3000, btcUsd: 60_000, utilUsd: 0.0001 } as const

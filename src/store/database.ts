@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { StoreUnavailableError } from '../errors.js'
@@ -10,6 +10,8 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres'
+  /** The whole embedded database as a gzipped tarball (PGlite only: the start-up template). */
+  dumpDataDir(): Promise<Blob>
   /** Runs `fn` on one connection inside BEGIN … COMMIT (ROLLBACK on throw). */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
   close(): Promise<void>
@@ -20,16 +22,26 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined
   /** PGlite directory; `memory://` keeps the database in memory (tests). */
   dataDir: string
+  /**
+   * A PGlite dump to start a new database from (the migrated template): used only when `dataDir` is
+   * new or empty, never over existing data.
+   */
+  template?: Blob | undefined
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl !== undefined) return createPostgres(options.databaseUrl)
-  return createPglite(options.dataDir)
+  return createPglite(options.dataDir, options.template)
 }
 
-async function createPglite(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true })
-  const db = await PGlite.create(dataDir)
+async function createPglite(dataDir: string, template: Blob | undefined): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://')
+  const fresh = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0
+  if (!inMemory) mkdirSync(dataDir, { recursive: true })
+  const db = await PGlite.create({
+    dataDir,
+    ...(fresh && template !== undefined ? { loadDataDir: template } : {}),
+  })
   const query: Queryable['query'] = async (sql, params) => {
     const result = await db.query(sql, params as unknown[] | undefined)
     return { rows: result.rows as never[] }
@@ -45,6 +57,7 @@ async function createPglite(dataDir: string): Promise<Database> {
           }),
         }),
       ),
+    dumpDataDir: () => db.dumpDataDir('gzip'),
     close: () => db.close(),
   }
 }
@@ -95,6 +108,7 @@ async function createPostgres(url: string): Promise<Database> {
         client.release()
       }
     },
+    dumpDataDir: () => Promise.reject(new Error('a PostgreSQL server has no data directory to dump')),
     close: () => pool.end(),
   }
 }
