@@ -1,3 +1,4 @@
+import { privateKeyToAddress } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { ConfigError, loadConfig } from './config.js'
 
@@ -8,6 +9,25 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8402)
     expect(config.publicUrl).toBe('http://127.0.0.1:8402')
     expect(config.payTo).toMatch(/^0x[a-fA-F0-9]{40}$/)
+  })
+
+  test('default: the devnet payee and relayer are anvil mnemonic accounts #9 and #11', () => {
+    const config = loadConfig({})
+    expect(config.payTo).toBe('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720')
+    const relayerKey = config.payments.relayerPrivateKey
+    expect(relayerKey).toBeDefined()
+    expect(privateKeyToAddress(relayerKey as `0x${string}`)).toBe(
+      '0x71bE63f3384f5fb98995898A86B02Fb2426c5788',
+    )
+  })
+
+  test('default: the base profile has no relayer key of its own', () => {
+    const config = loadConfig({
+      PROFILE: 'base',
+      PAY_TO: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+      FACILITATOR_URL: 'https://facilitator.example',
+    })
+    expect(config.payments.relayerPrivateKey).toBeUndefined()
   })
 
   test('args: empty strings count as unset', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { devnetRelayer } from './devnet/devnetAccounts.js'
+import { ANVIL_ROLES, anvilAccount } from './chain/anvilAccounts.js'
 import type { LogLevel } from './logger.js'
 
 /**
@@ -101,9 +101,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** Anvil's standard-mnemonic account #9: receives devnet payments, so it is never a demo payer. */
-const DEVNET_PAY_TO = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
-
 const address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
 const port = z.coerce.number().int().min(1).max(65535)
 
@@ -192,10 +189,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data
   const problems: string[] = []
-  const payTo = e.PAY_TO ?? (e.PROFILE === 'devnet' ? DEVNET_PAY_TO : undefined)
+  // The devnet profile's payee and relayer are well-known accounts of anvil's public mnemonic.
+  const payTo = e.PAY_TO ?? (e.PROFILE === 'devnet' ? anvilAccount(ANVIL_ROLES.payee).address : undefined)
   if (payTo === undefined) problems.push('PAY_TO: required with PROFILE=base (the wallet that receives USDC)')
   const relayerPrivateKey =
-    e.RELAYER_PRIVATE_KEY ?? (e.PROFILE === 'devnet' ? devnetRelayer.privateKey : undefined)
+    e.RELAYER_PRIVATE_KEY ??
+    (e.PROFILE === 'devnet' ? anvilAccount(ANVIL_ROLES.relayer).privateKey : undefined)
   if (relayerPrivateKey === undefined && e.FACILITATOR_URL === undefined) {
     problems.push('RELAYER_PRIVATE_KEY: required with PROFILE=base unless FACILITATOR_URL is set')
   }

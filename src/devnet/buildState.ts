@@ -13,8 +13,9 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { type Address, type Hex, parseUnits } from 'viem'
+import { BASE_ADDRESSES, DEAD_ADDRESS } from '../chain/addresses.js'
 import { CACHE_DIR, PROJECT_ROOT } from '../projectRoot.js'
-import { BASE_ADDRESSES, DEAD_ADDRESS, DEVNET_ADDRESSES } from './addresses.js'
+import { DEVNET_ADDRESSES } from './addresses.js'
 import { type AnvilInstance, DEVNET_CHAIN_ID, freePort, startAnvil } from './anvil.js'
 import { ARTIFACTS_DIR } from './artifacts.js'
 import { createDeployContext } from './createDeployContext.js'
@@ -210,6 +211,10 @@ export function devnetCacheKey(): string {
       'artifacts.ts',
       'anvil.ts',
     ].map((file) => join(devnetDir, file)),
+    // The address book, protocol helpers and accounts the deploy code imports from the chain layer.
+    ...['addresses.ts', 'anvilAccounts.ts', 'morpho.ts', 'network.ts', 'tokenizedStocks.ts'].map((file) =>
+      join(projectRoot, 'src/chain', file),
+    ),
   ]
   for (const file of files) {
     hash.update(`${file.slice(projectRoot.length)}\n`)

@@ -1,5 +1,5 @@
 import { type Address, maxUint256, parseAbi } from 'viem'
-import { BASE_ADDRESSES } from './addresses.js'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { approve, ensureDeployerBalance } from './deploy/tokens.js'
 import type { DeployContext } from './deployContext.js'
 

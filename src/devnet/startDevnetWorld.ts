@@ -1,11 +1,12 @@
-import { GTRADE_DIAMOND } from '../chain/network.js'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { STOCK_TICKERS } from '../chain/tokenizedStocks.js'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
-import { BASE_ADDRESSES, DEVNET_ADDRESSES } from './addresses.js'
+import { DEVNET_ADDRESSES } from './addresses.js'
 import { loadDevnet } from './buildState.js'
 import { chainTokenBalances, type ListedToken } from './chainTokenBalances.js'
 import { createDeployContext } from './createDeployContext.js'
-import { STOCK_TICKERS, STOCKS } from './deploy/stocks.js'
+import { STOCKS } from './deploy/stocks.js'
 import { gtradeChainSource } from './gtradeChainSource.js'
 import { startKeeper } from './keeper.js'
 import { createPricePusher } from './pricePusher.js'
@@ -139,7 +140,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     const keeper = startKeeper({
       publicClient: ctx.publicClient,
       walletClient: ctx.walletClient,
-      gtrade: GTRADE_DIAMOND,
+      gtrade: BASE_ADDRESSES.GtradeDiamond,
       prices: (pairIndex) => BigInt(Math.round(sim.perp.mark(pairIndex) * 1e10)),
       intervalMs: options.keeperIntervalMs ?? 1000,
       onError: (err) => logger.warn({ msg: 'keeper tick failed', err }),
@@ -148,7 +149,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
 
     const upstreams = await startUpstreams({
       sim,
-      gtradeTrades: gtradeChainSource(ctx.publicClient, GTRADE_DIAMOND),
+      gtradeTrades: gtradeChainSource(ctx.publicClient, BASE_ADDRESSES.GtradeDiamond),
       tokenBalances: chainTokenBalances(ctx.publicClient, tokens),
       ports: upstreamPorts(config),
       currentBlock: async () => Number(await ctx.publicClient.getBlockNumber()),

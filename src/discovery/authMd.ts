@@ -1,4 +1,4 @@
-import { DEAD_ADDRESS } from '../chain/network.js'
+import { DEAD_ADDRESS } from '../chain/addresses.js'
 import type { Config } from '../config.js'
 import { PAYMENT_ERRORS } from '../payments/paymentError.js'
 import { REFERRAL_TERMS } from '../referrals/referralStanding.js'

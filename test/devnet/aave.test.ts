@@ -1,6 +1,6 @@
 import { erc20Abi, maxUint256, parseAbi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BASE_ADDRESSES } from '../../src/devnet/addresses.js'
+import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
 const poolAbi = parseAbi([

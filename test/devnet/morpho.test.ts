@@ -1,14 +1,9 @@
 import { encodeAbiParameters, erc20Abi, keccak256, maxUint256, parseAbi, parseUnits, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BASE_ADDRESSES } from '../../src/devnet/addresses.js'
-import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../src/devnet/deploy/morpho.js'
+import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../src/chain/morpho.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
-const morphoViews = parseAbi([
-  'function position(bytes32 id, address user) view returns (uint256 supplyShares, uint128 borrowShares, uint128 collateral)',
-  'function market(bytes32 id) view returns (uint128 totalSupplyAssets, uint128 totalSupplyShares, uint128 totalBorrowAssets, uint128 totalBorrowShares, uint128 lastUpdate, uint128 fee)',
-  'function idToMarketParams(bytes32 id) view returns (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv)',
-])
 const oracleAbi = parseAbi(['function price() view returns (uint256)'])
 const vaultAbi = parseAbi([
   'function deposit(uint256 assets, address receiver) returns (uint256 shares)',
@@ -40,7 +35,7 @@ describe('Morpho Blue on the devnet', () => {
       expect(id).toBe(devnet.manifest.morpho.markets[name].id)
       const stored = await devnet.publicClient.readContract({
         address: BASE_ADDRESSES.MorphoBlue,
-        abi: morphoViews,
+        abi: morphoAbi,
         functionName: 'idToMarketParams',
         args: [id],
       })
@@ -48,7 +43,7 @@ describe('Morpho Blue on the devnet', () => {
       expect(stored[4]).toBe(params.lltv)
       const market = await devnet.publicClient.readContract({
         address: BASE_ADDRESSES.MorphoBlue,
-        abi: morphoViews,
+        abi: morphoAbi,
         functionName: 'market',
         args: [id],
       })
@@ -133,7 +128,7 @@ describe('Morpho Blue on the devnet', () => {
     expect(usdcAfter - usdcBefore).toBe(parseUnits('1500', 6))
     const [, borrowShares, collateral] = await devnet.publicClient.readContract({
       address: BASE_ADDRESSES.MorphoBlue,
-      abi: morphoViews,
+      abi: morphoAbi,
       functionName: 'position',
       args: [id, me],
     })
@@ -152,7 +147,7 @@ describe('Morpho Blue on the devnet', () => {
       ).toBe(BASE_ADDRESSES.USDC)
       const vaultSupplyBefore = await devnet.publicClient.readContract({
         address: BASE_ADDRESSES.MorphoBlue,
-        abi: morphoViews,
+        abi: morphoAbi,
         functionName: 'position',
         args: [firstMarket, vault],
       })
@@ -187,7 +182,7 @@ describe('Morpho Blue on the devnet', () => {
       expect(assets).toBeLessThanOrEqual(amount)
       const vaultSupplyAfter = await devnet.publicClient.readContract({
         address: BASE_ADDRESSES.MorphoBlue,
-        abi: morphoViews,
+        abi: morphoAbi,
         functionName: 'position',
         args: [firstMarket, vault],
       })

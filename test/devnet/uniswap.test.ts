@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { type Abi, encodeFunctionData, erc20Abi, parseAbi, parseUnits, toFunctionSignature } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BASE_ADDRESSES } from '../../src/devnet/addresses.js'
+import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { loadArtifact } from '../../src/devnet/artifacts.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 

@@ -1,9 +1,9 @@
 import { createPublicClient, createWalletClient, http, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { GTRADE_DIAMOND } from '../../src/chain/network.js'
+import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { loadConfig } from '../../src/config.js'
-import { BASE_ADDRESSES, DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
+import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { freePortRange } from '../../src/devnet/anvil.js'
 import { STOCKS } from '../../src/devnet/deploy/stocks.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
@@ -106,11 +106,15 @@ describe('devnet world', () => {
       'function pairs(uint256) view returns ((string from, string to, (address feed1, address feed2, uint8 feedCalculation, uint256 maxDeviationP) feed, uint256 spreadP, uint256 groupIndex, uint256 feeIndex))',
     ])
     expect(
-      await client.readContract({ address: GTRADE_DIAMOND, abi: onchain, functionName: 'pairsCount' }),
+      await client.readContract({
+        address: BASE_ADDRESSES.GtradeDiamond,
+        abi: onchain,
+        functionName: 'pairsCount',
+      }),
     ).toBe(BigInt(pairs.length))
     for (const i of [0, 6, 25, 40]) {
       const pair = await client.readContract({
-        address: GTRADE_DIAMOND,
+        address: BASE_ADDRESSES.GtradeDiamond,
         abi: onchain,
         functionName: 'pairs',
         args: [BigInt(i)],

@@ -1,5 +1,5 @@
 import { type Address, getAddress, maxUint256, parseAbi, parseUnits, zeroAddress } from 'viem'
-import { BASE_ADDRESSES } from '../addresses.js'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { DeployContext } from '../deployContext.js'
 import { approve, ensureDeployerBalance } from './tokens.js'
 

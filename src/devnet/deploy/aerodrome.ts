@@ -1,16 +1,17 @@
 import { type Address, erc20Abi, maxUint256, parseAbi } from 'viem'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetModule } from './registry.js'
 import { ensureDeployerBalance } from './tokens.js'
 
 /** Aerodrome on Base (protocols.md §4–5, aerodrome-finance/contracts README). */
 export const AERODROME_ADDRESSES = {
-  router: '0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43',
-  poolFactory: '0x420DD381b31aEf6683db6B902084cB0FFECe40Da',
+  router: BASE_ADDRESSES.AerodromeRouter,
+  poolFactory: BASE_ADDRESSES.AerodromePoolFactory,
   /** Reported by the router's voter(); no code is deployed there. */
-  voter: '0x16613524e02ad97eDfeF371bC883F2F5d6C480A5',
+  voter: BASE_ADDRESSES.AerodromeVoter,
   /** Reported by factoryRegistry() only (UNCERTAIN Base address; no code is deployed there). */
-  factoryRegistry: '0x5C3F18F06CC09CA1910767A34a20F771039E37C0',
+  factoryRegistry: BASE_ADDRESSES.AerodromeFactoryRegistry,
 } as const satisfies Record<string, Address>
 
 /** Volatile pool swap fee: 30 bps of the input (PoolFactory.volatileFee, denominator 10,000). */

@@ -1,23 +1,9 @@
-import {
-  type Address,
-  createWalletClient,
-  custom,
-  erc20Abi,
-  erc4626Abi,
-  type Hex,
-  parseAbi,
-  parseUnits,
-} from 'viem'
+import { type Address, createWalletClient, custom, erc20Abi, erc4626Abi, type Hex, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { morphoAbi } from '../../chain/morpho.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetAccount } from '../devnetAccounts.js'
 import type { MorphoDeployment } from './morpho.js'
-
-const morphoAbi = parseAbi([
-  'struct MarketParams { address loanToken; address collateralToken; address oracle; address irm; uint256 lltv; }',
-  'function supplyCollateral(MarketParams marketParams, uint256 assets, address onBehalf, bytes data)',
-  'function borrow(MarketParams marketParams, uint256 assets, uint256 shares, address onBehalf, address receiver) returns (uint256, uint256)',
-])
 
 /** What the demo account holds open after the build, so every wallet read returns something. */
 export const DEMO_POSITIONS = {

@@ -1,6 +1,7 @@
 import { createWalletClient, custom, erc20Abi, type Hex, parseAbi, zeroAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { GTRADE_DIAMOND, USDC } from '../../chain/network.js'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
+import { USDC } from '../../chain/network.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetAccount } from '../devnetAccounts.js'
 import { keeperTick } from '../keeper.js'
@@ -41,7 +42,7 @@ export async function seedDemoTrades(ctx: DeployContext, account: DevnetAccount)
     const { actions } = await keeperTick({
       publicClient: ctx.publicClient,
       walletClient: ctx.walletClient,
-      gtrade: GTRADE_DIAMOND,
+      gtrade: BASE_ADDRESSES.GtradeDiamond,
       prices: price,
     })
     const failed = actions.find((a) => a.error !== undefined)
@@ -68,7 +69,7 @@ export async function seedDemoTrades(ctx: DeployContext, account: DevnetAccount)
   const open = (t: ReturnType<typeof trade>) =>
     send(
       wallet.writeContract({
-        address: GTRADE_DIAMOND,
+        address: BASE_ADDRESSES.GtradeDiamond,
         abi: tradingAbi,
         functionName: 'openTrade',
         args: [t, 1_000, zeroAddress],
@@ -80,7 +81,7 @@ export async function seedDemoTrades(ctx: DeployContext, account: DevnetAccount)
       address: USDC,
       abi: erc20Abi,
       functionName: 'approve',
-      args: [GTRADE_DIAMOND, 1_000_000_000n],
+      args: [BASE_ADDRESSES.GtradeDiamond, 1_000_000_000n],
     }),
   )
   // A BTC round-trip: open at market, filled by the keeper, closed at market, filled again.
@@ -88,7 +89,7 @@ export async function seedDemoTrades(ctx: DeployContext, account: DevnetAccount)
   await fill()
   const btc = (
     await ctx.publicClient.readContract({
-      address: GTRADE_DIAMOND,
+      address: BASE_ADDRESSES.GtradeDiamond,
       abi: tradingAbi,
       functionName: 'getTrades',
       args: [me],
@@ -97,7 +98,7 @@ export async function seedDemoTrades(ctx: DeployContext, account: DevnetAccount)
   if (!btc) throw new Error('demo BTC trade was not filled')
   await send(
     wallet.writeContract({
-      address: GTRADE_DIAMOND,
+      address: BASE_ADDRESSES.GtradeDiamond,
       abi: tradingAbi,
       functionName: 'closeTradeMarket',
       args: [btc.index, price(BTC)],

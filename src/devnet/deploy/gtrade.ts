@@ -1,4 +1,5 @@
 import { type Address, erc20Abi, parseAbi } from 'viem'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { DeployContext } from '../deployContext.js'
 import { GTRADE_GROUPS, UNIVERSE } from '../simulator/universe.js'
 import type { DevnetModule } from './registry.js'
@@ -6,9 +7,9 @@ import { ensureDeployerBalance } from './tokens.js'
 
 /** gTrade v10 on Base (protocols.md §1). The diamond stand-in is etched at the real diamond address. */
 export const GTRADE_ADDRESSES = {
-  diamond: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
+  diamond: BASE_ADDRESSES.GtradeDiamond,
   /** gUSDC vault: only reported by getGToken(1); no code is deployed there. */
-  gUsdc: '0xad20523A7dC37bAbc1CC74897E4977232b3D02e5',
+  gUsdc: BASE_ADDRESSES.GtradeUsdcVault,
 } as const satisfies Record<string, Address>
 
 /** USDC is collateral index 1 on Base (SDK COLLATERAL_TO_CHAIN_COLLATERAL_INDEX[8453]). */

@@ -9,14 +9,15 @@ import {
   parseAbi,
   toHex,
 } from 'viem'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetModule } from './registry.js'
 import { ensureDeployerBalance } from './tokens.js'
 
 /** Morpho Midnight on Base (protocols.md §7a, morpho-ts 2.8.0). */
 export const MIDNIGHT_ADDRESSES = {
-  midnight: '0xAdedD8ab6dE832766Fedf0FaC4992E5C4D3EA18A',
-  setterRatifier: '0x800B5F12A61B8198a5a6EfD794Cac6699B294d63',
+  midnight: BASE_ADDRESSES.MorphoMidnight,
+  setterRatifier: BASE_ADDRESSES.MidnightSetterRatifier,
   /** Devnet-only on-chain offer book standing in for the Morpho book API (no Base counterpart). */
   offerBook: getAddress('0xde7e00000000000000000000000000000000b00c'),
 } as const satisfies Record<string, Address>

@@ -8,17 +8,11 @@ import {
   parseUnits,
   toHex,
 } from 'viem'
-import { BASE_ADDRESSES, DEVNET_ADDRESSES } from '../addresses.js'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
+import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../chain/morpho.js'
+import { DEVNET_ADDRESSES } from '../addresses.js'
 import type { DeployContext } from '../deployContext.js'
 import { approve, ensureDeployerBalance } from './tokens.js'
-
-export interface MorphoMarketParams {
-  loanToken: Address
-  collateralToken: Address
-  oracle: Address
-  irm: Address
-  lltv: bigint
-}
 
 export interface MorphoMarket {
   id: Hex
@@ -50,17 +44,6 @@ export interface DeployMorphoDeps {
   btcUsd: number
 }
 
-export const morphoAbi = parseAbi([
-  'struct MarketParams { address loanToken; address collateralToken; address oracle; address irm; uint256 lltv; }',
-  'function enableIrm(address irm)',
-  'function enableLltv(uint256 lltv)',
-  'function createMarket(MarketParams marketParams)',
-  'function supply(MarketParams marketParams, uint256 assets, uint256 shares, address onBehalf, bytes data) returns (uint256, uint256)',
-  'function supplyCollateral(MarketParams marketParams, uint256 assets, address onBehalf, bytes data)',
-  'function borrow(MarketParams marketParams, uint256 assets, uint256 shares, address onBehalf, address receiver) returns (uint256, uint256)',
-  'function DOMAIN_SEPARATOR() view returns (bytes32)',
-])
-
 const metaMorphoAbi = parseAbi([
   'struct MarketParams { address loanToken; address collateralToken; address oracle; address irm; uint256 lltv; }',
   'function submitCap(MarketParams marketParams, uint256 newSupplyCap)',
@@ -71,22 +54,6 @@ const metaMorphoAbi = parseAbi([
 ])
 
 const erc4626DepositAbi = parseAbi(['function deposit(uint256 assets, address receiver) returns (uint256)'])
-
-/** Morpho Blue market id: keccak256(abi.encode(MarketParams)), five 32-byte words, no packing. */
-export function morphoMarketId(params: MorphoMarketParams): Hex {
-  return keccak256(
-    encodeAbiParameters(
-      [
-        { type: 'address' },
-        { type: 'address' },
-        { type: 'address' },
-        { type: 'address' },
-        { type: 'uint256' },
-      ],
-      [params.loanToken, params.collateralToken, params.oracle, params.irm, params.lltv],
-    ),
-  )
-}
 
 /** Morpho Blue's cached DOMAIN_SEPARATOR for a given address on chain 8453. */
 function morphoDomainSeparator(address: Address): Hex {

@@ -1,31 +1,16 @@
 import { type Address, getAddress, parseAbi } from 'viem'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
+import {
+  STOCK_TICKERS,
+  type StockTicker,
+  TOKENIZED_STOCKS,
+  type TokenizedStock,
+} from '../../chain/tokenizedStocks.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetModule } from './registry.js'
 import { seedPool } from './uniswap.js'
 
-/** Coinbase tokenized stocks on Base (protocols.md §7b): B20 token and Chainlink total-return feed addresses. */
-export const STOCK_TICKERS = [
-  'AAPLc',
-  'AMZNc',
-  'COINc',
-  'CRCLc',
-  'GOOGLc',
-  'INTCc',
-  'METAc',
-  'MSFTc',
-  'MSTRc',
-  'NVDAc',
-  'SNDKc',
-  'SPCXc',
-  'TSLAc',
-] as const
-
-export type StockTicker = (typeof STOCK_TICKERS)[number]
-
-export interface StockInfo {
-  name: string
-  token: Address
-  feed: Address
+export interface StockInfo extends TokenizedStock {
   /** Devnet underlying USD price (the feed reports price x multiplier). */
   underlyingUsd: number
   /** Devnet multiplier (1e18 = no accrued dividends/splits). */
@@ -34,102 +19,30 @@ export interface StockInfo {
 
 const WAD = 10n ** 18n
 
-export const STOCKS: Record<StockTicker, StockInfo> = {
-  AAPLc: {
-    name: 'Apple',
-    token: '0xb200000000000000000000C2e324d24d7eEcd1fb',
-    feed: '0x787f13dEa48Db0897CbCDD985de77809D837F988',
-    underlyingUsd: 230,
-    multiplier: 1_004_200_000_000_000_000n,
-  },
-  AMZNc: {
-    name: 'Amazon',
-    token: '0xb200000000000000000000d9192b6B456483C2E8',
-    feed: '0x06A8E4b3aBB3B7543d8396FB2B763d22820cB295',
-    underlyingUsd: 220,
-    multiplier: WAD,
-  },
-  COINc: {
-    name: 'Coinbase',
-    token: '0xb200000000000000000000c85a31389D71F3ecfb',
-    feed: '0x408e44f504A7371a345F03a73dDC96A4b48e8aa7',
-    underlyingUsd: 300,
-    multiplier: WAD,
-  },
-  CRCLc: {
-    name: 'Circle',
-    token: '0xB20000000000000000000019f6E7C675b73C2e4D',
-    feed: '0x0231cF2635D1E17bB5c2462cc7504Ba1fBd61f33',
-    underlyingUsd: 110,
-    multiplier: WAD,
-  },
-  GOOGLc: {
-    name: 'Alphabet',
-    token: '0xb2000000000000000000002D0BA3164cc74f58B7',
-    feed: '0x5bF49E0ffA937CE2FfF033c739aD7C634c4D34F2',
-    underlyingUsd: 180,
-    multiplier: 1_002_100_000_000_000_000n,
-  },
-  INTCc: {
-    name: 'Intel',
-    token: '0xB2000000000000000000004AFF16039bA04bdFBc',
-    feed: '0xAB657C39bac0D5886250D70849e2E3E008F2EECB',
-    underlyingUsd: 22,
-    multiplier: WAD,
-  },
-  METAc: {
-    name: 'Meta Platforms',
-    token: '0xb2000000000000000000008bC8786B856E61707C',
-    feed: '0x6526aE6797A76123638b863AeE4dD27Ba4E4b27D',
-    underlyingUsd: 600,
-    multiplier: 1_000_900_000_000_000_000n,
-  },
-  MSFTc: {
-    name: 'Microsoft',
-    token: '0xB200000000000000000000Ab99cFa739E253872B',
-    feed: '0xeB10A6c9aa7E537aEd766C08c35Dae35B321b18c',
-    underlyingUsd: 420,
-    multiplier: 1_003_100_000_000_000_000n,
-  },
-  MSTRc: {
-    name: 'Strategy',
-    token: '0xb2000000000000000000004884b426556b92883d',
-    feed: '0xB3cE282CD188b35DA0E38D8Bc7d58e33173D202a',
-    underlyingUsd: 350,
-    multiplier: WAD,
-  },
-  NVDAc: {
-    name: 'NVIDIA',
-    token: '0xb20000000000000000000078ee7ce2fE4908108C',
-    feed: '0x04689a41629776563E6822F76f2e57D148d28513',
-    underlyingUsd: 140,
-    multiplier: 1_000_100_000_000_000_000n,
-  },
-  SNDKc: {
-    name: 'Sandisk',
-    token: '0xb200000000000000000000397293Cb8cda9a10c5',
-    feed: '0x388b0dC46C0Fb05A74BeE0994fa5b02c6Fcca2eA',
-    underlyingUsd: 60,
-    multiplier: WAD,
-  },
-  SPCXc: {
-    name: 'SpaceX',
-    token: '0xb2000000000000000000007b9fcbd005511aCBd5',
-    feed: '0x6A634B235903C4ad6376892180d6fF8612e3Fa68',
-    underlyingUsd: 200,
-    multiplier: WAD,
-  },
-  TSLAc: {
-    name: 'Tesla',
-    token: '0xb2000000000000000000001e800a7f5189430cD0',
-    feed: '0xFaf869185383a24F8cb00e27BdA6b63B9905DCb4',
-    underlyingUsd: 350,
-    multiplier: WAD,
-  },
+/** The devnet's starting prices and multipliers for each stock of the Base address book. */
+const DEVNET_STOCK_PRICES: Record<StockTicker, Pick<StockInfo, 'underlyingUsd' | 'multiplier'>> = {
+  AAPLc: { underlyingUsd: 230, multiplier: 1_004_200_000_000_000_000n },
+  AMZNc: { underlyingUsd: 220, multiplier: WAD },
+  COINc: { underlyingUsd: 300, multiplier: WAD },
+  CRCLc: { underlyingUsd: 110, multiplier: WAD },
+  GOOGLc: { underlyingUsd: 180, multiplier: 1_002_100_000_000_000_000n },
+  INTCc: { underlyingUsd: 22, multiplier: WAD },
+  METAc: { underlyingUsd: 600, multiplier: 1_000_900_000_000_000_000n },
+  MSFTc: { underlyingUsd: 420, multiplier: 1_003_100_000_000_000_000n },
+  MSTRc: { underlyingUsd: 350, multiplier: WAD },
+  NVDAc: { underlyingUsd: 140, multiplier: 1_000_100_000_000_000_000n },
+  SNDKc: { underlyingUsd: 60, multiplier: WAD },
+  SPCXc: { underlyingUsd: 200, multiplier: WAD },
+  TSLAc: { underlyingUsd: 350, multiplier: WAD },
 }
 
+/** Each stock's Base addresses with the devnet's prices. */
+export const STOCKS = Object.fromEntries(
+  STOCK_TICKERS.map((ticker) => [ticker, { ...TOKENIZED_STOCKS[ticker], ...DEVNET_STOCK_PRICES[ticker] }]),
+) as Record<StockTicker, StockInfo>
+
 /** Onchain (oracle) registry: getOracleParams(address) → (uint256 multiplier, bool paused). */
-export const STOCK_REGISTRY_ADDRESS: Address = '0x3f3E8cf41cdd3b1D118c16471aB0113DfDDd5CaD'
+export const STOCK_REGISTRY_ADDRESS: Address = BASE_ADDRESSES.StockOracleRegistry
 
 export const stockStandInAbi = parseAbi([
   'function multiplier() view returns (uint256)',

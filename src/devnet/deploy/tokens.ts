@@ -1,5 +1,6 @@
 import { type Address, erc20Abi, parseAbi } from 'viem'
-import { BASE_ADDRESSES, DEVNET_ADDRESSES } from '../addresses.js'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
+import { DEVNET_ADDRESSES } from '../addresses.js'
 import type { DeployContext } from '../deployContext.js'
 
 export interface TokensDeployment {

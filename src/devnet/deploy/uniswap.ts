@@ -1,5 +1,5 @@
 import { type Address, erc20Abi, getAddress, maxUint256, parseAbi, parseUnits } from 'viem'
-import { BASE_ADDRESSES } from '../addresses.js'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { DeployContext } from '../deployContext.js'
 import { approve, ensureDeployerBalance } from './tokens.js'
 

@@ -1,9 +1,9 @@
 import { type Address, erc20Abi, parseAbi, toFunctionSelector } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { STOCK_TICKERS } from '../../../src/chain/tokenizedStocks.js'
 import {
   deployStocks,
   STOCK_REGISTRY_ADDRESS,
-  STOCK_TICKERS,
   STOCKS,
   type StocksDeployment,
   stockFeedAnswer,
