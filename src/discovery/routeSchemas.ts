@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { InputLocation, Route } from '../routes/route.js'
+import type { InputLocation } from '../routes/inputLocation.js'
+import type { Route } from '../routes/route.js'
 
 export type JsonSchema = Record<string, unknown>
 

@@ -1,4 +1,4 @@
-import { toHonoPath } from './mountRoutes.js'
+import { toHonoPath } from './honoPath.js'
 
 export interface Endpoint {
   method: string

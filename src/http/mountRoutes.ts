@@ -1,17 +1,13 @@
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { AppDeps } from '../app.js'
+import type { AppDeps } from '../deps.js'
 import { MalformedBodyError } from '../errors.js'
 import { paymentGate } from '../payments/paymentGate.js'
 import type { Route } from '../routes/route.js'
 import type { AppEnv } from './env.js'
+import { toHonoPath } from './honoPath.js'
 import { singleQueryValues } from './parseInput.js'
 import { readJsonBody } from './readJsonBody.js'
-
-/** `/v1/ta/{sym}` → `/v1/ta/:sym` */
-export function toHonoPath(path: string): string {
-  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')
-}
 
 /**
  * Mounts every route of the table. Static paths are registered before parametric ones so that

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { AppDeps } from '../app.js'
+import type { AppDeps } from '../deps.js'
 import { NotImplementedError } from '../errors.js'
 import { parseInput } from '../http/parseInput.js'
 import type { Logger } from '../logger.js'
@@ -7,7 +7,6 @@ import type { Logger } from '../logger.js'
 export type HttpMethod = 'GET' | 'POST'
 /** Pricing tiers as the catalog groups them. */
 export type Tier = 'free' | 'data' | 'alpha' | 'builder' | 'prop'
-export type InputLocation = 'path' | 'query' | 'body'
 
 type AnyObject = z.ZodObject
 type EmptyObject = z.ZodObject<Record<string, never>>

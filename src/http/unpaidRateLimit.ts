@@ -1,0 +1,28 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { Route } from '../routes/route.js'
+import type { AppEnv } from './env.js'
+import { methodMatcher } from './methodMatcher.js'
+import { clientAddress, type RateLimiter } from './rateLimiter.js'
+
+export function hasPaymentHeader(c: Context<AppEnv>): boolean {
+  return c.req.header('payment-signature') !== undefined || c.req.header('x-payment') !== undefined
+}
+
+/**
+ * The unpaid ceiling, for every request except a priced route's request that carries a payment header:
+ * the payment gate counts those itself, against the paying wallet once the payment proves it, else
+ * against this same unpaid ceiling. A payment header on a free route, a discovery document or an unknown
+ * path means nothing, so it is counted here like any other request.
+ */
+export function unpaidRateLimit(
+  limiter: RateLimiter,
+  trustedProxies: number,
+  routes: readonly Route[],
+): MiddlewareHandler<AppEnv> {
+  const priced = methodMatcher(routes.filter((r) => r.priceUsd !== null))
+  return async (c, next) => {
+    const gated = hasPaymentHeader(c) && priced(c.req.path).includes(c.req.method)
+    if (!gated) await limiter.unpaid(clientAddress(c, trustedProxies))
+    await next()
+  }
+}
