@@ -28,8 +28,10 @@ export interface Candles {
   productId: string
   days: number
   granularitySec: number
-  high: number
-  low: number
+  /** Highest high of the window; null when the window has no bars. */
+  high: number | null
+  /** Lowest low of the window; null when the window has no bars. */
+  low: number | null
   candles: number
   series: [number, number, number, number, number][]
 }
@@ -93,8 +95,8 @@ export async function getCandles(market: MarketData, q: CandlesQuery, nowMs: num
     productId,
     days: q.days,
     granularitySec,
-    high: series.length === 0 ? 0 : Math.max(...series.map((r) => r[2])),
-    low: series.length === 0 ? 0 : Math.min(...series.map((r) => r[3])),
+    high: series.length === 0 ? null : Math.max(...series.map((r) => r[2])),
+    low: series.length === 0 ? null : Math.min(...series.map((r) => r[3])),
     candles: series.length,
     series,
   }
