@@ -19,9 +19,25 @@ export class UpstreamError extends AppError {
   }
 }
 
-/** A 404 from an upstream: the thing asked for does not exist there. */
-export class UpstreamNotFound extends Error {
+/**
+ * A 404 from an upstream: the thing asked for does not exist there. Adapters that expect a miss map it to
+ * null or [] themselves; one that reaches the caller is a 404 naming the upstream, never a 500, and costs
+ * nothing. The URL (our upstream's address) stays out of the body; it is kept for logs.
+ */
+export class UpstreamNotFound extends AppError {
   override readonly name = 'UpstreamNotFound'
+  constructor(
+    readonly upstream: string,
+    readonly url: string,
+  ) {
+    super(
+      404,
+      'upstream_not_found',
+      `The ${upstream} upstream has no record of what was asked for. Check the identifiers you passed; nothing was charged.`,
+      undefined,
+      { upstream },
+    )
+  }
 }
 
 export type FetchJson = (upstream: string, url: string) => Promise<unknown>
@@ -40,7 +56,7 @@ export function createFetchJson(timeoutMs = 8000): FetchJson {
     }
     if (res.status === 404) {
       await res.body?.cancel()
-      throw new UpstreamNotFound(`${upstream}: ${url}`)
+      throw new UpstreamNotFound(upstream, url)
     }
     if (!res.ok) {
       await res.body?.cancel()
