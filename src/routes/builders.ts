@@ -15,7 +15,7 @@ import {
   tokenOrNative,
   txStep,
 } from './fields.js'
-import { defineRoute, notImplemented, type Route } from './route.js'
+import { defineRoute, type HandlerContext, notImplemented, type Route } from './route.js'
 
 /**
  * Sections C and E: builders. Each returns unsigned, ordered steps `{ to, data, value }` that the caller
@@ -26,17 +26,40 @@ import { defineRoute, notImplemented, type Route } from './route.js'
 const PRICE = 0.01
 const PRICE_NOTE = ' Reference price $0.01; the machine-readable description lists $0.02.'
 
-interface BuilderSpec {
+/** What a builder returns: the envelope of `builderOutput` around its own action schema. */
+export type BuilderResult<A extends z.ZodRawShape> = z.input<ReturnType<typeof builderOutput<A>>>
+
+/**
+ * A builder's logic: the parsed body (typed by the body schema) in, the checked envelope out. Keep it one
+ * line calling a builders/ function declared to return `BuilderResult<typeof action>`: an inline object
+ * literal here loses its literal types (`action.type`) to inference and fails the check.
+ */
+export type BuilderHandler<B extends z.ZodObject, A extends z.ZodRawShape> = (
+  body: z.output<B>,
+  ctx: HandlerContext,
+) => Promise<BuilderResult<A>>
+
+interface BuilderMeta<B extends z.ZodObject, A extends z.ZodRawShape> {
   id: string
   path: string
   summary: string
   description: string
-  body: z.ZodObject
-  action: z.ZodRawShape
-  capability: string
+  body: B
+  action: A
 }
 
-function builder(spec: BuilderSpec): Route {
+/** A builder with its logic, or one whose capability a later change builds (501, nothing charged). */
+export type BuilderSpec<B extends z.ZodObject, A extends z.ZodRawShape> = BuilderMeta<B, A> &
+  // NoInfer: B and A come from `body` and `action` only; the handler is checked against them.
+  ({ handler: BuilderHandler<NoInfer<B>, NoInfer<A>> } | { capability: string })
+
+/**
+ * One builder route: POST, the builder price and tier, `body` validated strictly, the output the
+ * `builderOutput` envelope around `action`. The body schema's type flows to the handler, and the
+ * handler's result is type-checked against the route's output schema.
+ */
+export function builder<B extends z.ZodObject, A extends z.ZodRawShape>(spec: BuilderSpec<B, A>): Route {
+  const handler = 'handler' in spec ? spec.handler : notImplemented(spec.capability)
   return defineRoute({
     id: spec.id,
     method: 'POST',
@@ -47,7 +70,7 @@ function builder(spec: BuilderSpec): Route {
     description: spec.description + PRICE_NOTE,
     input: { body: spec.body },
     output: builderOutput(spec.action),
-    handler: notImplemented(spec.capability),
+    handler: ({ body }, ctx) => handler(body, ctx),
   })
 }
 
