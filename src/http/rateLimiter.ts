@@ -17,11 +17,14 @@ export interface RateLimiter {
   paid(wallet: string): Promise<void>
 }
 
-/** Fixed windows in the shared state, so instances sharing Redis share the ceilings. */
+/**
+ * Fixed windows in the shared state, so instances sharing Redis share the ceilings. `now` is the
+ * services' clock (milliseconds since the epoch), never ambient time.
+ */
 export function createRateLimiter(
   state: SharedState,
   options: RateLimitOptions,
-  now: () => number = Date.now,
+  now: () => number,
 ): RateLimiter {
   const windowMs = options.windowSeconds * 1000
   const windowKey = (scope: 'unpaid' | 'paid', key: string) =>
