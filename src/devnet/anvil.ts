@@ -139,7 +139,7 @@ async function waitForRpc(url: string, timeoutMs: number, hasExited: () => boole
   const deadline = Date.now() + timeoutMs
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
   for (;;) {
-    if (hasExited()) throw new AnvilStartError(`anvil exited before answering on ${url} (port in use?)`)
+    if (hasExited()) throw new PortTakenError(`anvil exited before answering on ${url} (port in use?)`)
     try {
       const response = await fetch(url, {
         method: 'POST',
@@ -170,10 +170,10 @@ async function waitForOwnership(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    if (hasExited()) throw new AnvilStartError(`port ${port} is taken by another process (${url})`)
+    if (hasExited()) throw new PortTakenError(`port ${port} is taken by another process (${url})`)
     const owned = listensOn(pid, port)
     if (owned !== false) return
-    if (Date.now() > deadline) throw new AnvilStartError(`${url} answers, but not from anvil pid ${pid}`)
+    if (Date.now() > deadline) throw new PortTakenError(`${url} answers, but not from anvil pid ${pid}`)
     await new Promise((resolve) => setTimeout(resolve, 15))
   }
 }
@@ -183,6 +183,7 @@ async function waitForOwnership(
  * binary runs); undefined where /proc cannot tell.
  */
 export function listensOn(pid: number, port: number): boolean | undefined {
+  if (!existsSync('/proc/net/tcp')) return undefined
   try {
     const portHex = port.toString(16).toUpperCase().padStart(4, '0')
     const inodes = new Set<string>()
@@ -204,7 +205,25 @@ export function listensOn(pid: number, port: number): boolean | undefined {
       }
     })
   } catch {
-    return undefined
+    // /proc works here, so an unreadable fd table means the process is gone: it owns nothing.
+    return false
+  }
+}
+
+/** The port was taken between choosing it and binding it (by another test worker, another run). */
+export class PortTakenError extends AnvilStartError {}
+
+/**
+ * Runs `start` on a free port, and on another one if that port was taken in between (two test runs on
+ * one machine pick from the same ranges): at most five tries, then the last error.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort())
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt >= 5) throw err
+    }
   }
 }
 

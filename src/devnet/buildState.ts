@@ -16,7 +16,7 @@ import { type Address, type Hex, parseUnits } from 'viem'
 import { BASE_ADDRESSES, DEAD_ADDRESS } from '../chain/addresses.js'
 import { CACHE_DIR, PROJECT_ROOT } from '../projectRoot.js'
 import { DEVNET_ADDRESSES } from './addresses.js'
-import { type AnvilInstance, DEVNET_CHAIN_ID, freePort, startAnvil } from './anvil.js'
+import { type AnvilInstance, DEVNET_CHAIN_ID, onFreePort, startAnvil } from './anvil.js'
 import { ARTIFACTS_DIR } from './artifacts.js'
 import { createDeployContext } from './createDeployContext.js'
 import { type AaveDeployment, deployAave } from './deploy/aave.js'
@@ -270,7 +270,8 @@ export async function buildDevnetState(
 ): Promise<BuildDevnetStateResult> {
   const paths = devnetCachePaths(options.cacheDir)
   const started = Date.now()
-  const temporary = options.rpcUrl === undefined ? await startAnvil({ port: await freePort() }) : undefined
+  const temporary =
+    options.rpcUrl === undefined ? await onFreePort((port) => startAnvil({ port })) : undefined
   const rpcUrl = options.rpcUrl ?? temporary!.url
   try {
     const ctx = createDeployContext({ rpcUrl })

@@ -22,6 +22,9 @@ export class DeployError extends Error {
   override readonly name = 'DeployError'
 }
 
+/** How long a devnet transaction may take to be mined before the world gives up with its hash. */
+const RECEIPT_TIMEOUT_MS = 30_000
+
 export interface CreateDeployContextOptions {
   rpcUrl: string
   /** Signs every deploy/admin transaction; defaults to the devnet deployer (mnemonic index 10). */
@@ -53,13 +56,33 @@ export function createDeployContext(options: CreateDeployContextOptions): Deploy
 
   async function receiptOf(hash: Hex): Promise<TransactionReceipt> {
     // With automine the receipt exists as soon as eth_sendRawTransaction returns; polling covers
-    // interval mining.
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    // interval mining. Bounded: a transaction that is never mined is a reason to fail, not to hang.
+    const receipt = await publicClient
+      .waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: RECEIPT_TIMEOUT_MS })
+      .catch((err: unknown) => {
+        throw new DeployError(`transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS / 1000} s`, {
+          cause: err,
+        })
+      })
     if (receipt.status !== 'success') throw new DeployError(`transaction ${hash} reverted`)
     return receipt
   }
 
-  async function sendData(to: Address | undefined, data: Hex, value?: bigint): Promise<TransactionReceipt> {
+  let queue: Promise<unknown> = Promise.resolve()
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn)
+    queue = run.catch(() => undefined)
+    return run
+  }
+
+  const sendData = (to: Address | undefined, data: Hex, value?: bigint) =>
+    exclusive(() => sendDataNow(to, data, value))
+
+  async function sendDataNow(
+    to: Address | undefined,
+    data: Hex,
+    value?: bigint,
+  ): Promise<TransactionReceipt> {
     // Estimate explicitly (a revert surfaces here, with its reason) and add headroom: several blocks are
     // mined per second, and a call estimated in the same second as the previous block can take a cheaper
     // path than it executes (e.g. Morpho skips the IRM call when no time has elapsed).
@@ -137,6 +160,8 @@ export function createDeployContext(options: CreateDeployContextOptions): Deploy
       ])
       return target
     },
+
+    exclusive,
 
     async write(params: WriteParams) {
       const data = encodeFunctionData({

@@ -48,6 +48,12 @@ export interface DeployContext {
   ): Promise<Address>
   /** Send a state-changing call from the deployer and wait for a successful receipt (throws on revert). */
   write(params: WriteParams): Promise<TransactionReceipt>
+  /**
+   * Runs `fn` while no other deployer transaction is in flight. The price pusher, the keeper and tests
+   * share the deployer account: without this, two senders read the same pending nonce and one of them
+   * fails ("nonce too low"), depending on timing.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>
   /** `eth_call` a view function; the caller names the expected return type. */
   read<T = unknown>(params: {
     address: Address

@@ -14,6 +14,11 @@ export interface KeeperOptions {
   gtrade: Address
   /** Current oracle price of a pair, 1e10; return 0n to leave the stored price untouched. */
   prices: (pairIndex: number) => bigint
+  /**
+   * Serialises the keeper's transactions with the other senders of its account (DeployContext's
+   * `exclusive`), so they never race for a nonce.
+   */
+  exclusive?: <T>(fn: () => Promise<T>) => Promise<T>
 }
 
 export interface StartKeeperOptions extends KeeperOptions {
@@ -51,13 +56,22 @@ async function send(
   args: readonly unknown[],
 ): Promise<{ hash?: Hex; error?: string }> {
   try {
-    const hash = await options.walletClient.writeContract({
-      address: options.gtrade,
-      abi: gtradeStandInAbi,
-      functionName,
-      args,
-    } as Parameters<typeof options.walletClient.writeContract>[0])
-    const receipt = await options.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    const exclusive = options.exclusive ?? (<T>(fn: () => Promise<T>) => fn())
+    const { hash, receipt } = await exclusive(async () => {
+      const hash = await options.walletClient.writeContract({
+        address: options.gtrade,
+        abi: gtradeStandInAbi,
+        functionName,
+        args,
+      } as Parameters<typeof options.walletClient.writeContract>[0])
+      // Bounded: a transaction that is never mined fails the tick with its hash instead of stalling it.
+      const receipt = await options.publicClient.waitForTransactionReceipt({
+        hash,
+        pollingInterval: 20,
+        timeout: 30_000,
+      })
+      return { hash, receipt }
+    })
     return receipt.status === 'success' ? { hash } : { hash, error: 'reverted' }
   } catch (error) {
     return { error: error instanceof Error ? error.message.split('\n')[0] : String(error) }

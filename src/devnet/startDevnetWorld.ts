@@ -140,6 +140,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     const keeper = startKeeper({
       publicClient: ctx.publicClient,
       walletClient: ctx.walletClient,
+      exclusive: ctx.exclusive,
       gtrade: BASE_ADDRESSES.GtradeDiamond,
       prices: (pairIndex) => BigInt(Math.round(sim.perp.mark(pairIndex) * 1e10)),
       intervalMs: options.keeperIntervalMs ?? 1000,

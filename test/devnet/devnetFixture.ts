@@ -11,7 +11,7 @@ import {
   type WalletClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { freePort } from '../../src/devnet/anvil.js'
+import { onFreePort } from '../../src/devnet/anvil.js'
 import { type LoadedDevnet, loadDevnet } from '../../src/devnet/buildState.js'
 import { devnetChain } from '../../src/devnet/createDeployContext.js'
 import { demoAccounts, devnetDeployer } from '../../src/devnet/devnetAccounts.js'
@@ -29,7 +29,7 @@ export interface TestDevnet extends LoadedDevnet {
 
 /** One devnet per test file: loads the cached state (building it first if stale) on a free port. */
 export async function startTestDevnet(): Promise<TestDevnet> {
-  const loaded = await loadDevnet({ port: await freePort() })
+  const loaded = await onFreePort((port) => loadDevnet({ port }))
   const chain = devnetChain(loaded.anvil.url)
   const transport = http(loaded.anvil.url)
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 20 })

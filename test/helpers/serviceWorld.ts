@@ -10,7 +10,7 @@ import { base } from 'viem/chains'
 import { createApp } from '../../src/app.js'
 import { USDC } from '../../src/chain/network.js'
 import { type Config, loadConfig } from '../../src/config.js'
-import { freePort, freePortRange } from '../../src/devnet/anvil.js'
+import { freePort, freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
@@ -43,22 +43,23 @@ export interface ServiceWorld {
 
 /** One devnet world (anvil + upstream simulators) per test file, and as many service instances as asked. */
 export async function startServiceWorld(): Promise<ServiceWorld> {
-  const rpcPort = await freePort()
-  const upstreamPort = await freePortRange(5)
   const env: NodeJS.ProcessEnv = {
-    DEVNET_RPC_PORT: String(rpcPort),
-    DEVNET_UPSTREAM_PORT: String(upstreamPort),
     DATA_DIR: 'memory://',
     RATE_LIMIT_UNPAID: '1000000',
     RATE_LIMIT_PAID: '1000000',
     QUOTE_SECRET: 'test-quote-secret-shared-by-instances',
     LOG_LEVEL: 'silent',
   }
-  const world = await startDevnetWorld({
-    config: loadConfig(env),
-    logger: createLogger('silent'),
-    clock: Date.now,
-    pushIntervalMs: 0,
+  // On a port taken between choosing and binding it (another worker, another run), on another one.
+  const world = await onFreePort(async (rpcPort) => {
+    env.DEVNET_RPC_PORT = String(rpcPort)
+    env.DEVNET_UPSTREAM_PORT = String(await freePortRange(5))
+    return startDevnetWorld({
+      config: loadConfig(env),
+      logger: createLogger('silent'),
+      clock: Date.now,
+      pushIntervalMs: 0,
+    })
   })
   const chain = createPublicClient({ transport: http(world.rpcUrl), pollingInterval: 20 }) as PublicClient
   const instances: Instance[] = []

@@ -22,7 +22,7 @@ import {
   type WalletClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { type AnvilInstance, freePort, startAnvil } from '../../../src/devnet/anvil.js'
+import { type AnvilInstance, onFreePort, startAnvil } from '../../../src/devnet/anvil.js'
 import { loadArtifact } from '../../../src/devnet/artifacts.js'
 import { createDeployContext, devnetChain } from '../../../src/devnet/createDeployContext.js'
 import type { Artifact, DeployContext } from '../../../src/devnet/deployContext.js'
@@ -132,8 +132,7 @@ interface PrestateDiff {
  */
 export async function startHarness(): Promise<Harness> {
   const compiled = compileStandIns()
-  const port = await freePort()
-  const anvil = await startAnvil({ port })
+  const anvil = await onFreePort((port) => startAnvil({ port }))
   const inner = createDeployContext({ rpcUrl: anvil.url, deployerPrivateKey: demoAccounts[0]!.privateKey })
   const { publicClient, walletClient, testClient } = inner
   const chain = devnetChain(anvil.url)
