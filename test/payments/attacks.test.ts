@@ -27,6 +27,7 @@ import {
   signChallenge,
   startServiceWorld,
 } from '../helpers/serviceWorld.js'
+import { withinOneWindow } from '../helpers/withinOneWindow.js'
 
 /**
  * The payment gate under attack, on the devnet: each test performs one attack of the security review
@@ -381,24 +382,25 @@ describe('flaw 2: never broadcast what cannot succeed', () => {
     expect(await svc.services.deps.ledger.byPayer(broke.account.address)).toHaveLength(0)
   })
 
-  test('error: payments signed by throwaway keys are unpaid traffic: after the sender’s ceiling no balance is read for them', async () => {
-    const svc = await sw.instance({ RATE_LIMIT_UNPAID: '3', TRUST_PROXY: 'true' })
-    const url = `${svc.url}${PRICES}`
-    const challenge = await challengeOf(url)
-    const sender = { 'x-forwarded-for': clientIp() }
-    const answers: Answer[] = []
-    for (let i = 0; i < 10; i++) {
-      const throwaway = await authorize(
-        generatePrivateKey(),
-        challenge.accepts[0] as PaymentPayload['accepted'],
-      )
-      answers.push(await pay(url, throwaway.payload, sender))
-    }
-    expect(answers.map((a) => a.code)).toEqual([
-      ...Array(3).fill('payment_insufficient_funds'),
-      ...Array(7).fill('rate_limited'),
-    ])
-  })
+  test('error: payments signed by throwaway keys are unpaid traffic: after the sender’s ceiling no balance is read for them', () =>
+    withinOneWindow(async () => {
+      const svc = await sw.instance({ RATE_LIMIT_UNPAID: '3', TRUST_PROXY: 'true' })
+      const url = `${svc.url}${PRICES}`
+      const challenge = await challengeOf(url)
+      const sender = { 'x-forwarded-for': clientIp() }
+      const answers: Answer[] = []
+      for (let i = 0; i < 10; i++) {
+        const throwaway = await authorize(
+          generatePrivateKey(),
+          challenge.accepts[0] as PaymentPayload['accepted'],
+        )
+        answers.push(await pay(url, throwaway.payload, sender))
+      }
+      expect(answers.map((a) => a.code)).toEqual([
+        ...Array(3).fill('payment_insufficient_funds'),
+        ...Array(7).fill('rate_limited'),
+      ])
+    }))
 
   test('behavior: once a pending settlement lands and is reconciled, its amount is not held twice', async () => {
     const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
@@ -440,79 +442,87 @@ describe('flaw 2: never broadcast what cannot succeed', () => {
 })
 
 describe('flaw 3: nobody can spend another wallet’s paid ceiling', () => {
-  test('error: a flood of replays of a victim’s used payment hits the sender’s unpaid ceiling; the victim is still served', async () => {
-    const svc = await sw.instance({ RATE_LIMIT_PAID: '5', RATE_LIMIT_UNPAID: '20', TRUST_PROXY: 'true' })
-    const victim = await sw.freshWallet(1_000_000n)
-    const url = `${svc.url}${PRICES}`
-    const used = await signChallenge(victim, await challengeOf(url))
-    expect((await pay(url, used, { 'x-forwarded-for': clientIp() })).status).toBe(200)
+  test('error: a flood of replays of a victim’s used payment hits the sender’s unpaid ceiling; the victim is still served', () =>
+    withinOneWindow(async () => {
+      const svc = await sw.instance({ RATE_LIMIT_PAID: '5', RATE_LIMIT_UNPAID: '20', TRUST_PROXY: 'true' })
+      const victim = await sw.freshWallet(1_000_000n)
+      const url = `${svc.url}${PRICES}`
+      const used = await signChallenge(victim, await challengeOf(url))
+      expect((await pay(url, used, { 'x-forwarded-for': clientIp() })).status).toBe(200)
 
-    const attacker = { 'x-forwarded-for': clientIp() }
-    const flood: Answer[] = []
-    for (let i = 0; i < 40; i++) flood.push(await pay(url, used, attacker))
-    expect(count(flood, (a) => a.code === 'payment_replayed')).toBe(20)
-    expect(count(flood, (a) => a.status === 429)).toBe(20)
+      const attacker = { 'x-forwarded-for': clientIp() }
+      const flood: Answer[] = []
+      for (let i = 0; i < 40; i++) flood.push(await pay(url, used, attacker))
+      expect(count(flood, (a) => a.code === 'payment_replayed')).toBe(20)
+      expect(count(flood, (a) => a.status === 429)).toBe(20)
 
-    const fresh = await signChallenge(victim, await challengeOf(url))
-    expect((await pay(url, fresh, { 'x-forwarded-for': clientIp() })).status).toBe(200)
-  })
+      const fresh = await signChallenge(victim, await challengeOf(url))
+      expect((await pay(url, fresh, { 'x-forwarded-for': clientIp() })).status).toBe(200)
+    }))
 
-  test('error: forged signatures naming a contract as `from` count against the sender’s unpaid ceiling, not the contract’s', async () => {
-    const svc = await sw.instance({ RATE_LIMIT_PAID: '5', RATE_LIMIT_UNPAID: '10', TRUST_PROXY: 'true' })
-    const challenge = await challengeOf(`${svc.url}${PRICES}`)
-    const honest = await authorize(generatePrivateKey(), challenge.accepts[0] as PaymentPayload['accepted'])
-    // Multicall3 has code: the gate must ask the facilitator about such signatures.
-    const contract = '0xcA11bde05977b3631167028862bE2a173976CA11'
-    const forged = structuredClone(honest.payload)
-    ;(forged.payload.authorization as { from: string }).from = contract
-    const attacker = { 'x-forwarded-for': clientIp() }
-    const answers: Answer[] = []
-    for (let i = 0; i < 15; i++) {
-      ;(forged.payload.authorization as { nonce: string }).nonce = keccak256(toHex(`forged-${i}`))
-      answers.push(await pay(`${svc.url}${PRICES}`, forged, attacker))
-    }
-    expect(count(answers, (a) => a.code === 'payment_invalid_signature')).toBe(10)
-    expect(count(answers, (a) => a.status === 429)).toBe(5)
-    // The contract's own paid ceiling is untouched: all five of its calls are still available.
-    for (let i = 0; i < 5; i++) await svc.services.deps.limiter.paid(contract)
-    await expect(svc.services.deps.limiter.paid(contract)).rejects.toMatchObject({ status: 429 })
-  })
+  test('error: forged signatures naming a contract as `from` count against the sender’s unpaid ceiling, not the contract’s', () =>
+    withinOneWindow(async () => {
+      const svc = await sw.instance({ RATE_LIMIT_PAID: '5', RATE_LIMIT_UNPAID: '10', TRUST_PROXY: 'true' })
+      const challenge = await challengeOf(`${svc.url}${PRICES}`)
+      const honest = await authorize(generatePrivateKey(), challenge.accepts[0] as PaymentPayload['accepted'])
+      // Multicall3 has code: the gate must ask the facilitator about such signatures.
+      const contract = '0xcA11bde05977b3631167028862bE2a173976CA11'
+      const forged = structuredClone(honest.payload)
+      ;(forged.payload.authorization as { from: string }).from = contract
+      const attacker = { 'x-forwarded-for': clientIp() }
+      const answers: Answer[] = []
+      for (let i = 0; i < 15; i++) {
+        ;(forged.payload.authorization as { nonce: string }).nonce = keccak256(toHex(`forged-${i}`))
+        answers.push(await pay(`${svc.url}${PRICES}`, forged, attacker))
+      }
+      expect(count(answers, (a) => a.code === 'payment_invalid_signature')).toBe(10)
+      expect(count(answers, (a) => a.status === 429)).toBe(5)
+      // The contract's own paid ceiling is untouched: all five of its calls are still available.
+      for (let i = 0; i < 5; i++) await svc.services.deps.limiter.paid(contract)
+      await expect(svc.services.deps.limiter.paid(contract)).rejects.toMatchObject({ status: 429 })
+    }))
 })
 
 describe('flaw 4: surge measures admitted work', () => {
-  test('behavior: 2,500 rejected requests leave the surge multiplier at 1', async () => {
-    const svc = await sw.instance({ SURGE_CAPACITY_RPS: '2', RATE_LIMIT_UNPAID: '100', TRUST_PROXY: 'true' })
-    const url = `${svc.url}${PRICES}`
-    const client = { 'x-forwarded-for': clientIp() }
-    const statuses: number[] = []
-    for (let batch = 0; batch < 25; batch++) {
-      const answers = await Promise.all(
-        Array.from({ length: 100 }, () => send(url, { 'X-PAYMENT': 'garbage', ...client })),
-      )
-      statuses.push(...answers.map((a) => a.status))
-    }
-    expect(statuses.filter((s) => s === 402)).toHaveLength(100)
-    expect(statuses.filter((s) => s === 429)).toHaveLength(2400)
-    expect(svc.services.deps.surge.multiplier()).toBe(1)
-    expect((await challengeOf(url, { headers: { 'x-forwarded-for': clientIp() } })).accepts[0]?.amount).toBe(
-      '1000',
-    )
-  })
+  test('behavior: 2,500 rejected requests leave the surge multiplier at 1', () =>
+    withinOneWindow(async () => {
+      const svc = await sw.instance({
+        SURGE_CAPACITY_RPS: '2',
+        RATE_LIMIT_UNPAID: '100',
+        TRUST_PROXY: 'true',
+      })
+      const url = `${svc.url}${PRICES}`
+      const client = { 'x-forwarded-for': clientIp() }
+      const statuses: number[] = []
+      for (let batch = 0; batch < 25; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 100 }, () => send(url, { 'X-PAYMENT': 'garbage', ...client })),
+        )
+        statuses.push(...answers.map((a) => a.status))
+      }
+      expect(statuses.filter((s) => s === 402)).toHaveLength(100)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(2400)
+      expect(svc.services.deps.surge.multiplier()).toBe(1)
+      expect(
+        (await challengeOf(url, { headers: { 'x-forwarded-for': clientIp() } })).accepts[0]?.amount,
+      ).toBe('1000')
+    }))
 })
 
 describe('flaw 5: free routes keep their unpaid ceiling whatever headers come along', () => {
-  test('error: a junk X-PAYMENT header does not lift the ceiling of a free route or a discovery document', async () => {
-    const svc = await sw.instance({ RATE_LIMIT_UNPAID: '10', TRUST_PROXY: 'true' })
-    const client = { 'x-forwarded-for': clientIp(), 'X-PAYMENT': 'x' }
-    const referral = await Promise.all(
-      Array.from({ length: 15 }, () => send(`${svc.url}/v1/referrals/${payTo}`, client)),
-    )
-    expect(count(referral, (a) => a.status === 200)).toBe(10)
-    expect(count(referral, (a) => a.status === 429)).toBe(5)
-    const other = { 'x-forwarded-for': clientIp(), 'PAYMENT-SIGNATURE': 'x' }
-    const catalog = await Promise.all(Array.from({ length: 12 }, () => send(`${svc.url}/v1`, other)))
-    expect(count(catalog, (a) => a.status === 429)).toBe(2)
-  })
+  test('error: a junk X-PAYMENT header does not lift the ceiling of a free route or a discovery document', () =>
+    withinOneWindow(async () => {
+      const svc = await sw.instance({ RATE_LIMIT_UNPAID: '10', TRUST_PROXY: 'true' })
+      const client = { 'x-forwarded-for': clientIp(), 'X-PAYMENT': 'x' }
+      const referral = await Promise.all(
+        Array.from({ length: 15 }, () => send(`${svc.url}/v1/referrals/${payTo}`, client)),
+      )
+      expect(count(referral, (a) => a.status === 200)).toBe(10)
+      expect(count(referral, (a) => a.status === 429)).toBe(5)
+      const other = { 'x-forwarded-for': clientIp(), 'PAYMENT-SIGNATURE': 'x' }
+      const catalog = await Promise.all(Array.from({ length: 12 }, () => send(`${svc.url}/v1`, other)))
+      expect(count(catalog, (a) => a.status === 429)).toBe(2)
+    }))
 })
 
 describe('flaw 6: every authorization field value is refused as a payment error, never a 5xx', () => {
@@ -579,14 +589,15 @@ describe('review: HEAD is never charged', () => {
 })
 
 describe('TRUST_PROXY takes the address our proxy appended, not the client’s', () => {
-  test('error: a client rotating the leftmost X-Forwarded-For entry is still one client', async () => {
-    const svc = await sw.instance({ RATE_LIMIT_UNPAID: '3', TRUST_PROXY: 'true' })
-    const proxySaw = clientIp()
-    const statuses: number[] = []
-    for (let i = 0; i < 5; i++) {
-      const res = await send(`${svc.url}/v1`, { 'x-forwarded-for': `${clientIp()}, ${proxySaw}` })
-      statuses.push(res.status)
-    }
-    expect(statuses).toEqual([200, 200, 200, 429, 429])
-  })
+  test('error: a client rotating the leftmost X-Forwarded-For entry is still one client', () =>
+    withinOneWindow(async () => {
+      const svc = await sw.instance({ RATE_LIMIT_UNPAID: '3', TRUST_PROXY: 'true' })
+      const proxySaw = clientIp()
+      const statuses: number[] = []
+      for (let i = 0; i < 5; i++) {
+        const res = await send(`${svc.url}/v1`, { 'x-forwarded-for': `${clientIp()}, ${proxySaw}` })
+        statuses.push(res.status)
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429])
+    }))
 })

@@ -12,6 +12,7 @@ import {
   signChallenge,
   startServiceWorld,
 } from '../helpers/serviceWorld.js'
+import { withinOneWindow } from '../helpers/withinOneWindow.js'
 
 let sw: ServiceWorld
 const payTo = demoAccounts[9]?.address as `0x${string}`
@@ -85,38 +86,44 @@ describe('surge pricing', () => {
 })
 
 describe('rate limits', () => {
-  test('behavior: unpaid traffic over its ceiling gets 429 with Retry-After', async () => {
-    const svc = await sw.instance({ RATE_LIMIT_UNPAID: '5', TRUST_PROXY: 'true' })
-    const client = ip()
-    const statuses: number[] = []
-    for (let i = 0; i < 7; i++) {
-      const res = await fetch(`${svc.url}/v1/prices?symbols=BTC`, { headers: { 'x-forwarded-for': client } })
-      statuses.push(res.status)
-      if (res.status === 429) {
-        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
-        expect(((await res.json()) as { error: { code: string } }).error.code).toBe('rate_limited')
-      } else await res.body?.cancel()
-    }
-    expect(statuses).toEqual([402, 402, 402, 402, 402, 429, 429])
-    // Another client is unaffected.
-    expect((await fetch(`${svc.url}/v1`, { headers: { 'x-forwarded-for': ip() } })).status).toBe(200)
-  })
+  test('behavior: unpaid traffic over its ceiling gets 429 with Retry-After', () =>
+    withinOneWindow(async () => {
+      const svc = await sw.instance({ RATE_LIMIT_UNPAID: '5', TRUST_PROXY: 'true' })
+      const client = ip()
+      const statuses: number[] = []
+      for (let i = 0; i < 7; i++) {
+        const res = await fetch(`${svc.url}/v1/prices?symbols=BTC`, {
+          headers: { 'x-forwarded-for': client },
+        })
+        statuses.push(res.status)
+        if (res.status === 429) {
+          expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+          expect(((await res.json()) as { error: { code: string } }).error.code).toBe('rate_limited')
+        } else await res.body?.cancel()
+      }
+      expect(statuses).toEqual([402, 402, 402, 402, 402, 429, 429])
+      // Another client is unaffected.
+      expect((await fetch(`${svc.url}/v1`, { headers: { 'x-forwarded-for': ip() } })).status).toBe(200)
+    }))
 
-  test('behavior: paid traffic is counted per paying wallet, and a refused call moves no money', async () => {
-    const svc = await sw.instance({ RATE_LIMIT_PAID: '2' })
-    const who = payer(3)
-    const url = `${svc.url}/v1/prices?symbols=ETH`
-    const payloads = await Promise.all([1, 2, 3].map(async () => signChallenge(who, await challengeOf(url))))
-    const before = await sw.usdcBalance(who.account.address)
-    const statuses: number[] = []
-    for (const p of payloads) {
-      const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': encodePayment(p) } })
-      statuses.push(res.status)
-      await res.body?.cancel()
-    }
-    expect(statuses).toEqual([200, 200, 429])
-    expect(await sw.usdcBalance(who.account.address)).toBe(before - 2000n)
-  })
+  test('behavior: paid traffic is counted per paying wallet, and a refused call moves no money', () =>
+    withinOneWindow(async () => {
+      const svc = await sw.instance({ RATE_LIMIT_PAID: '2' })
+      const who = payer(3)
+      const url = `${svc.url}/v1/prices?symbols=ETH`
+      const payloads = await Promise.all(
+        [1, 2, 3].map(async () => signChallenge(who, await challengeOf(url))),
+      )
+      const before = await sw.usdcBalance(who.account.address)
+      const statuses: number[] = []
+      for (const p of payloads) {
+        const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': encodePayment(p) } })
+        statuses.push(res.status)
+        await res.body?.cancel()
+      }
+      expect(statuses).toEqual([200, 200, 429])
+      expect(await sw.usdcBalance(who.account.address)).toBe(before - 2000n)
+    }))
 })
 
 describe('shared state outage', () => {
