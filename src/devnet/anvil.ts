@@ -251,15 +251,18 @@ export async function freePortRange(count: number, fromPort?: number, toPort?: n
 
 /**
  * The ports 20000..32000 are shared out between test workers (VITEST_POOL_ID 1, 2, … take slices of
- * their own), so two workers never pick the same port between a check and a listen; other processes
- * pick from the whole range.
+ * their own, offset per run), so two workers of a run never pick the same port between a check and a
+ * listen; other processes pick from the whole range. A collision that still happens is retried
+ * (`onFreePort`) or fails at once with its reason.
  */
 function workerSlice(): [number, number] {
   const worker = Number(process.env.VITEST_POOL_ID ?? 0)
   if (!Number.isInteger(worker) || worker <= 0) return [20_000, 32_000]
-  const slices = 4
+  // The run (the worker's parent, vitest's main process) picks the offset, so two test runs on one
+  // machine usually land in different slices too.
+  const slices = 8
   const width = 12_000 / slices
-  const from = 20_000 + ((worker - 1) % slices) * width
+  const from = 20_000 + ((worker - 1 + process.ppid) % slices) * width
   return [from, from + width]
 }
 
