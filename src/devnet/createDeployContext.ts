@@ -59,13 +59,35 @@ export function createDeployContext(options: CreateDeployContextOptions): Deploy
     // interval mining. Bounded: a transaction that is never mined is a reason to fail, not to hang.
     const receipt = await publicClient
       .waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: RECEIPT_TIMEOUT_MS })
-      .catch((err: unknown) => {
-        throw new DeployError(`transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS / 1000} s`, {
-          cause: err,
-        })
+      .catch(async (err: unknown) => {
+        throw new DeployError(
+          `transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS / 1000} s (${await stuckDiagnosis(hash)})`,
+          { cause: err },
+        )
       })
     if (receipt.status !== 'success') throw new DeployError(`transaction ${hash} reverted`)
     return receipt
+  }
+
+  /** What the chain says about a transaction that was never mined: for the error, best effort. */
+  async function stuckDiagnosis(hash: Hex): Promise<string> {
+    try {
+      const [tx, latest, pending, pool, block] = await Promise.all([
+        publicClient.getTransaction({ hash }).catch(() => null),
+        publicClient.getTransactionCount({ address: account.address, blockTag: 'latest' }),
+        publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+        testClient.request({ method: 'txpool_status' } as never).catch(() => null),
+        publicClient.getBlock(),
+      ])
+      return [
+        tx === null ? 'unknown to the node' : `nonce ${tx.nonce}, maxFee ${tx.maxFeePerGas}`,
+        `deployer nonce latest ${latest} pending ${pending}`,
+        `pool ${JSON.stringify(pool)}`,
+        `head ${block.number} baseFee ${block.baseFeePerGas}`,
+      ].join('; ')
+    } catch (err) {
+      return `no diagnosis: ${err instanceof Error ? err.message : String(err)}`
+    }
   }
 
   let queue: Promise<unknown> = Promise.resolve()
