@@ -44,6 +44,9 @@ export async function createServices(
   clock: () => number = Date.now,
 ): Promise<Services> {
   const template = config.storage.databaseUrl === undefined ? readPgliteTemplate() : undefined
+  if (config.storage.databaseUrl === undefined && template === undefined) {
+    logger.info({ msg: 'no PGlite template (npm ci builds it): a new ledger database takes a few seconds' })
+  }
   const db = await createDatabase({ ...config.storage, template })
   const applied = await migrate(db)
   if (applied.length > 0) logger.info({ msg: 'migrations applied', applied, store: db.kind })
