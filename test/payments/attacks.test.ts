@@ -18,8 +18,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { BALANCE_TTL_MS } from '../../src/payments/fundsGuard.js'
-import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
+import { USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import { SETTLEMENT_VISIBILITY_LAG_MS } from '../../src/store/sharedState.js'
+import { authorize } from '../helpers/authorize.js'
 import {
   challengeOf,
   encodePayment,
@@ -77,46 +78,6 @@ const USDC_CANCEL = parseAbi([
   'function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
 ])
-
-/** Signs an EIP-3009 authorization by hand, for payloads the official client would never produce. */
-async function authorize(
-  privateKey: Hex,
-  accepted: PaymentPayload['accepted'],
-  fields: { to?: `0x${string}`; value?: bigint; validAfter?: bigint; validBefore?: bigint; nonce?: Hex } = {},
-) {
-  const account = privateKeyToAccount(privateKey)
-  const now = BigInt(Math.floor(Date.now() / 1000))
-  const message = {
-    from: account.address,
-    to: fields.to ?? payTo,
-    value: fields.value ?? BigInt(accepted.amount),
-    validAfter: fields.validAfter ?? now - 600n,
-    validBefore: fields.validBefore ?? now + 120n,
-    nonce: fields.nonce ?? keccak256(toHex(`${Math.random()}-${Date.now()}`)),
-  }
-  const signature = await account.signTypedData({
-    domain: USDC_DOMAIN,
-    types: AUTHORIZATION_TYPES,
-    primaryType: 'TransferWithAuthorization',
-    message,
-  })
-  const payload: PaymentPayload = {
-    x402Version: 2,
-    accepted,
-    payload: {
-      authorization: {
-        from: message.from,
-        to: message.to,
-        value: message.value.toString(),
-        validAfter: message.validAfter.toString(),
-        validBefore: message.validBefore.toString(),
-        nonce: message.nonce,
-      },
-      signature,
-    },
-  }
-  return { payload, message, signature }
-}
 
 /** Runs `body` with anvil's automine off (blocks only when the test mines them). */
 async function withoutAutomine<T>(body: (mine: () => Promise<void>) => Promise<T>): Promise<T> {

@@ -1,12 +1,12 @@
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { type Hex, keccak256, toHex } from 'viem'
+import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
+import { authorize } from '../helpers/authorize.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
@@ -46,43 +46,11 @@ async function send(path: string, header: string, name = 'PAYMENT-SIGNATURE') {
 }
 
 /** Signs an EIP-3009 authorization by hand, for payloads the official client would never produce. */
-async function signAuthorization(
+const signAuthorization = async (
   privateKey: Hex,
   fields: { to?: `0x${string}`; value: bigint; validAfter?: bigint; validBefore?: bigint },
   accepted: PaymentPayload['accepted'],
-): Promise<PaymentPayload> {
-  const account = privateKeyToAccount(privateKey)
-  const now = BigInt(Math.floor(Date.now() / 1000))
-  const message = {
-    from: account.address,
-    to: fields.to ?? payTo,
-    value: fields.value,
-    validAfter: fields.validAfter ?? now - 600n,
-    validBefore: fields.validBefore ?? now + 120n,
-    nonce: keccak256(toHex(`${Math.random()}-${Date.now()}`)),
-  }
-  const signature = await account.signTypedData({
-    domain: USDC_DOMAIN,
-    types: AUTHORIZATION_TYPES,
-    primaryType: 'TransferWithAuthorization',
-    message,
-  })
-  return {
-    x402Version: 2,
-    accepted,
-    payload: {
-      authorization: {
-        from: message.from,
-        to: message.to,
-        value: message.value.toString(),
-        validAfter: message.validAfter.toString(),
-        validBefore: message.validBefore.toString(),
-        nonce: message.nonce,
-      },
-      signature,
-    },
-  }
-}
+): Promise<PaymentPayload> => (await authorize(privateKey, accepted, fields)).payload
 
 describe('x402 payment gate on the devnet', () => {
   test('behavior: an unpaid call gets 402 before validation, with the challenge in header and body', async () => {
