@@ -14,6 +14,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
+import { pollReceipt } from '../chain/pollReceipt.js'
 import { linkBytecode, loadArtifact } from './artifacts.js'
 import type { DeployContext, EtchOptions, WriteParams } from './deployContext.js'
 import { DEVNET_DEPLOYER_PRIVATE_KEY } from './devnetAccounts.js'
@@ -57,14 +58,15 @@ export function createDeployContext(options: CreateDeployContextOptions): Deploy
   async function receiptOf(hash: Hex): Promise<TransactionReceipt> {
     // With automine the receipt exists as soon as eth_sendRawTransaction returns; polling covers
     // interval mining. Bounded: a transaction that is never mined is a reason to fail, not to hang.
-    const receipt = await publicClient
-      .waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: RECEIPT_TIMEOUT_MS })
-      .catch(async (err: unknown) => {
-        throw new DeployError(
-          `transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS / 1000} s (${await stuckDiagnosis(hash)})`,
-          { cause: err },
-        )
-      })
+    const receipt = await pollReceipt(publicClient, hash, {
+      intervalMs: 20,
+      timeoutMs: RECEIPT_TIMEOUT_MS,
+    }).catch(async (err: unknown) => {
+      throw new DeployError(
+        `transaction ${hash} not mined within ${RECEIPT_TIMEOUT_MS / 1000} s (${await stuckDiagnosis(hash)})`,
+        { cause: err },
+      )
+    })
     if (receipt.status !== 'success') throw new DeployError(`transaction ${hash} reverted`)
     return receipt
   }

@@ -1,4 +1,5 @@
 import type { Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem'
+import { pollReceipt } from '../chain/pollReceipt.js'
 import { gtradeStandInAbi } from './deploy/gtrade.js'
 
 /**
@@ -65,11 +66,7 @@ async function send(
         args,
       } as Parameters<typeof options.walletClient.writeContract>[0])
       // Bounded: a transaction that is never mined fails the tick with its hash instead of stalling it.
-      const receipt = await options.publicClient.waitForTransactionReceipt({
-        hash,
-        pollingInterval: 20,
-        timeout: 30_000,
-      })
+      const receipt = await pollReceipt(options.publicClient, hash, { intervalMs: 20, timeoutMs: 30_000 })
       return { hash, receipt }
     })
     return receipt.status === 'success' ? { hash } : { hash, error: 'reverted' }

@@ -7,6 +7,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { createWalletClient, defineChain, http, nonceManager, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { CHAIN_ID, NETWORK } from '../chain/network.js'
+import { pollReceipt } from '../chain/pollReceipt.js'
 import type { Config } from '../config.js'
 
 export interface Facilitator extends FacilitatorClient {
@@ -106,7 +107,13 @@ export function createFacilitator(config: Config): Facilitator {
         return wallet.writeContract({ ...(a as object), gas } as never)
       },
       sendTransaction: (a) => wallet.sendTransaction(a),
-      waitForTransactionReceipt: (a) => wallet.waitForTransactionReceipt(a),
+      // Asks for the receipt itself, not only on new blocks (see pollReceipt); bounded like the x402
+      // signer's own wait, past which the settlement is reported pending.
+      waitForTransactionReceipt: (a) =>
+        pollReceipt(wallet, a.hash, {
+          intervalMs: payments.pollingIntervalMs,
+          timeoutMs: payments.settleTimeoutMs,
+        }),
       getCode: (a) => wallet.getCode(a),
     },
     // The bounded wait: past it the settlement is reported pending, recorded, and reconciled later.
