@@ -79,6 +79,20 @@ const USDC_CANCEL = parseAbi([
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
 ])
 
+/** `transferWithAuthorization` calldata for a hand-signed authorization, as anyone holding it can submit. */
+function transferCalldata(a: Awaited<ReturnType<typeof authorize>>): Hex {
+  const sig = parseSignature(a.signature)
+  const m = a.message
+  return encodeFunctionData({
+    abi: USDC_CANCEL,
+    functionName: 'transferWithAuthorization',
+    args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(sig.v), sig.r, sig.s],
+  })
+}
+
+/** Outbids the relayer: with automine off, the block orders transactions by tip. */
+const HIGH_TIP = { gas: 150_000n, maxPriorityFeePerGas: parseGwei('50'), maxFeePerGas: parseGwei('100') }
+
 /** Runs `body` with anvil's automine off (blocks only when the test mines them). */
 async function withoutAutomine<T>(body: (mine: () => Promise<void>) => Promise<T>): Promise<T> {
   const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
@@ -187,17 +201,7 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
     })
     await withoutAutomine(async (mine) => {
       expect((await pay(`${svc.url}${PRICES}`, ours.payload)).status).toBe(200)
-      const sig = parseSignature(decoy.signature)
-      const m = decoy.message
-      await submitter.writeContract({
-        address: USDC,
-        abi: USDC_CANCEL,
-        functionName: 'transferWithAuthorization',
-        args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(sig.v), sig.r, sig.s],
-        gas: 150_000n,
-        maxPriorityFeePerGas: parseGwei('50'),
-        maxFeePerGas: parseGwei('100'),
-      })
+      await submitter.sendTransaction({ to: USDC, data: transferCalldata(decoy), ...HIGH_TIP })
       await waitForPendingTx(2)
       await mine()
     })
@@ -222,17 +226,7 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
     const payToBefore = await sw.usdcBalance(payTo)
     const copy = await withoutAutomine(async (mine) => {
       expect((await pay(`${svc.url}${PRICES}`, ours.payload)).status).toBe(200)
-      const sig = parseSignature(ours.signature)
-      const m = ours.message
-      const hash = await frontRunner.writeContract({
-        address: USDC,
-        abi: USDC_CANCEL,
-        functionName: 'transferWithAuthorization',
-        args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(sig.v), sig.r, sig.s],
-        gas: 150_000n,
-        maxPriorityFeePerGas: parseGwei('50'),
-        maxFeePerGas: parseGwei('100'),
-      })
+      const hash = await frontRunner.sendTransaction({ to: USDC, data: transferCalldata(ours), ...HIGH_TIP })
       await waitForPendingTx(2)
       await mine()
       return hash
@@ -268,17 +262,7 @@ describe('review: one transaction cannot pay for two authorizations', () => {
       transport: http(sw.world.rpcUrl),
     })
     const call = (a: Awaited<ReturnType<typeof authorize>>) => {
-      const sig = parseSignature(a.signature)
-      const m = a.message
-      return {
-        target: USDC,
-        allowFailure: false,
-        callData: encodeFunctionData({
-          abi: USDC_CANCEL,
-          functionName: 'transferWithAuthorization',
-          args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(sig.v), sig.r, sig.s],
-        }),
-      }
+      return { target: USDC, allowFailure: false, callData: transferCalldata(a) }
     }
     await withoutAutomine(async (mine) => {
       for (const a of [first, second]) expect((await pay(`${svc.url}${PRICES}`, a.payload)).status).toBe(200)
