@@ -6,13 +6,22 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test } from 'vitest'
+import { freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
+import { spawnService } from './helpers/spawnService.js'
 
-const PORT = 18_000 + Math.floor(Math.random() * 1000)
-// The devnet profile starts anvil and five upstream simulators: give them ports of their own.
-const WORLD = { DEVNET_RPC_PORT: String(PORT + 1000), DEVNET_UPSTREAM_PORT: String(PORT + 2000) }
 // The ledger's PGlite directory, kept across the restart below.
 const DATA_DIR = mkdtempSync(join(tmpdir(), 'agentdesk-data-'))
+/** Fresh ports for the service, anvil and the five upstream simulators, on every (re)start. */
+async function ports(): Promise<Record<string, string>> {
+  const first = await freePortRange(7)
+  return {
+    PORT: String(first),
+    DEVNET_RPC_PORT: String(first + 1),
+    DEVNET_UPSTREAM_PORT: String(first + 2),
+    DATA_DIR,
+  }
+}
 let child: ChildProcess | undefined
 const REFERRER = privateKeyToAccount(generatePrivateKey()).address
 
@@ -35,15 +44,10 @@ async function waitFor(url: string, timeoutMs: number): Promise<Response> {
 
 describe('service process', () => {
   test('behavior: starts the devnet world, reports ready, logs JSON with a request id, exits 0 on SIGTERM', async () => {
-    child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, ...WORLD, PORT: String(PORT), LOG_LEVEL: 'info', DATA_DIR },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString()
-    })
-    const exited = new Promise<number | null>((resolve) => child?.on('exit', (code) => resolve(code)))
+    const first = await spawnService(ports)
+    child = first.child
+    const PORT = first.port
+    const WORLD = first.env
     // A cold state cache is built on the first start (~10 s on 2 cores); later starts load it.
     let ready = await waitFor(`http://127.0.0.1:${PORT}/ready`, 60_000)
     while (ready.status !== 200) {
@@ -64,8 +68,9 @@ describe('service process', () => {
     const paid = await payFetch(`http://127.0.0.1:${PORT}/v1/prices?symbols=BTC&ref=${REFERRER}`)
     expect(paid.status).toBe(200)
     child.kill('SIGTERM')
-    expect(await exited).toBe(0)
-    const lines = out
+    expect(await first.exited).toBe(0)
+    const lines = first
+      .output()
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -75,15 +80,12 @@ describe('service process', () => {
     await expect(fetch(`http://127.0.0.1:${WORLD.DEVNET_RPC_PORT}`)).rejects.toThrow()
 
     // Restart on the same data directory: the settlement is still on the books.
-    child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, ...WORLD, PORT: String(PORT), LOG_LEVEL: 'silent', DATA_DIR },
-      stdio: 'ignore',
-    })
-    const standing = await waitFor(`http://127.0.0.1:${PORT}/v1/referrals/${REFERRER}`, 60_000)
+    const second = await spawnService(ports)
+    child = second.child
+    const standing = await waitFor(`http://127.0.0.1:${second.port}/v1/referrals/${REFERRER}`, 60_000)
     expect(await standing.json()).toMatchObject({ paidCalls: 1, paidVolumeUsd: 0.001 })
-    const again = new Promise((resolve) => child?.on('exit', resolve))
     child.kill('SIGTERM')
-    await again
+    await second.exited
   }, 120_000)
 
   test('error: a bad variable stops the start with one clear message', async () => {

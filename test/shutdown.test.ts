@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +13,7 @@ import { createLedger } from '../src/store/ledger.js'
 import { migrate } from '../src/store/migrations.js'
 import { createMemoryState } from '../src/store/sharedState.js'
 import { payer, type ServiceWorld, startServiceWorld } from './helpers/serviceWorld.js'
+import { spawnService } from './helpers/spawnService.js'
 
 /**
  * SIGTERM while paid calls are in flight: the process must exit within SHUTDOWN_GRACE_MS, and every
@@ -36,31 +37,27 @@ afterAll(async () => {
 
 describe('shutdown', () => {
   test('behavior: SIGTERM during in-flight paid calls: the process exits within the grace period and every row matches the chain', async () => {
-    const port = await freePort()
     const upstream = (offset: number) => `http://127.0.0.1:${Number(sw.env.DEVNET_UPSTREAM_PORT) + offset}`
-    child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: {
-        ...process.env,
-        PROFILE: 'base',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        RPC_URL: sw.world.rpcUrl,
-        COINBASE_URL: upstream(0),
-        PYTH_HERMES_URL: upstream(1),
-        PYTH_BENCHMARKS_URL: upstream(2),
-        GTRADE_BACKEND_URL: upstream(3),
-        GTRADE_HISTORY_URL: upstream(3),
-        EXPLORER_URL: upstream(4),
-        PAY_TO: payTo,
-        RELAYER_PRIVATE_KEY: devnetRelayer.privateKey,
-        CHAIN_POLLING_MS: '25',
-        DATA_DIR,
-        SHUTDOWN_GRACE_MS: String(GRACE_MS),
-        LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
-    })
-    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)))
+    const service = await spawnService(async () => ({
+      PROFILE: 'base',
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      RPC_URL: sw.world.rpcUrl,
+      COINBASE_URL: upstream(0),
+      PYTH_HERMES_URL: upstream(1),
+      PYTH_BENCHMARKS_URL: upstream(2),
+      GTRADE_BACKEND_URL: upstream(3),
+      GTRADE_HISTORY_URL: upstream(3),
+      EXPLORER_URL: upstream(4),
+      PAY_TO: payTo,
+      RELAYER_PRIVATE_KEY: devnetRelayer.privateKey,
+      CHAIN_POLLING_MS: '25',
+      DATA_DIR,
+      SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    }))
+    child = service.child
+    const port = service.port
+    const exited = service.exited
     const url = `http://127.0.0.1:${port}/v1/prices?symbols=BTC`
     for (let i = 0; ; i++) {
       const ready = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined)

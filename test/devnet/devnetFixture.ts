@@ -15,6 +15,7 @@ import { onFreePort } from '../../src/devnet/anvil.js'
 import { type LoadedDevnet, loadDevnet } from '../../src/devnet/buildState.js'
 import { devnetChain } from '../../src/devnet/createDeployContext.js'
 import { demoAccounts, devnetDeployer } from '../../src/devnet/devnetAccounts.js'
+import { headroomHttp } from '../helpers/headroomHttp.js'
 
 export interface TestDevnet extends LoadedDevnet {
   chain: Chain
@@ -34,6 +35,7 @@ export async function startTestDevnet(): Promise<TestDevnet> {
   const transport = http(loaded.anvil.url)
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 20 })
   const testClient = createTestClient({ chain, transport, mode: 'anvil' })
+  const walletTransport = headroomHttp(loaded.anvil.url)
   return {
     ...loaded,
     chain,
@@ -44,7 +46,7 @@ export async function startTestDevnet(): Promise<TestDevnet> {
       if (demo === undefined) throw new Error(`no demo account #${index}`)
       return createWalletClient({
         chain,
-        transport,
+        transport: walletTransport,
         account: privateKeyToAccount(demo.privateKey),
         pollingInterval: 20,
       })
@@ -52,7 +54,7 @@ export async function startTestDevnet(): Promise<TestDevnet> {
     adminWallet() {
       return createWalletClient({
         chain,
-        transport,
+        transport: walletTransport,
         account: privateKeyToAccount(devnetDeployer.privateKey),
         pollingInterval: 20,
       })

@@ -9,6 +9,7 @@ import { STOCKS } from '../../src/devnet/deploy/stocks.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
+import { headroomHttp } from '../helpers/headroomHttp.js'
 
 const base = await freePortRange(25)
 const config = loadConfig({
@@ -170,7 +171,7 @@ describe('tokenized stocks on the devnet', () => {
     const buyer = demoAccounts[3]!
     const client = createPublicClient({ transport: http(world.rpcUrl) })
     const wallet = createWalletClient({
-      transport: http(world.rpcUrl),
+      transport: headroomHttp(world.rpcUrl),
       account: privateKeyToAccount(buyer.privateKey),
     })
     const amountIn = 1_000_000_000n // 1,000 USDC

@@ -16,6 +16,7 @@ import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnet
 import { createLogger } from '../../src/logger.js'
 import { createReadiness } from '../../src/readiness.js'
 import { createServices, type Services } from '../../src/services.js'
+import { headroomHttp } from './headroomHttp.js'
 
 export interface Instance {
   url: string
@@ -97,7 +98,7 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
       const funder = createWalletClient({
         account: privateKeyToAccount(demoAccounts[0]?.privateKey as Hex),
         chain: base,
-        transport: http(world.rpcUrl),
+        transport: headroomHttp(world.rpcUrl),
       })
       // One funder for every test of a file: serialize its transactions so nonces never collide.
       const send = async () => {

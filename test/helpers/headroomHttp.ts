@@ -1,0 +1,21 @@
+import { type EIP1193RequestFn, type Hex, http, type Transport, toHex } from 'viem'
+
+/**
+ * An HTTP transport whose `eth_estimateGas` answers carry headroom (×1.5 + 50k). The devnet mines
+ * several blocks per second; a call estimated in the same second as the previous block can take a
+ * cheaper path than the one it executes on (Morpho and MetaMorpho skip interest accrual when no time
+ * has elapsed), so an exact estimate runs out of gas now and then on a busy machine. Wallets in tests
+ * send through this; the deployer does the same in `createDeployContext`.
+ */
+export function headroomHttp(url: string): Transport {
+  const inner = http(url)
+  return (options) => {
+    const base = inner(options)
+    const request = (async (args) => {
+      const answer = await base.request(args)
+      if (args.method !== 'eth_estimateGas') return answer
+      return toHex((BigInt(answer as Hex) * 3n) / 2n + 50_000n)
+    }) as EIP1193RequestFn
+    return { ...base, request }
+  }
+}
