@@ -29,6 +29,12 @@ export interface Config {
   /** The embedded world started by `npm start` on the devnet profile. */
   devnet: DevnetOptions
   payments: PaymentOptions
+  /**
+   * ERC-8021 builder codes (Base Builder Codes, e.g. `bc_a1b2c3d4`), first = this service's app code.
+   * x402 settlements carry it (schema 2, `a`; the rest as service codes `s`); builder steps will carry
+   * all of them (schema 0). Empty: nothing is attributed.
+   */
+  builderCodes: string[]
   storage: StorageOptions
   rateLimits: RateLimitOptions
 }
@@ -148,11 +154,21 @@ const envSchema = z.object({
   RATE_LIMIT_UNPAID: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_PAID: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  BUILDER_CODES: z
+    .string()
+    .regex(
+      /^[a-z0-9_]{1,32}(,[a-z0-9_]{1,32}){0,5}$/,
+      'must be 1 to 6 comma-separated builder codes of 1-32 lowercase letters, digits or underscores (e.g. bc_a1b2c3d4)',
+    )
+    .optional(),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|[0-9])$/, 'must be false, true (one proxy) or the number of proxies in front (0-9)')
     .default('false'),
 })
+
+/** Not a registered code: it only makes attribution visible on the devnet. */
+export const DEVNET_BUILDER_CODE = 'bc_agentdesk_devnet'
 
 /** Real upstreams, used by the base profile unless overridden. */
 const BASE_UPSTREAMS: Upstreams = {
@@ -236,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       quoteSecret: e.QUOTE_SECRET,
       surgeCapacityRps: e.SURGE_CAPACITY_RPS,
     },
+    // The devnet attributes to a placeholder code so the path runs end to end; production sets its own.
+    builderCodes: (e.BUILDER_CODES ?? (devnet ? DEVNET_BUILDER_CODE : '')).split(',').filter((c) => c !== ''),
     storage: { dataDir: e.DATA_DIR, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL },
     rateLimits: {
       unpaid: e.RATE_LIMIT_UNPAID,

@@ -8,6 +8,9 @@ import { documentUrls, paymentTerms } from './paymentTerms.js'
 /** /auth.md: the payment flow and the credit rail in plain words. */
 export function authMarkdown(config: Config): string {
   const t = paymentTerms(config)
+  const appCode = config.builderCodes[0]
+  const attribution =
+    appCode === undefined ? ' (absent here: this deployment sets no code)' : ` (app code \`${appCode}\`)`
   return `# Paying for ${config.publicUrl}
 
 Payment is authentication. There is no account, no signup and no API key: the wallet that pays is the identity.
@@ -21,6 +24,15 @@ Payment is authentication. There is no account, no signup and no API key: the wa
 A call that fails (bad input or an upstream fault, i.e. every status from 400 up) settles nothing, so it costs nothing. Each signed authorization is served at most once. Builders are not idempotent: a retried build is charged again and returns fresh calldata, so retry the build, never the broadcast.
 
 Official clients do all of this for you, for example \`@x402/fetch\`'s \`wrapFetchWithPayment\`.
+
+## Extensions in every challenge
+
+The challenge's \`extensions\` object (x402 v2, built with the official \`@x402/extensions\`) carries:
+
+- \`bazaar\`: discovery. How to call this path (method, an example input with its JSON Schema: query parameters, path parameters or the JSON body) and what it answers (an example output with its schema). Indexers and facilitators with discovery list the path from it; \`/.well-known/x402\` lists the same per resource.
+- \`builder-code\`${attribution}: ERC-8021 attribution. The settlement transaction's calldata ends with an ERC-8021 schema-2 suffix naming this service (\`a\`, and \`w\` when the built-in facilitator pays the gas) and any service codes your client adds (\`s\`, e.g. \`BuilderCodeClientExtension\` from \`@x402/extensions/builder-code\`). The USDC contract ignores the trailing bytes. The app code is always this service's, whatever a payment's echo says.
+
+Official clients echo both into the payment payload; nothing else is needed from you.
 
 The paid response waits for the settlement to be included onchain (about one block). If inclusion takes longer than the service's bounded wait, you still get your 200 and the receipt says \`"success": false, "errorReason": "settlement_pending"\` with the transaction hash: the transaction was broadcast once, is never rebroadcast, and the service settles its books from the chain.
 

@@ -37,8 +37,17 @@ export function routeSchemas(route: Route): RouteSchemas {
   return result
 }
 
-export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema
+/** `reused: 'ref'` moves a subschema used more than once into `$defs` (referenced as `#/$defs/…`). */
+export function toJsonSchema(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  reused: 'inline' | 'ref' = 'inline',
+): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    reused,
+  }) as JsonSchema
   return rest
 }
 

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js'
 import type { Route } from '../routes/route.js'
+import { bazaarExtension } from './bazaarExtension.js'
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './catalog.js'
 import { documentUrls, paymentTerms } from './paymentTerms.js'
 import { buildTools } from './tools.js'
@@ -29,6 +30,8 @@ export function x402Document(routes: readonly Route[], config: Config): Doc {
         url: `${config.publicUrl}${r.path}`,
         priceUsd: r.priceUsd,
         description: r.summary,
+        // The same discovery info every challenge of the route carries.
+        extensions: { bazaar: bazaarExtension(r) },
       })),
     openapi: documentUrls(config).openapi,
   }

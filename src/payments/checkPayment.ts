@@ -43,6 +43,8 @@ const payloadSchema = z.object({
     }),
     signature: z.string().regex(/^0x([0-9a-fA-F]{2})+$/),
   }),
+  /** The client's echo of the challenge's extensions (see settlementExtensions), unchecked here. */
+  extensions: z.record(z.string(), z.unknown()).optional(),
 })
 
 export interface PriceTerms {

@@ -4,6 +4,7 @@ import type { FacilitatorClient } from '@x402/core/server'
 import { SettleError, type SupportedResponse, VerifyError } from '@x402/core/types'
 import { toFacilitatorEvmSigner } from '@x402/evm'
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
+import { BuilderCodeFacilitatorExtension } from '@x402/extensions/builder-code'
 import { createWalletClient, defineChain, http, nonceManager, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { CHAIN_ID, NETWORK } from '../chain/network.js'
@@ -120,6 +121,13 @@ export function createFacilitator(config: Config): Facilitator {
     { confirmationTimeoutMs: payments.settleTimeoutMs },
   )
   const core = new x402Facilitator().register(NETWORK, new ExactEvmScheme(signer))
+  // ERC-8021: the settlement's calldata ends with the builder-code suffix (schema 2) built from the
+  // payment's `builder-code` extension (our app code, see settlementExtensions); as the facilitator that
+  // pays the gas we are also the wallet code `w`. Contracts ignore the trailing bytes.
+  const appCode = config.builderCodes[0]
+  core.registerExtension(
+    new BuilderCodeFacilitatorExtension(appCode === undefined ? {} : { builderCode: appCode }),
+  )
   return {
     kind: 'built-in',
     relayer: account.address,

@@ -1,5 +1,5 @@
-import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http'
-import type { PaymentRequired, SettleResponse } from '@x402/core/types'
+import { encodePaymentResponseHeader } from '@x402/core/http'
+import type { PaymentPayload, SettleResponse } from '@x402/core/types'
 import type { Context, MiddlewareHandler } from 'hono'
 import { isAddress } from 'viem'
 import { NETWORK } from '../chain/network.js'
@@ -10,7 +10,9 @@ import { clientAddress } from '../http/rateLimiter.js'
 import { address } from '../routes/fields.js'
 import type { Route } from '../routes/route.js'
 import { buildChallenge, type Challenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
+import { challengeExtensions, settlementExtensions } from './challengeExtensions.js'
 import { type CheckedPayment, checkPayment } from './checkPayment.js'
+import { encodeChallenge } from './encodeChallenge.js'
 import {
   FacilitatorUnavailableError,
   fromFacilitatorReason,
@@ -40,6 +42,8 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
   const baseAmount = usdToAtomic(route.priceUsd)
   const scope = `${route.method} ${route.path}`
   const { config, surge, quotes, state, ledger, facilitator, limiter } = deps
+  const extensions = challengeExtensions(route, config)
+  const extensionsJson = JSON.stringify(extensions)
 
   const challengeFor = (c: Context<AppEnv>, amount: bigint, nowSec: number): Challenge => {
     const url = new URL(c.req.url)
@@ -79,7 +83,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     // Without a payment header the request was counted against the unpaid ceiling already (app.ts).
     // HEAD gets the challenge and is never charged: it would be served without its body.
     if (header === undefined || c.req.method === 'HEAD') {
-      return paymentRequired(c, challengeFor(c, currentAmount, nowSec))
+      return paymentRequired(c, challengeFor(c, currentAmount, nowSec), extensionsJson)
     }
 
     // Until a payment is admitted (proven wallet, fresh authorization, funds reserved), it is unpaid
@@ -90,7 +94,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     const unpaidRoom = () => limiter.unpaidRoom(client())
     const refuse = async (err: PaymentError) => {
       await limiter.unpaid(client())
-      return paymentRequired(c, challengeFor(c, currentAmount, nowSec), err)
+      return paymentRequired(c, challengeFor(c, currentAmount, nowSec), extensionsJson, err)
     }
 
     let payment: CheckedPayment
@@ -130,7 +134,12 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     let admittedMs = 0
     const claimedMs = performance.now() - verifiedAt
     try {
-      if (!payment.signatureRecovered) await verifyWithFacilitator(payment, deps)
+      // What the facilitator gets: the payment with our extensions, not the client's echo of them.
+      const forwarded = {
+        ...payment.payload,
+        extensions: settlementExtensions(extensions, payment.payload.extensions, config.builderCodes),
+      }
+      if (!payment.signatureRecovered) await verifyWithFacilitator(forwarded, payment, deps)
       // The signature is the wallet's and the authorization is fresh: now its own paid ceiling.
       await limiter.paid(payment.payer)
       await deps.funds.reserve(
@@ -167,7 +176,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       const settleStarted = performance.now()
       const checked = payment
       const disposition = await resolveSettlement(
-        () => facilitator.settle(checked.payload, checked.requirements),
+        () => facilitator.settle(forwarded, checked.requirements),
         (txHash) =>
           settlementOutcome(
             deps.chain,
@@ -246,7 +255,9 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       // Other typed errors (429, 503) go to the error handler, which sets their headers (Retry-After).
       if (!(err instanceof PaymentError)) throw err
       c.res = undefined
-      c.res = admitted ? paymentRequired(c, challengeFor(c, currentAmount, nowSec), err) : await refuse(err)
+      c.res = admitted
+        ? paymentRequired(c, challengeFor(c, currentAmount, nowSec), extensionsJson, err)
+        : await refuse(err)
       return c.res
     } finally {
       await Promise.all([
@@ -292,10 +303,14 @@ function expectedTransfer(
   }
 }
 
-async function verifyWithFacilitator(payment: CheckedPayment, deps: AppDeps): Promise<void> {
+async function verifyWithFacilitator(
+  forwarded: PaymentPayload,
+  payment: CheckedPayment,
+  deps: AppDeps,
+): Promise<void> {
   let verdict: Awaited<ReturnType<AppDeps['facilitator']['verify']>>
   try {
-    verdict = await deps.facilitator.verify(payment.payload, payment.requirements)
+    verdict = await deps.facilitator.verify(forwarded, payment.requirements)
   } catch (err) {
     throw new FacilitatorUnavailableError({ cause: err })
   }
@@ -315,12 +330,20 @@ function referrerOf(ref: string | undefined, payer: `0x${string}`): string | und
   return ref.toLowerCase() === payer.toLowerCase() ? undefined : ref
 }
 
-function paymentRequired(c: Context<AppEnv>, challenge: Challenge, error?: PaymentError): Response {
-  const { promote, utilCredit, ...required } = challenge
-  const header: PaymentRequired = error === undefined ? required : { ...required, error: error.code }
-  const body = error === undefined ? challenge : { ...challenge, error: error.toBody().error }
-  return c.json(body, 402, {
-    'PAYMENT-REQUIRED': encodePaymentRequiredHeader(header),
+function paymentRequired(
+  c: Context<AppEnv>,
+  challenge: Challenge,
+  extensionsJson: string,
+  error?: PaymentError,
+): Response {
+  const encoded = encodeChallenge(
+    challenge,
+    extensionsJson,
+    error === undefined ? undefined : { code: error.code, body: error.toBody().error },
+  )
+  return c.body(encoded.body, 402, {
+    'Content-Type': 'application/json',
+    'PAYMENT-REQUIRED': encoded.header,
     'Cache-Control': 'no-store',
   })
 }

@@ -69,6 +69,78 @@ const summaryOutput = z.object({
   breadth: z.object({ long: z.number().int(), short: z.number().int(), neutral: z.number().int() }),
 })
 
+/** Values the examples below share, so the published examples tell one consistent story (Base mainnet). */
+const EXAMPLE_WALLET = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
+const CBBTC = '0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf'
+
+/** Ranked-list ideas: target, liquidation and edge are filled by single-asset reads only. */
+const ETH_LONG = {
+  symbol: 'ETH',
+  pairIndex: 1,
+  category: 'crypto',
+  direction: 'long',
+  entry: 3012.7,
+  stop: 2921.3,
+  target: null,
+  liquidation: null,
+  edge: null,
+  leverage: 9,
+  maxLeverage: 250,
+  conviction: 0.31,
+  open: { pairIndex: 1, long: true, leverage: 9, markPrice: 3012.7, tradeType: 0, tp: 3195.5, sl: 2921.3 },
+} satisfies z.input<typeof idea>
+
+const BTC_SHORT = {
+  symbol: 'BTC',
+  pairIndex: 0,
+  category: 'crypto',
+  direction: 'short',
+  entry: 95120,
+  stop: 97400,
+  target: null,
+  liquidation: null,
+  edge: null,
+  leverage: 8,
+  maxLeverage: 250,
+  conviction: 0.22,
+  open: { pairIndex: 0, long: false, leverage: 8, markPrice: 95120, tradeType: 0, tp: 90500, sl: 97400 },
+} satisfies z.input<typeof idea>
+
+const ARBITRAGE_EXAMPLE = {
+  target: 'xBTC',
+  budgetUsd: 100,
+  routes: [
+    {
+      rank: 1,
+      path: ['USDC', 'Uniswap V3 0.05%', 'WETH', 'Aerodrome', 'cbBTC'],
+      fromToken: USDC,
+      toToken: CBBTC,
+      amountIn: '100000000',
+      expectedOut: '105410',
+      minOut: '104882',
+      minOutUsd: 99.64,
+      gasUsd: 0.012,
+      feesUsd: 0.09,
+      netUsd: 0.13,
+      swap: {
+        fromToken: USDC,
+        toToken: CBBTC,
+        fromAmount: '100000000',
+        taker: EXAMPLE_WALLET,
+        slippageBps: 50,
+      },
+    },
+  ],
+} satisfies z.input<typeof arbitrageOutput>
+
+const SUMMARY_EXAMPLE = {
+  bestLong: ETH_LONG,
+  bestShort: BTC_SHORT,
+  topByCategory: { crypto: ETH_LONG },
+  breadth: { long: 14, short: 9, neutral: 27 },
+} satisfies z.input<typeof summaryOutput>
+
 export const taRoute = defineRoute({
   id: 'getTa',
   method: 'GET',
@@ -88,6 +160,22 @@ export const taRoute = defineRoute({
     markers: z.array(z.object({ t: unixSeconds, kind: z.string(), price: z.number() })),
     experimental: z.literal(true),
   }),
+  example: {
+    params: { sym: 'BTC' },
+    query: { gran: '1H' },
+    output: {
+      symbol: 'BTC',
+      granularitySec: 3600,
+      trend: 'up',
+      support: 93850,
+      resistance: 97200,
+      markers: [
+        { t: 1795406400, kind: 'higher-low', price: 94120 },
+        { t: 1795410000, kind: 'breakout', price: 95340 },
+      ],
+      experimental: true,
+    },
+  },
   handler: notImplemented(ANALYTICS),
 })
 
@@ -108,6 +196,17 @@ export const compareRoute = defineRoute({
     zScore: z.number(),
     suggestion: z.object({ long: symbol, short: symbol }).nullable(),
   }),
+  example: {
+    query: { a: 'ETH', b: 'BTC' },
+    output: {
+      a: { ...ETH_LONG, target: 3195.5, liquidation: 2741.6, edge: 0.012 },
+      b: { ...BTC_SHORT, target: 90500, liquidation: 105700, edge: 0.008 },
+      ratio: 0.03167,
+      relativeStrength: 4.2,
+      zScore: 1.6,
+      suggestion: { long: 'ETH', short: 'BTC' },
+    },
+  },
   handler: notImplemented(ANALYTICS),
 })
 
@@ -124,6 +223,10 @@ export const ideasRoute = defineRoute({
     query: z.object({ symbols: symbolList(20).optional(), limit: ideasLimit, worthwhileness }),
   },
   output: z.object({ worthwhileness, ideas: z.array(idea) }),
+  example: {
+    query: { symbols: 'BTC,ETH,SOL', limit: '2', worthwhileness: 'strict' },
+    output: { worthwhileness: 'strict', ideas: [ETH_LONG, BTC_SHORT] },
+  },
   handler: notImplemented(ANALYTICS),
 })
 
@@ -145,6 +248,10 @@ export const arbitrageRoute = defineRoute({
     }),
   },
   output: arbitrageOutput,
+  example: {
+    query: { target: 'xBTC', budget: '100', taker: EXAMPLE_WALLET, slippageBps: '50' },
+    output: ARBITRAGE_EXAMPLE,
+  },
   handler: notImplemented(ANALYTICS),
 })
 
@@ -160,6 +267,29 @@ export const taScanRoute = defineRoute({
   output: z.object({
     scans: z.array(z.object({ symbol, frames: z.object({ '1m': frame, '5m': frame, '15m': frame }) })),
   }),
+  example: {
+    query: { symbols: 'BTC,ETH' },
+    output: {
+      scans: [
+        {
+          symbol: 'BTC',
+          frames: {
+            '1m': { buyPct: 54.2, sellPct: 45.8, dominance: 'buy' },
+            '5m': { buyPct: 58.9, sellPct: 41.1, dominance: 'buy' },
+            '15m': { buyPct: 49.6, sellPct: 50.4, dominance: 'even' },
+          },
+        },
+        {
+          symbol: 'ETH',
+          frames: {
+            '1m': { buyPct: 44.1, sellPct: 55.9, dominance: 'sell' },
+            '5m': { buyPct: 47.3, sellPct: 52.7, dominance: 'sell' },
+            '15m': { buyPct: 51.2, sellPct: 48.8, dominance: 'even' },
+          },
+        },
+      ],
+    },
+  },
   handler: notImplemented(ANALYTICS),
 })
 
@@ -187,6 +317,23 @@ export const loanAnalysisRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    params: { address: EXAMPLE_WALLET },
+    output: {
+      address: EXAMPLE_WALLET,
+      positions: [
+        {
+          protocol: 'morpho-blue',
+          marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
+          healthFactor: 1.72,
+          liquidationPrice: 1744.19,
+          liquidationDistancePct: 41.9,
+          status: 'solvent',
+          advice: 'Healthy: WETH can fall about 42% before liquidation.',
+        },
+      ],
+    },
+  },
   handler: notImplemented(ANALYTICS),
 })
 
@@ -200,6 +347,7 @@ export const ideasSummaryRoute = defineRoute({
   description: 'Best long, best short, top idea per category and breadth counts.',
   input: {},
   output: summaryOutput,
+  example: { output: SUMMARY_EXAMPLE },
   handler: notImplemented(ANALYTICS),
 })
 
@@ -230,6 +378,19 @@ export const alphaRoute = defineRoute({
     ),
     summary: summaryOutput,
   }),
+  // Without `taker` the arbitrage section is skipped: that keeps this example (it travels in the 402 header) small.
+  example: {
+    query: { symbols: 'BTC,ETH', limit: '1' },
+    output: {
+      arbitrage: null,
+      ideas: [ETH_LONG],
+      signals: [
+        { symbol: 'BTC', bias: 'short', conviction: 0.22 },
+        { symbol: 'ETH', bias: 'long', conviction: 0.31 },
+      ],
+      summary: SUMMARY_EXAMPLE,
+    },
+  },
   handler: notImplemented(ANALYTICS),
 })
 

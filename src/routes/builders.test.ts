@@ -12,7 +12,22 @@ const body = z.strictObject({
   memo: z.string().default('none'),
 })
 const action = { type: z.literal('demo'), assets: atomicAmount }
-const meta = { id: 'buildDemo', path: '/v1/tx/demo', summary: 'demo', description: 'demo', body, action }
+const meta = {
+  id: 'buildDemo',
+  path: '/v1/tx/demo',
+  summary: 'demo',
+  description: 'demo',
+  body,
+  action,
+  example: {
+    body: { owner: OWNER, assets: '5' },
+    output: {
+      network: 'eip155:8453' as const,
+      steps: [{ to: OWNER, data: '0x', value: '0', description: 'demo none' }],
+      action: { type: 'demo' as const, assets: '5' },
+    },
+  },
+}
 
 type DemoBody = z.output<typeof body>
 

@@ -65,6 +65,39 @@ export const pricesRoute = defineRoute({
       .array(z.string())
       .describe('Requested tickers neither venue can price (canonical case); empty when none'),
   }),
+  example: {
+    query: { symbols: 'BTC,ETH' },
+    output: {
+      asOf: 1795420800,
+      prices: [
+        {
+          symbol: 'BTC',
+          spot: {
+            venue: 'coinbase',
+            usd: 95210.5,
+            change24h: 1.84,
+            volume24h: 8123.4,
+            high24h: 96020,
+            low24h: 93110.25,
+          },
+          perp: { venue: 'gtrade', pairIndex: 0, mark: 95214.3, index: 95208.1 },
+        },
+        {
+          symbol: 'ETH',
+          spot: {
+            venue: 'coinbase',
+            usd: 3012.44,
+            change24h: -0.62,
+            volume24h: 102344.1,
+            high24h: 3071.2,
+            low24h: 2984.05,
+          },
+          perp: { venue: 'gtrade', pairIndex: 1, mark: 3012.71, index: 3012.3 },
+        },
+      ],
+      unknown: [],
+    },
+  },
   handler: async ({ query }, ctx) => ({
     asOf: Math.floor(ctx.deps.clock() / 1000),
     ...(await getPrices(ctx.deps.market, query.symbols)),
@@ -96,6 +129,34 @@ export const crowdRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    query: { symbols: 'BTC,ETH' },
+    output: {
+      totalBookUsd: 48210000,
+      pairs: [
+        {
+          symbol: 'BTC',
+          pairIndex: 0,
+          longPct: 61.2,
+          shortPct: 38.8,
+          longUsd: 9180000,
+          shortUsd: 5820000,
+          totalUsd: 15000000,
+          bookSharePct: 31.11,
+        },
+        {
+          symbol: 'ETH',
+          pairIndex: 1,
+          longPct: 47.5,
+          shortPct: 52.5,
+          longUsd: 4275000,
+          shortUsd: 4725000,
+          totalUsd: 9000000,
+          bookSharePct: 18.67,
+        },
+      ],
+    },
+  },
   handler: notImplemented(MARKET_LAYER),
 })
 
@@ -134,6 +195,35 @@ export const signalsRoute = defineRoute({
     }),
   },
   output: z.object({ signals: z.array(signal) }),
+  example: {
+    query: { symbols: 'BTC' },
+    output: {
+      signals: [
+        {
+          symbol: 'BTC',
+          rsi14: 58.3,
+          macdHistogram: 42.1,
+          bollingerPctB: 0.71,
+          vwapPosition: 0.84,
+          sma20Trend: 'up',
+          headAndShoulders: { pattern: 'none', confidence: 0 },
+          fibConfidence: 0.42,
+          sentiment: 0.63,
+          bias: 'long',
+          conviction: 0.26,
+          parts: {
+            rsi: 0.58,
+            macd: 0.7,
+            bollinger: 0.71,
+            vwap: 0.6,
+            sma: 1,
+            headAndShoulders: 0.5,
+            fib: 0.55,
+          },
+        },
+      ],
+    },
+  },
   handler: notImplemented('signals analytics'),
 })
 
@@ -179,6 +269,21 @@ export const candlesRoute = defineRoute({
     candles: z.number().int(),
     series: z.array(z.tuple([z.number().int(), z.number(), z.number(), z.number(), z.number()])),
   }),
+  example: {
+    query: { product: 'BTC-USD', days: '1' },
+    output: {
+      productId: 'BTC-USD',
+      days: 1,
+      granularitySec: 3600,
+      high: 95620.5,
+      low: 94880,
+      candles: 2,
+      series: [
+        [1795413600, 95010.2, 95620.5, 94880, 95480.1],
+        [1795417200, 95480.1, 95590, 95120.7, 95210.5],
+      ],
+    },
+  },
   handler: async ({ query }, ctx) => getCandles(ctx.deps.market, query, ctx.deps.clock()),
 })
 
@@ -210,6 +315,24 @@ export const swapPriceRoute = defineRoute({
     fees: z.object({ gasEstimate: z.string(), gasUsd: z.number().nullable(), protocolFeeBps: z.number() }),
     route: z.array(z.object({ source: z.string(), proportionBps: z.number().int() })),
   }),
+  example: {
+    query: {
+      fromToken: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+      toToken: '0x4200000000000000000000000000000000000006',
+      fromAmount: '1000000000',
+      taker: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    },
+    output: {
+      fromToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      toToken: '0x4200000000000000000000000000000000000006',
+      fromAmount: '1000000000',
+      expectedOut: '331950000000000000',
+      minOut: '328630500000000000',
+      slippageBps: 100,
+      fees: { gasEstimate: '182000', gasUsd: 0.02, protocolFeeBps: 0 },
+      route: [{ source: 'Uniswap_V3', proportionBps: 10000 }],
+    },
+  },
   handler: notImplemented('swap quotes (aggregator adapter)'),
 })
 
@@ -236,6 +359,29 @@ export const portfolioRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    output: {
+      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      totalUsd: 4012.44,
+      tokens: [
+        {
+          token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+          symbol: 'ETH',
+          decimals: 18,
+          balance: '500000000000000000',
+          usd: 1506.22,
+        },
+        {
+          token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          symbol: 'USDC',
+          decimals: 6,
+          balance: '2506220000',
+          usd: 2506.22,
+        },
+      ],
+    },
+  },
   handler: notImplemented(WALLET_LAYER),
 })
 
@@ -291,6 +437,51 @@ export const positionsRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    output: {
+      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      borrows: [
+        {
+          protocol: 'morpho-blue',
+          marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
+          collateralToken: '0x4200000000000000000000000000000000000006',
+          collateral: '1000000000000000000',
+          loanToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          debt: '1500000000',
+          healthFactor: 1.72,
+          liquidationDistancePct: 41.9,
+        },
+      ],
+      vaults: [
+        {
+          vault: '0xc1256Ae5FF1cf2719D4937adb3bbCCab2E00A2Ca',
+          asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          shares: '981234567890123456789',
+          assets: '1002310000',
+          apy: 0.061,
+          earnings: '2310000',
+        },
+      ],
+      trades: [
+        {
+          index: 0,
+          pairIndex: 0,
+          pair: 'BTC/USD',
+          long: true,
+          leverage: 10,
+          entry: 94100,
+          tp: 99000,
+          sl: 92000,
+          collateralUsdc: 100,
+          sizeUsd: 1000,
+          liquidationPrice: 85150.2,
+          pnlUsd: 11.8,
+          pnlPct: 11.8,
+        },
+      ],
+    },
+  },
   handler: notImplemented(WALLET_LAYER),
 })
 
@@ -322,6 +513,27 @@ export const pendingOrdersRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    output: {
+      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      orders: [
+        {
+          index: 1,
+          pairIndex: 1,
+          pair: 'ETH/USD',
+          long: true,
+          orderType: 'limit',
+          triggerPrice: 2900,
+          leverage: 5,
+          collateralUsdc: 200,
+          tp: 3200,
+          sl: 2800,
+          createdAt: 1795410000,
+        },
+      ],
+    },
+  },
   handler: notImplemented(WALLET_LAYER),
 })
 
@@ -357,6 +569,29 @@ export const historyRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    output: {
+      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      trades: [
+        {
+          pair: { base: 'BTC', quote: 'USD' },
+          side: 'long',
+          leverage: 10,
+          collateralUsdc: 100,
+          openPrice: 93000,
+          closePrice: 95000,
+          pnlUsd: 21.1,
+          pnlPct: 21.1,
+          closeReason: 'take-profit',
+          openTx: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
+          closeTx: '0x9f2d1a3b6c7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f506172',
+          openedAt: 1795300000,
+          closedAt: 1795380000,
+        },
+      ],
+    },
+  },
   handler: notImplemented(WALLET_LAYER),
 })
 
@@ -386,6 +621,25 @@ export const statsRoute = defineRoute({
     bestTrade: z.number(),
     worstTrade: z.number(),
   }),
+  example: {
+    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    output: {
+      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      trades: 12,
+      wins: 7,
+      losses: 5,
+      winRate: 0.5833,
+      netUsd: 84.2,
+      grossProfit: 231.5,
+      grossLoss: 147.3,
+      profitFactor: 1.57,
+      expectancyR: 0.21,
+      avgWin: 33.07,
+      avgLoss: 29.46,
+      bestTrade: 61.2,
+      worstTrade: -48.9,
+    },
+  },
   handler: notImplemented(WALLET_LAYER),
 })
 
@@ -414,6 +668,21 @@ export const vaultsRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    output: {
+      vaults: [
+        {
+          address: '0xc1256Ae5FF1cf2719D4937adb3bbCCab2E00A2Ca',
+          kind: 'erc4626',
+          name: 'Moonwell Flagship USDC',
+          asset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
+          netApy: 0.061,
+          tvl: '41250000000000',
+          tvlUsd: 41250000,
+        },
+      ],
+    },
+  },
   handler: notImplemented(MARKET_LAYER),
 })
 
@@ -444,6 +713,25 @@ export const loanMarketsRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    output: {
+      markets: [
+        {
+          marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
+          params: {
+            loanToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+            collateralToken: '0x4200000000000000000000000000000000000006',
+            oracle: '0xFEa2D58cEfCb9fcb597723c6bAE66fFE4193aFE4',
+            irm: '0x46415998764C29aB2a25CbeA6254146D50D22687',
+            lltv: '860000000000000000',
+          },
+          borrowApy: 0.0712,
+          lltv: 0.86,
+          liquidity: '12500000000000',
+        },
+      ],
+    },
+  },
   handler: notImplemented(MARKET_LAYER),
 })
 
@@ -471,6 +759,22 @@ export const fixedBooksRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    output: {
+      books: [
+        {
+          marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
+          loanToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          collateralTokens: ['0x4200000000000000000000000000000000000006'],
+          lltv: 0.86,
+          oracle: '0xFEa2D58cEfCb9fcb597723c6bAE66fFE4193aFE4',
+          maturity: 1798761600,
+          borrowApr: 0.068,
+          lendApr: 0.064,
+        },
+      ],
+    },
+  },
   handler: notImplemented(MARKET_LAYER),
 })
 
@@ -494,6 +798,14 @@ export const riskPairsRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    output: {
+      pairs: [
+        { pairIndex: 0, symbol: 'BTC/USD', group: 'crypto', maxLeverage: 250, spreadPct: 0.04 },
+        { pairIndex: 1, symbol: 'ETH/USD', group: 'crypto', maxLeverage: 250, spreadPct: 0.04 },
+      ],
+    },
+  },
   handler: notImplemented(MARKET_LAYER),
 })
 
@@ -521,6 +833,22 @@ export const stocksRoute = defineRoute({
       }),
     ),
   }),
+  example: {
+    output: {
+      stocks: [
+        {
+          ticker: 'AAPLc',
+          token: '0xb200000000000000000000C2e324d24d7eEcd1fb',
+          feed: '0x787f13dEa48Db0897CbCDD985de77809D837F988',
+          usd: 231.42,
+          feedAgeSec: 42,
+          multiplier: 1,
+          minted: true,
+          tradable: true,
+        },
+      ],
+    },
+  },
   handler: notImplemented(MARKET_LAYER),
 })
 
@@ -544,6 +872,24 @@ export const stockPriceRoute = defineRoute({
     vsFeedPct: z.number(),
     pool: z.object({ address, fee: z.number().int(), usdc: z.number(), shares: z.number() }),
   }),
+  example: {
+    query: { sym: 'AAPLc', side: 'buy', amount: '1000' },
+    output: {
+      sym: 'AAPLc',
+      side: 'buy',
+      amountIn: '1000000000',
+      amountOut: '430710000',
+      pricePerShare: 232.17,
+      feedUsd: 231.42,
+      vsFeedPct: 0.32,
+      pool: {
+        address: '0x1f1b7e9a4f6e2d3c8b5a0e7d6c4b3a2918f7e6d5',
+        fee: 3000,
+        usdc: 2500000,
+        shares: 10800,
+      },
+    },
+  },
   handler: notImplemented(MARKET_LAYER),
 })
 
@@ -558,6 +904,36 @@ export const assetIdeaRoute = defineRoute({
     'A single-asset read: direction, entry, stop, target, liquidation, edge and range-survival leverage for `sym`, plus better alternatives or a hedge. Indicative, not advice.',
   input: { params: z.object({ sym: symbol }) },
   output: z.object({ idea, alternatives: z.array(idea), hedge: idea.nullable() }),
+  example: {
+    params: { sym: 'ETH' },
+    output: {
+      idea: {
+        symbol: 'ETH',
+        pairIndex: 1,
+        category: 'crypto',
+        direction: 'long',
+        entry: 3012.7,
+        stop: 2921.3,
+        target: 3195.5,
+        liquidation: 2741.6,
+        edge: 0.012,
+        leverage: 9,
+        maxLeverage: 250,
+        conviction: 0.31,
+        open: {
+          pairIndex: 1,
+          long: true,
+          leverage: 9,
+          markPrice: 3012.7,
+          tradeType: 0,
+          tp: 3195.5,
+          sl: 2921.3,
+        },
+      },
+      alternatives: [],
+      hedge: null,
+    },
+  },
   handler: notImplemented('ideas analytics'),
 })
 

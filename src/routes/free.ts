@@ -100,6 +100,28 @@ export const propQuoteRoute = defineRoute({
     eligible: z.boolean(),
     reasons: z.array(z.string()),
   }),
+  example: {
+    body: {
+      actionId: 'trade.open',
+      params: {
+        pairIndex: 1,
+        long: true,
+        leverage: 5,
+        collateralUsdc: 100,
+        markPrice: 3012.7,
+        tp: 3195.5,
+        sl: 2921.3,
+        owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      },
+    },
+    output: {
+      actionId: 'trade.open',
+      utilCost: '2500000000000000000000',
+      matchFactor: 1.5,
+      eligible: true,
+      reasons: [],
+    },
+  },
   handler: notImplemented('prop desk'),
 })
 
@@ -126,6 +148,27 @@ export const propExecuteRoute = defineRoute({
       }),
   },
   output: z.object({ actionId: z.string(), status: z.string(), txHash: z.string().nullable() }),
+  example: {
+    body: {
+      actionId: 'trade.open',
+      params: {
+        pairIndex: 1,
+        long: true,
+        leverage: 5,
+        collateralUsdc: 100,
+        markPrice: 3012.7,
+        tp: 3195.5,
+        sl: 2921.3,
+        owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      },
+      payTxHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
+    },
+    output: {
+      actionId: 'trade.open',
+      status: 'submitted',
+      txHash: '0x9f2d1a3b6c7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f506172',
+    },
+  },
   handler: notImplemented('prop desk'),
 })
 

@@ -45,10 +45,25 @@ export interface RouteDef<
   description: string
   input: { params?: P; query?: Q; body?: B }
   output: O
+  /** Required on priced routes (a test checks it): see RouteExample. */
+  example?: RouteExample<P, B, O>
   handler: (
     input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> },
     ctx: HandlerContext,
   ) => Promise<z.input<O>>
+}
+
+/**
+ * A real request and the answer it gets, published in every 402's `bazaar` discovery extension so
+ * indexers can list the endpoint and agents can call it without reading the docs. A test sends the input
+ * with a payment (served, or 501 while its capability is not built, never 400) and checks the output
+ * against the output schema. `query` is what goes on the wire: strings.
+ */
+export interface RouteExample<P extends AnyObject, B extends AnyObject, O extends z.ZodType> {
+  params?: z.input<P>
+  query?: Record<string, string>
+  body?: z.input<B>
+  output: z.input<O>
 }
 
 /** A route with its input types erased: what the router and the documents consume. */
@@ -62,6 +77,7 @@ export interface Route {
   description: string
   input: { params?: AnyObject; query?: AnyObject; body?: AnyObject }
   output: z.ZodType
+  example?: RouteExample<AnyObject, AnyObject, z.ZodType>
   /** Validate raw input (400 naming the field on failure), then run the handler. */
   run(raw: RawInput, ctx: HandlerContext): Promise<unknown>
 }

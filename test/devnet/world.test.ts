@@ -2,31 +2,28 @@ import { createPublicClient, createWalletClient, http, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
-import { loadConfig } from '../../src/config.js'
+import { type Config, loadConfig } from '../../src/config.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
-import { freePortRange } from '../../src/devnet/anvil.js'
+import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { STOCKS } from '../../src/devnet/deploy/stocks.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 
-const base = await freePortRange(25)
-const config = loadConfig({
-  DEVNET_RPC_PORT: String(base),
-  DEVNET_UPSTREAM_PORT: String(base + 10),
-  PORT: String(base + 20),
-})
+let config: Config
 // A frozen clock makes the simulator's reference prices exact for the comparisons below.
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0)
 let world: DevnetWorld
 
 beforeAll(async () => {
-  world = await startDevnetWorld({
-    config,
-    logger: createLogger('silent'),
-    clock: () => NOW,
-    pushIntervalMs: 0,
+  // On ports taken in between (a neighbour's test run), again on fresh ones.
+  world = await onFreePort(async (rpcPort) => {
+    config = loadConfig({
+      DEVNET_RPC_PORT: String(rpcPort),
+      DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
+    })
+    return startDevnetWorld({ config, logger: createLogger('silent'), clock: () => NOW, pushIntervalMs: 0 })
   })
 }, 120_000)
 afterAll(async () => {
@@ -134,7 +131,7 @@ describe('demo account #1', () => {
     const { loadDevnet } = await import('../../src/devnet/buildState.js')
     const { DEMO_POSITIONS } = await import('../../src/devnet/deploy/demoPositions.js')
     const client = createPublicClient({ transport: http(world.rpcUrl) })
-    const manifest = (await loadDevnet({ port: base + 30 }).then(async (d) => {
+    const manifest = (await onFreePort((port) => loadDevnet({ port })).then(async (d) => {
       await d.anvil.stop()
       return d.manifest
     })) as { morpho: { markets: { WETH_USDC: { id: `0x${string}` } }; metaMorphoUsdcVault: `0x${string}` } }

@@ -10,7 +10,7 @@ import { base } from 'viem/chains'
 import { createApp } from '../../src/app.js'
 import { USDC } from '../../src/chain/network.js'
 import { type Config, loadConfig } from '../../src/config.js'
-import { freePort, freePortRange, onFreePort } from '../../src/devnet/anvil.js'
+import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
@@ -70,14 +70,20 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
     chain,
     env,
     async instance(overrides = {}, options = {}) {
-      const port = await freePort()
-      const config = loadConfig({ ...env, PORT: String(port), ...overrides })
-      const readiness = createReadiness()
-      const services = await createServices(config, createLogger('silent'), readiness, options.clock)
-      const app = createApp({ deps: services.deps })
-      const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' })
+      // Bound first, on a port the system picks: a port chosen free and bound later can be taken in
+      // between by a neighbour (another test run on the machine). The app arrives before any request.
+      let app: ReturnType<typeof createApp> | undefined
+      const server = serve({
+        fetch: (req, ...rest) => (app as ReturnType<typeof createApp>).fetch(req, ...rest),
+        port: 0,
+        hostname: '127.0.0.1',
+      })
       await new Promise((r) => server.once('listening', r))
       const { port: bound } = server.address() as AddressInfo
+      const config = loadConfig({ ...env, PORT: String(bound), ...overrides })
+      const readiness = createReadiness()
+      const services = await createServices(config, createLogger('silent'), readiness, options.clock)
+      app = createApp({ deps: services.deps })
       const instance: Instance = {
         url: `http://127.0.0.1:${bound}`,
         config,

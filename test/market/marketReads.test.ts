@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import { freePort, freePortRange } from '../../src/devnet/anvil.js'
+import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
 import { getCandles, UnknownInstrumentError } from '../../src/market/getCandles.js'
@@ -12,15 +12,19 @@ let world: DevnetWorld
 let market: MarketData
 
 beforeAll(async () => {
-  const config = loadConfig({
-    DEVNET_RPC_PORT: String(await freePort()),
-    DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
-  })
-  world = await startDevnetWorld({
-    config,
-    logger: createLogger('silent'),
-    clock: Date.now,
-    pushIntervalMs: 0,
+  // On ports taken in between (a neighbour's test run), again on fresh ones.
+  const config = await onFreePort(async (rpcPort) => {
+    const config = loadConfig({
+      DEVNET_RPC_PORT: String(rpcPort),
+      DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
+    })
+    world = await startDevnetWorld({
+      config,
+      logger: createLogger('silent'),
+      clock: Date.now,
+      pushIntervalMs: 0,
+    })
+    return config
   })
   market = createMarketData(config.upstreams)
 }, 120_000)

@@ -429,7 +429,7 @@ describe('flaw 3: nobody can spend another wallet’s paid ceiling', () => {
 })
 
 describe('flaw 4: surge measures admitted work', () => {
-  test('behavior: 2,500 rejected requests leave the surge multiplier at 1', () =>
+  test('behavior: 500 rejected requests leave the surge multiplier at 1', () =>
     withinOneWindow(async () => {
       const svc = await sw.instance({
         SURGE_CAPACITY_RPS: '2',
@@ -439,14 +439,15 @@ describe('flaw 4: surge measures admitted work', () => {
       const url = `${svc.url}${PRICES}`
       const client = { 'x-forwarded-for': clientIp() }
       const statuses: number[] = []
-      for (let batch = 0; batch < 25; batch++) {
+      // 250 rejections per second of surge capacity: admitted, they would have doubled the price.
+      for (let batch = 0; batch < 5; batch++) {
         const answers = await Promise.all(
           Array.from({ length: 100 }, () => send(url, { 'X-PAYMENT': 'garbage', ...client })),
         )
         statuses.push(...answers.map((a) => a.status))
       }
       expect(statuses.filter((s) => s === 402)).toHaveLength(100)
-      expect(statuses.filter((s) => s === 429)).toHaveLength(2400)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(400)
       expect(svc.services.deps.surge.multiplier()).toBe(1)
       expect(
         (await challengeOf(url, { headers: { 'x-forwarded-for': clientIp() } })).accepts[0]?.amount,

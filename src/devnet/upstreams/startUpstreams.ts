@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import type { Hono } from 'hono'
+import { PortTakenError } from '../anvil.js'
 import type { MarketSimulator, SimClock } from '../simulator/marketSimulator.js'
 import { createBlockscoutApp } from './blockscoutApp.js'
 import { createCoinbaseExchangeApp } from './coinbaseExchangeApp.js'
@@ -64,7 +65,17 @@ export async function startUpstreams(options: StartUpstreamsOptions): Promise<Ru
           { fetch: app.fetch, port: options.ports?.[name] ?? 0, hostname: '127.0.0.1' },
           (info: AddressInfo) => resolve(info.port),
         )
-        server.once('error', reject)
+        // A port taken since it was chosen (a neighbour's test run) is a PortTakenError, which
+        // onFreePort answers by starting again on fresh ports.
+        server.once('error', (err: NodeJS.ErrnoException) =>
+          reject(
+            err.code === 'EADDRINUSE'
+              ? new PortTakenError(`upstream simulator ${name}: port ${options.ports?.[name]} is taken`, {
+                  cause: err,
+                })
+              : err,
+          ),
+        )
         servers.push(server)
       })
       urls[name] = `http://127.0.0.1:${port}`

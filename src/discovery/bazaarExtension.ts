@@ -1,0 +1,99 @@
+import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar'
+import type { Route } from '../routes/route.js'
+import { type JsonSchema, toJsonSchema } from './routeSchemas.js'
+
+/** The `bazaar` entry of a challenge's `extensions`: how an indexer lists the route and how to call it. */
+export type BazaarExtension = Record<string, unknown>
+
+/** The route's path with the example's path parameters filled in (`/v1/ta/{sym}` → `/v1/ta/BTC`). */
+export function examplePath(route: Route): string {
+  const params = (route.example?.params ?? {}) as Record<string, string>
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? `{${name}}`),
+  )
+}
+
+/**
+ * The x402 `bazaar` discovery extension of a priced route, built with the official
+ * `@x402/extensions/bazaar` from the route table: the method, the example input with the JSON Schema of
+ * the route's zod input (query parameters, path parameters, or the JSON body), and the example output
+ * with the output schema. Built once per route at start; every challenge of the route carries it.
+ * The package's resource-server extension adds the method and, for paths with parameters, the route
+ * template (`/v1/ta/:sym`) and the example's path parameters, as its own middleware would per request.
+ */
+export function bazaarExtension(route: Route): BazaarExtension {
+  const example = route.example
+  if (example === undefined) throw new Error(`${route.id} has no example: priced routes need one`)
+  // Subschemas the output repeats (an idea in four lists) are written once, in the extension schema's
+  // root `$defs`, where the package's validator (and any JSON Schema 2020-12 reader) resolves them.
+  const { $defs, ...outputSchema } = withoutDescriptions(toJsonSchema(route.output, 'output', 'ref'))
+  const output = { example: example.output, schema: objectSchema(outputSchema) }
+  const pathParams = route.input.params
+    ? {
+        pathParams: (example.params ?? {}) as Record<string, unknown>,
+        pathParamsSchema: objectSchema(toJsonSchema(route.input.params, 'input')),
+      }
+    : {}
+  const querySchema = route.input.query ? toJsonSchema(route.input.query, 'input') : { properties: {} }
+  const declared = route.input.body
+    ? declareDiscoveryExtension({
+        bodyType: 'json',
+        input: (example.body ?? {}) as Record<string, unknown>,
+        inputSchema: toJsonSchema(route.input.body, 'input'),
+        ...pathParams,
+        output,
+      })
+    : declareDiscoveryExtension({
+        input: typedQuery(example.query ?? {}, querySchema),
+        inputSchema: objectSchema(querySchema),
+        ...pathParams,
+        output,
+      })
+  const routePattern = route.path.replace(/\{(\w+)\}/g, ':$1')
+  const enrich = bazaarResourceServerExtension.enrichDeclaration
+  if (enrich === undefined) throw new Error('@x402/extensions: the bazaar server extension cannot enrich')
+  // The transport context the package's own HTTP middleware passes, for the example request.
+  const context = { method: route.method, routePattern, adapter: { getPath: () => examplePath(route) } }
+  const enriched = enrich(declared.bazaar, context) as { schema: JsonSchema }
+  return $defs === undefined ? enriched : { ...enriched, schema: { ...enriched.schema, $defs } }
+}
+
+/** Properties and `required` only: the package nests them under its own `type: object`. */
+function objectSchema(schema: JsonSchema): JsonSchema {
+  const { type: _type, ...rest } = schema
+  return rest
+}
+
+/**
+ * The example's query values as the schema types them: on the wire every value is text (`days=1`), but
+ * the published schema says `integer`, and the package checks the example against it.
+ */
+function typedQuery(query: Record<string, string>, schema: JsonSchema): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]) => {
+      const type = properties[name]?.type
+      if (type === 'integer' || type === 'number') return [name, Number(value)]
+      if (type === 'boolean') return [name, value === 'true']
+      return [name, value]
+    }),
+  )
+}
+
+/**
+ * The output schema without its prose: the challenge travels in a header (and clients echo it back in
+ * theirs), so it stays small; the example shows the shape, and the OpenAPI document has every field's
+ * description. Input schemas keep theirs: a caller needs them to build a request.
+ */
+function withoutDescriptions(schema: unknown): JsonSchema {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip)
+    if (node === null || typeof node !== 'object') return node
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([key, value]) => !(key === 'description' && typeof value === 'string'))
+        .map(([key, value]) => [key, strip(value)]),
+    )
+  }
+  return strip(schema) as JsonSchema
+}

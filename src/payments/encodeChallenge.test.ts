@@ -1,0 +1,36 @@
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from '@x402/core/http'
+import { describe, expect, test } from 'vitest'
+import { loadConfig } from '../config.js'
+import { candlesRoute } from '../routes/data.js'
+import { buildChallenge } from './buildChallenge.js'
+import { challengeExtensions } from './challengeExtensions.js'
+import { encodeChallenge } from './encodeChallenge.js'
+
+const config = loadConfig({})
+const extensions = challengeExtensions(candlesRoute, config)
+const challenge = buildChallenge({
+  resourceUrl: 'https://agentdesk.example/v1/candles?product=BTC-USD',
+  description: 'Candles — “quoted” ünïcode',
+  amount: 1000n,
+  payTo: config.payTo,
+  publicUrl: 'https://agentdesk.example',
+  creditRecipient: config.payTo,
+  quote: 'q.sig',
+})
+
+describe('encodeChallenge', () => {
+  test('behavior: the header decodes to what the official encoder writes, extensions included', () => {
+    const { promote, utilCredit, ...required } = challenge
+    const official = encodePaymentRequiredHeader({ ...required, extensions })
+    const ours = encodeChallenge(challenge, JSON.stringify(extensions))
+    expect(decodePaymentRequiredHeader(ours.header)).toEqual(decodePaymentRequiredHeader(official))
+    expect(JSON.parse(ours.body)).toEqual({ ...challenge, extensions })
+  })
+
+  test('behavior: a refusal carries its code in the header and its error object in the body', () => {
+    const error = { code: 'payment_expired', body: { code: 'payment_expired', message: 'expired' } }
+    const ours = encodeChallenge(challenge, JSON.stringify(extensions), error)
+    expect(decodePaymentRequiredHeader(ours.header)).toMatchObject({ error: 'payment_expired', extensions })
+    expect(JSON.parse(ours.body)).toMatchObject({ error: error.body, extensions, promote: challenge.promote })
+  })
+})
