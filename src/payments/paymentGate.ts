@@ -12,7 +12,7 @@ import type { Route } from '../routes/route.js'
 import { buildChallenge, type Challenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { challengeExtensions, settlementExtensions } from './challengeExtensions.js'
 import { type CheckedPayment, checkPayment } from './checkPayment.js'
-import { encodeChallenge } from './encodeChallenge.js'
+import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
 import {
   FacilitatorUnavailableError,
   fromFacilitatorReason,
@@ -65,6 +65,33 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     })
   }
 
+  // Probes repeat: an indexer or a retrying client sends the same unpaid request again and again, and
+  // within one second, at one price, the challenge is byte for byte the same (the quote expires on the
+  // second). The last one encoded is reused; any other request encodes its own.
+  let lastProbe: { key: string; encoded: EncodedChallenge } | undefined
+  const challengeResponse = (
+    c: Context<AppEnv>,
+    amount: bigint,
+    nowSec: number,
+    error?: PaymentError,
+  ): Response => {
+    const key = `${amount}|${nowSec}|${c.req.url}`
+    let encoded = error === undefined && lastProbe?.key === key ? lastProbe.encoded : undefined
+    if (encoded === undefined) {
+      encoded = encodeChallenge(
+        challengeFor(c, amount, nowSec),
+        extensionsJson,
+        error === undefined ? undefined : { code: error.code, body: error.toBody().error },
+      )
+      if (error === undefined) lastProbe = { key, encoded }
+    }
+    return c.body(encoded.body, 402, {
+      'Content-Type': 'application/json',
+      'PAYMENT-REQUIRED': encoded.header,
+      'Cache-Control': 'no-store',
+    })
+  }
+
   const recordLater = (write: Promise<void>, id: number) => {
     write.catch((err: unknown) =>
       deps.logger.error({
@@ -83,7 +110,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     // Without a payment header the request was counted against the unpaid ceiling already (app.ts).
     // HEAD gets the challenge and is never charged: it would be served without its body.
     if (header === undefined || c.req.method === 'HEAD') {
-      return paymentRequired(c, challengeFor(c, currentAmount, nowSec), extensionsJson)
+      return challengeResponse(c, currentAmount, nowSec)
     }
 
     // Until a payment is admitted (proven wallet, fresh authorization, funds reserved), it is unpaid
@@ -94,7 +121,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     const unpaidRoom = () => limiter.unpaidRoom(client())
     const refuse = async (err: PaymentError) => {
       await limiter.unpaid(client())
-      return paymentRequired(c, challengeFor(c, currentAmount, nowSec), extensionsJson, err)
+      return challengeResponse(c, currentAmount, nowSec, err)
     }
 
     let payment: CheckedPayment
@@ -255,9 +282,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       // Other typed errors (429, 503) go to the error handler, which sets their headers (Retry-After).
       if (!(err instanceof PaymentError)) throw err
       c.res = undefined
-      c.res = admitted
-        ? paymentRequired(c, challengeFor(c, currentAmount, nowSec), extensionsJson, err)
-        : await refuse(err)
+      c.res = admitted ? challengeResponse(c, currentAmount, nowSec, err) : await refuse(err)
       return c.res
     } finally {
       await Promise.all([
@@ -328,24 +353,6 @@ function referrerOf(ref: string | undefined, payer: `0x${string}`): string | und
     )
   }
   return ref.toLowerCase() === payer.toLowerCase() ? undefined : ref
-}
-
-function paymentRequired(
-  c: Context<AppEnv>,
-  challenge: Challenge,
-  extensionsJson: string,
-  error?: PaymentError,
-): Response {
-  const encoded = encodeChallenge(
-    challenge,
-    extensionsJson,
-    error === undefined ? undefined : { code: error.code, body: error.toBody().error },
-  )
-  return c.body(encoded.body, 402, {
-    'Content-Type': 'application/json',
-    'PAYMENT-REQUIRED': encoded.header,
-    'Cache-Control': 'no-store',
-  })
 }
 
 function setReceipt(c: Context<AppEnv>, receipt: SettleResponse): void {
