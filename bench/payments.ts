@@ -8,7 +8,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { x402Client } from '@x402/fetch'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
+import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
 import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     DEVNET_RPC_PORT: String(rpcPort),
-    DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
+    DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
     RATE_LIMIT_UNPAID: '100000000',
     RATE_LIMIT_PAID: '100000000',
     // Surge would change the price mid-run; the bench measures the gate at the posted price.

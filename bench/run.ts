@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import autocannon from 'autocannon'
 import { createApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
+import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../src/logger.js'
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_UNPAID: '100000000',
     // The catalog reads live prices: run the devnet world's simulators on ports of their own.
     DEVNET_RPC_PORT: String(await freePort()),
-    DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
+    DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
   })
   const world = await startDevnetWorld({
     config,

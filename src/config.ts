@@ -90,6 +90,12 @@ export interface Upstreams {
   gtradeHistory: string
   /** Blockscout-v2-style explorer API for token balances. */
   explorer: string
+  /** 0x Swap API v2 (allowance-holder `price` and `quote`); used only when `zeroExApiKey` is set. */
+  zeroEx: string
+  /** The 0x API key (`0x-api-key` header); unset: swap prices come straight from the DEX contracts. */
+  zeroExApiKey: string | undefined
+  /** Morpho's API (Midnight fixed-rate books at `/v0/midnight/…`). */
+  morphoApi: string
 }
 
 export interface DevnetOptions {
@@ -106,6 +112,9 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
   }
 }
+
+/** How many consecutive ports the devnet's upstream simulators take from DEVNET_UPSTREAM_PORT. */
+export const UPSTREAM_PORT_COUNT = 7
 
 const address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
 const port = z.coerce.number().int().min(1).max(65535)
@@ -126,8 +135,11 @@ const envSchema = z.object({
   GTRADE_BACKEND_URL: z.url().optional(),
   GTRADE_HISTORY_URL: z.url().optional(),
   EXPLORER_URL: z.url().optional(),
+  ZEROX_API_URL: z.url().optional(),
+  ZEROX_API_KEY: z.string().min(1).optional(),
+  MORPHO_API_URL: z.url().optional(),
   DEVNET_RPC_PORT: port.default(8545),
-  DEVNET_UPSTREAM_PORT: port.max(65530).default(8550),
+  DEVNET_UPSTREAM_PORT: port.max(65535 - UPSTREAM_PORT_COUNT + 1).default(8550),
   DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(0),
   DEVNET_SEED: z.coerce.number().int().min(0).default(8453),
   UTIL_CREDIT_RECIPIENT: address.optional(),
@@ -171,17 +183,19 @@ const envSchema = z.object({
 export const DEVNET_BUILDER_CODE = 'bc_agentdesk_devnet'
 
 /** Real upstreams, used by the base profile unless overridden. */
-const BASE_UPSTREAMS: Upstreams = {
+const BASE_UPSTREAMS: Omit<Upstreams, 'zeroExApiKey'> = {
   coinbaseExchange: 'https://api.exchange.coinbase.com',
   pythHermes: 'https://hermes.pyth.network',
   pythBenchmarks: 'https://benchmarks.pyth.network',
   gtradeBackend: 'https://backend-base.gains.trade',
   gtradeHistory: 'https://backend-global.gains.trade',
   explorer: 'https://base.blockscout.com',
+  zeroEx: 'https://api.0x.org',
+  morphoApi: 'https://api.morpho.org',
 }
 
 /** The devnet world serves each upstream simulator on its own loopback port, from DEVNET_UPSTREAM_PORT up. */
-function devnetUpstreams(firstPort: number): Upstreams {
+function devnetUpstreams(firstPort: number): Omit<Upstreams, 'zeroExApiKey'> {
   const at = (offset: number) => `http://127.0.0.1:${firstPort + offset}`
   return {
     coinbaseExchange: at(0),
@@ -190,6 +204,8 @@ function devnetUpstreams(firstPort: number): Upstreams {
     gtradeBackend: at(3),
     gtradeHistory: at(3),
     explorer: at(4),
+    zeroEx: at(5),
+    morphoApi: at(6),
   }
 }
 
@@ -238,6 +254,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       gtradeBackend: trim(e.GTRADE_BACKEND_URL ?? defaults.gtradeBackend),
       gtradeHistory: trim(e.GTRADE_HISTORY_URL ?? defaults.gtradeHistory),
       explorer: trim(e.EXPLORER_URL ?? defaults.explorer),
+      zeroEx: trim(e.ZEROX_API_URL ?? defaults.zeroEx),
+      zeroExApiKey: e.ZEROX_API_KEY,
+      morphoApi: trim(e.MORPHO_API_URL ?? defaults.morphoApi),
     },
     devnet: { rpcPort: e.DEVNET_RPC_PORT, blockTimeSeconds: e.DEVNET_BLOCK_TIME, seed: e.DEVNET_SEED },
     payments: {

@@ -6,6 +6,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test } from 'vitest'
+import { UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
 import { spawnService } from './helpers/spawnService.js'
@@ -14,7 +15,7 @@ import { spawnService } from './helpers/spawnService.js'
 const DATA_DIR = mkdtempSync(join(tmpdir(), 'agentdesk-data-'))
 /** Fresh ports for the service, anvil and the five upstream simulators, on every (re)start. */
 async function ports(): Promise<Record<string, string>> {
-  const first = await freePortRange(7)
+  const first = await freePortRange(2 + UPSTREAM_PORT_COUNT)
   return {
     PORT: String(first),
     DEVNET_RPC_PORT: String(first + 1),

@@ -49,6 +49,8 @@ describe('shutdown', () => {
       GTRADE_BACKEND_URL: upstream(3),
       GTRADE_HISTORY_URL: upstream(3),
       EXPLORER_URL: upstream(4),
+      ZEROX_API_URL: upstream(5),
+      MORPHO_API_URL: upstream(6),
       PAY_TO: payTo,
       RELAYER_PRIVATE_KEY: devnetRelayer.privateKey,
       CHAIN_POLLING_MS: '25',

@@ -2,7 +2,7 @@ import { createPublicClient, createWalletClient, http, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
-import { type Config, loadConfig } from '../../src/config.js'
+import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { STOCKS } from '../../src/devnet/deploy/stocks.js'
@@ -21,7 +21,7 @@ beforeAll(async () => {
   world = await onFreePort(async (rpcPort) => {
     config = loadConfig({
       DEVNET_RPC_PORT: String(rpcPort),
-      DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
+      DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
     })
     return startDevnetWorld({ config, logger: createLogger('silent'), clock: () => NOW, pushIntervalMs: 0 })
   })

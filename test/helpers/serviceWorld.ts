@@ -9,7 +9,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { createApp } from '../../src/app.js'
 import { USDC } from '../../src/chain/network.js'
-import { type Config, loadConfig } from '../../src/config.js'
+import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.js'
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
@@ -54,7 +54,7 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
   // On a port taken between choosing and binding it (another worker, another run), on another one.
   const world = await onFreePort(async (rpcPort) => {
     env.DEVNET_RPC_PORT = String(rpcPort)
-    env.DEVNET_UPSTREAM_PORT = String(await freePortRange(5))
+    env.DEVNET_UPSTREAM_PORT = String(await freePortRange(UPSTREAM_PORT_COUNT))
     return startDevnetWorld({
       config: loadConfig(env),
       logger: createLogger('silent'),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { loadConfig } from '../../src/config.js'
+import { loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.js'
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
@@ -16,7 +16,7 @@ beforeAll(async () => {
   const config = await onFreePort(async (rpcPort) => {
     const config = loadConfig({
       DEVNET_RPC_PORT: String(rpcPort),
-      DEVNET_UPSTREAM_PORT: String(await freePortRange(5)),
+      DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
     })
     world = await startDevnetWorld({
       config,
