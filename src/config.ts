@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ANVIL_ROLES, anvilAccount } from './chain/anvilAccounts.js'
+import { BASE_LENDING_CATALOG, DEVNET_LENDING_CATALOG, type LendingCatalog } from './chain/lendingCatalog.js'
 import type { LogLevel } from './logger.js'
 
 /**
@@ -37,6 +38,8 @@ export interface Config {
   builderCodes: string[]
   storage: StorageOptions
   rateLimits: RateLimitOptions
+  /** Vaults, Aave reserves and Morpho markets the earn and loan reads list (address book data per profile). */
+  lending: LendingCatalog
 }
 
 export interface PaymentOptions {
@@ -274,6 +277,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The devnet attributes to a placeholder code so the path runs end to end; production sets its own.
     builderCodes: (e.BUILDER_CODES ?? (devnet ? DEVNET_BUILDER_CODE : '')).split(',').filter((c) => c !== ''),
     storage: { dataDir: e.DATA_DIR, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL },
+    // Base's vaults and markets; the devnet's own (Aave and Morpho at their Base addresses, plus the vaults
+    // and markets only the devnet world has).
+    lending: devnet ? DEVNET_LENDING_CATALOG : BASE_LENDING_CATALOG,
     rateLimits: {
       unpaid: e.RATE_LIMIT_UNPAID,
       paid: e.RATE_LIMIT_PAID,

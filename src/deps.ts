@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem'
 import type { Config } from './config.js'
 import type { RateLimiter } from './http/rateLimiter.js'
 import type { Logger } from './logger.js'
+import type { LendingChain } from './market/lendingChain.js'
 import type { MarketData } from './market/marketData.js'
 import type { Facilitator } from './payments/createFacilitator.js'
 import type { FundsGuard } from './payments/fundsGuard.js'
@@ -38,4 +39,6 @@ export interface AppDeps {
   /** Asks for a reconcile round soon: a settlement was served pending. */
   reconcileSoon: () => void
   market: MarketData
+  /** Chain state of the catalog's vaults, Aave reserves and Morpho markets, cached (earn and loan reads). */
+  lending: LendingChain
 }

@@ -89,9 +89,16 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/**
+ * How long a caller should wait before retrying after a transient fault (an upstream, the chain or a store
+ * down). An error class that carries `retryAfterSec` gets it sent as Retry-After by the HTTP layer.
+ */
+export const TRANSIENT_RETRY_AFTER_SEC = 5
+
 /** The database or the shared state did not answer. Payments fail closed: nothing is charged. */
 export class StoreUnavailableError extends AppError {
   override readonly name = 'StoreUnavailableError'
+  readonly retryAfterSec = TRANSIENT_RETRY_AFTER_SEC
   constructor(store: 'database' | 'shared state', options?: { cause?: unknown }) {
     super(
       503,

@@ -5,6 +5,7 @@ import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
 import { createRateLimiter } from './http/rateLimiter.js'
 import type { Logger } from './logger.js'
+import { createLendingChain } from './market/lendingChain.js'
 import { createMarketData } from './market/marketData.js'
 import { createCodeCache } from './payments/codeCache.js'
 import { createFacilitator } from './payments/createFacilitator.js'
@@ -76,6 +77,7 @@ export async function createServices(
     surge: createSurgeMeter(config.payments.surgeCapacityRps, clock),
     quotes: createQuoteSigner(config.payments.quoteSecret),
     market: createMarketData(config.upstreams),
+    lending: createLendingChain(chain, config.lending, logger, {}, clock),
     reconcileSoon: () => {},
   }
   const reconcileDeps = { ledger, chain, funds: deps.funds, defaultPayTo: config.payTo, logger }

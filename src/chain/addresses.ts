@@ -56,6 +56,11 @@ export const BASE_ADDRESSES = {
   /** Morpho Midnight, the fixed-rate lender (protocols.md §7a, morpho-ts 2.8.0), and its SetterRatifier. */
   MorphoMidnight: '0xAdedD8ab6dE832766Fedf0FaC4992E5C4D3EA18A',
   MidnightSetterRatifier: '0x800B5F12A61B8198a5a6EfD794Cac6699B294d63',
+  /**
+   * 0x AllowanceHolder (Cancun chains; 0x-settler's constructor pins this address): the spender takers
+   * approve for 0x Swap API v2 allowance-holder quotes (`issues.allowance.spender`); never approve a Settler.
+   */
+  ZeroExAllowanceHolder: '0x0000000000001fF3684f28c67538d4D072C22734',
   /** Tokenized stocks' onchain oracle registry: getOracleParams(token) → (uint256 multiplier, bool paused). */
   StockOracleRegistry: '0x3f3E8cf41cdd3b1D118c16471aB0113DfDDd5CaD',
 } as const satisfies Record<string, Address>

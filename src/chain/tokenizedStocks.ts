@@ -1,4 +1,4 @@
-import type { Address } from 'viem'
+import { type Address, parseAbi } from 'viem'
 
 /** Coinbase tokenized stocks on Base (protocols.md §7b), by ticker. */
 export const STOCK_TICKERS = [
@@ -95,3 +95,32 @@ export const TOKENIZED_STOCKS: Readonly<Record<StockTicker, TokenizedStock>> = {
     feed: '0xFaf869185383a24F8cb00e27BdA6b63B9905DCb4',
   },
 }
+
+/** A ticker as callers write it, in any case (aaplc, AAPLC, AAPLc), to its registered spelling; else undefined. */
+export function findStockTicker(symbol: string): StockTicker | undefined {
+  return STOCK_TICKERS.find((t) => t.toLowerCase() === symbol.toLowerCase())
+}
+
+/** Token decimals of every tokenized stock (protocols.md §7b). */
+export const STOCK_DECIMALS = 8
+
+/** Freshness bound of a stock feed: its heartbeat (24 h; it also freezes off-hours and on a registry pause). */
+export const STOCK_FEED_HEARTBEAT_SEC = 86_400
+
+/** The B20 stock token: an ERC-20 of 8 decimals whose `multiplier()` (WAD) scales one token to shares. */
+export const stockTokenAbi = parseAbi([
+  'function multiplier() view returns (uint256)',
+  'function totalSupply() view returns (uint256)',
+  'function balanceOf(address account) view returns (uint256)',
+])
+
+/** The Chainlink total-return feed (AggregatorV3): token price = underlying price x multiplier. */
+export const stockFeedAbi = parseAbi([
+  'function decimals() view returns (uint8)',
+  'function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
+])
+
+/** The onchain (oracle) registry at BASE_ADDRESSES.StockOracleRegistry; reverts for an unregistered token. */
+export const stockRegistryAbi = parseAbi([
+  'function getOracleParams(address token) view returns (uint256 multiplier, bool paused)',
+])

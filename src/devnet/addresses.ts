@@ -1,4 +1,5 @@
 import { type Address, getAddress } from 'viem'
+import { DEVNET_VAULTS } from '../chain/lendingCatalog.js'
 
 // Contracts at their real Base addresses are in the chain's address book (src/chain/addresses.ts).
 
@@ -17,6 +18,11 @@ export const DEVNET_ADDRESSES = {
   MORPHO_ORACLE_WETH_USDC: getAddress('0xde7e000000000000000000000000000000000020'),
   MORPHO_ORACLE_CBBTC_USDC: getAddress('0xde7e000000000000000000000000000000000021'),
   MORPHO_ORACLE_CBBTC_WETH: getAddress('0xde7e000000000000000000000000000000000022'),
-  /** A plain OpenZeppelin ERC-4626 vault over USDC (no strategy). */
-  PLAIN_USDC_VAULT: getAddress('0xde7e000000000000000000000000000000000031'),
+  /** A plain OpenZeppelin ERC-4626 vault over USDC (no strategy); the service lists it from its catalog. */
+  PLAIN_USDC_VAULT: DEVNET_VAULTS.plainUsdc,
+  /**
+   * The 0x Settler stand-in that AllowanceHolder quotes execute through (0x publishes no fixed Settler
+   * address; quotes name it in `transaction.data`).
+   */
+  ZEROX_SETTLER: getAddress('0xde7e000000000000000000000000000000000040'),
 } as const satisfies Record<string, Address>

@@ -212,9 +212,14 @@ export function devnetCacheKey(): string {
       'anvil.ts',
     ].map((file) => join(devnetDir, file)),
     // The address book, protocol helpers and accounts the deploy code imports from the chain layer.
-    ...['addresses.ts', 'anvilAccounts.ts', 'morpho.ts', 'network.ts', 'tokenizedStocks.ts'].map((file) =>
-      join(projectRoot, 'src/chain', file),
-    ),
+    ...[
+      'addresses.ts',
+      'anvilAccounts.ts',
+      'lendingCatalog.ts',
+      'morpho.ts',
+      'network.ts',
+      'tokenizedStocks.ts',
+    ].map((file) => join(projectRoot, 'src/chain', file)),
   ]
   for (const file of files) {
     hash.update(`${file.slice(projectRoot.length)}\n`)

@@ -4,6 +4,8 @@ import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import { DEVNET_ADDRESSES } from './addresses.js'
 import { loadDevnet } from './buildState.js'
+import { chainMidnightBooks, midnightMarketIds } from './chainMidnightBooks.js'
+import { chainSwapLiquidity } from './chainSwapLiquidity.js'
 import { chainTokenBalances, type ListedToken } from './chainTokenBalances.js'
 import { createDeployContext } from './createDeployContext.js'
 import { STOCKS } from './deploy/stocks.js'
@@ -152,6 +154,8 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       sim,
       gtradeTrades: gtradeChainSource(ctx.publicClient, BASE_ADDRESSES.GtradeDiamond),
       tokenBalances: chainTokenBalances(ctx.publicClient, tokens),
+      midnightBooks: chainMidnightBooks(ctx.publicClient, { knownIds: midnightMarketIds(devnet.manifest) }),
+      swapLiquidity: chainSwapLiquidity(ctx.publicClient),
       ports: upstreamPorts(config),
       currentBlock: async () => Number(await ctx.publicClient.getBlockNumber()),
     })
@@ -206,5 +210,7 @@ function upstreamPorts(config: Config): Partial<Record<UpstreamName, number>> {
     pythBenchmarks: port(config.upstreams.pythBenchmarks),
     gtradeBackend: port(config.upstreams.gtradeBackend),
     blockscout: port(config.upstreams.explorer),
+    morphoApi: port(config.upstreams.morphoApi),
+    zeroEx: port(config.upstreams.zeroEx),
   }
 }

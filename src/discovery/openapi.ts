@@ -112,10 +112,13 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
     '400': jsonError('Missing or malformed input; `field` names it'),
     '429': jsonError('Rate limited; retry after the Retry-After header'),
     '501': jsonError('Specified but not yet available; never charged'),
+    '502': jsonError(
+      'upstream_unavailable: an upstream the read depends on (a market API, or the chain RPC) did not answer usefully; never charged, retry after the Retry-After header',
+    ),
   }
   if (route.priceUsd !== null) {
     responses['503'] = jsonError(
-      'payment_facilitator_unavailable: payments cannot be processed right now, nothing was charged and the authorization stays usable; payment_settlement_unknown: the settlement failed and may still land, the call was not served, do not reuse the authorization (a transfer that lands anyway is recorded paid and unserved, for a refund); store_unavailable: nothing was charged',
+      'payment_facilitator_unavailable: payments cannot be processed right now, nothing was charged and the authorization stays usable; payment_settlement_unknown: the settlement failed and may still land, the call was not served, do not reuse the authorization (a transfer that lands anyway is recorded paid and unserved, for a refund); store_unavailable: nothing was charged. payment_facilitator_unavailable and store_unavailable carry Retry-After',
     )
   }
   const op: JsonSchema = {

@@ -1,5 +1,5 @@
 import type { ErrorHandler } from 'hono'
-import { AppError, MalformedBodyError, MethodNotAllowedError, RateLimitedError } from '../errors.js'
+import { AppError, MalformedBodyError, MethodNotAllowedError } from '../errors.js'
 import type { AppEnv } from './env.js'
 
 /** Maps typed errors to the one error body; anything untyped is a bug and becomes a logged 500. */
@@ -10,7 +10,10 @@ export const errorHandler: ErrorHandler<AppEnv> = (err, c) => {
     return c.json({ error: { code: 'internal_error', message: 'Internal error. Nothing was charged.' } }, 500)
   }
   if (error instanceof MethodNotAllowedError) c.header('Allow', error.allow.join(', '))
-  if (error instanceof RateLimitedError) c.header('Retry-After', String(error.retryAfterSec))
+  // Rate limits and transient faults (an upstream, the chain or a store down) say when to come back.
+  if ('retryAfterSec' in error && typeof error.retryAfterSec === 'number') {
+    c.header('Retry-After', String(error.retryAfterSec))
+  }
   if (error.status >= 500 && error.status !== 501)
     c.var.logger?.warn({ msg: 'server-side failure', code: error.code, err })
   return c.json(error.toBody(), error.status)

@@ -5,6 +5,7 @@ import type { MarketData } from './marketData.js'
 import { createCoinbaseExchange } from './upstreams/coinbaseExchange.js'
 import type { FetchJson } from './upstreams/fetchJson.js'
 import { createGtradeBackend } from './upstreams/gtradeBackend.js'
+import { createMorphoMidnight } from './upstreams/morphoMidnight.js'
 import { createPyth } from './upstreams/pyth.js'
 
 /** The real adapters over a canned upstream: the exchange lists BTC-USD and has no bars in any window. */
@@ -19,6 +20,8 @@ function quietMarket(): MarketData {
     coinbase: createCoinbaseExchange('http://exchange.test', fetchJson),
     pyth: createPyth('http://hermes.test', 'http://benchmarks.test', fetchJson),
     gtrade: createGtradeBackend('http://gtrade.test', fetchJson),
+    midnight: createMorphoMidnight('http://morpho.test', fetchJson),
+    zeroEx: null,
   }
 }
 

@@ -49,11 +49,52 @@ export function granularityFor(days: number): number {
 
 const PYTH_RESOLUTION: Readonly<Record<number, string>> = { 3600: '60', 21600: '360', 86400: '1D' }
 
+/** One bar of a candle window; `volume` is null where the source has no volume (the oracle history). */
+export interface CandleBar {
+  time: number
+  open: number
+  high: number
+  low: number
+  close: number
+  volume: number | null
+}
+
+export interface CandleBars {
+  productId: string
+  granularitySec: number
+  /** Window start (inclusive) and end (exclusive, the start of the current bar), unix seconds. */
+  startSec: number
+  endSec: number
+  /** One bar per bar start inside the window, oldest first. */
+  bars: CandleBar[]
+}
+
 /**
  * Candles from the exchange when it lists the product (or, for crypto, `SYM-QUOTE`), else from the
  * oracle's history (Pyth Benchmarks) for the symbol's feed in that class.
  */
 export async function getCandles(market: MarketData, q: CandlesQuery, nowMs: number): Promise<Candles> {
+  const { productId, granularitySec, bars } = await getCandleBars(market, q, nowMs)
+  const series = bars.map((b): [number, number, number, number, number] => [
+    b.time,
+    b.open,
+    b.high,
+    b.low,
+    b.close,
+  ])
+  return {
+    productId,
+    days: q.days,
+    granularitySec,
+    high: series.length === 0 ? null : Math.max(...series.map((r) => r[2])),
+    low: series.length === 0 ? null : Math.min(...series.map((r) => r[3])),
+    candles: series.length,
+    series,
+  }
+}
+
+/** The bars behind `getCandles`, with volume where the source has it (the exchange; the oracle has none). */
+export async function getCandleBars(market: MarketData, q: CandlesQuery, nowMs: number): Promise<CandleBars> {
   const granularitySec = granularityFor(q.days)
   // Whole bars only: the window ends at the start of the current bar.
   const end = Math.floor(nowMs / 1000 / granularitySec) * granularitySec
@@ -62,10 +103,10 @@ export async function getCandles(market: MarketData, q: CandlesQuery, nowMs: num
 
   const product = q.product ?? (q.cls === 'Crypto' || q.cls === undefined ? `${q.sym}-${q.quote}` : undefined)
   let productId: string
-  let bars: { time: number; open: number; high: number; low: number; close: number }[]
+  let bars: CandleBar[]
   if (product !== undefined && products.has(product)) {
     productId = product
-    const calls: Promise<typeof bars>[] = []
+    const calls: Promise<CandleBar[]>[] = []
     // The exchange treats both ends as inclusive and returns at most 300 bars: ask for 300 bar starts
     // per call, up to the last whole bar.
     const lastBar = end - granularitySec
@@ -82,22 +123,23 @@ export async function getCandles(market: MarketData, q: CandlesQuery, nowMs: num
     const feed = findPythFeed(await market.pyth.feeds(), sym, q.quote, types)
     if (feed === undefined) throw new UnknownInstrumentError('sym', sym)
     productId = feed.symbol
-    bars = await market.pyth.history(feed.symbol, PYTH_RESOLUTION[granularitySec] as string, start, end - 1)
+    const history = await market.pyth.history(
+      feed.symbol,
+      PYTH_RESOLUTION[granularitySec] as string,
+      start,
+      end - 1,
+    )
+    bars = history.map((b) => ({ ...b, volume: null }))
   }
 
   // One row per bar start inside the window, oldest first (chunk edges can repeat a bar).
-  const byTime = new Map<number, (typeof bars)[number]>()
+  const byTime = new Map<number, CandleBar>()
   for (const b of bars) if (b.time >= start && b.time < end) byTime.set(b.time, b)
-  const series = [...byTime.values()]
-    .sort((a, b) => a.time - b.time)
-    .map((b): [number, number, number, number, number] => [b.time, b.open, b.high, b.low, b.close])
   return {
     productId,
-    days: q.days,
     granularitySec,
-    high: series.length === 0 ? null : Math.max(...series.map((r) => r[2])),
-    low: series.length === 0 ? null : Math.min(...series.map((r) => r[3])),
-    candles: series.length,
-    series,
+    startSec: start,
+    endSec: end,
+    bars: [...byTime.values()].sort((a, b) => a.time - b.time),
   }
 }

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js'
 import { findPythFeed } from './findPythFeed.js'
 import type { MarketData } from './marketData.js'
+import { round, significant } from './numbers.js'
 
 /** Every requested ticker is unknown to both venues: nothing to price, so nothing to charge for. */
 export class UnknownSymbolError extends AppError {
@@ -112,14 +113,4 @@ export async function getPrices(market: MarketData, symbols: readonly string[]):
 /** Tickers are upper case, except the tokenized stocks' trailing lowercase `c` (AAPLc). */
 export function canonicalSymbol(symbol: string): string {
   return /^[A-Z0-9]+c$/.test(symbol) ? symbol : symbol.toUpperCase()
-}
-
-function round(value: number, decimals: number): number {
-  const f = 10 ** decimals
-  return Math.round(value * f) / f
-}
-
-/** Ten significant digits: float noise off, every real digit kept. */
-function significant(value: number): number {
-  return Number(value.toPrecision(10))
 }

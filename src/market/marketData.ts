@@ -2,13 +2,19 @@ import type { Upstreams } from '../config.js'
 import { type CoinbaseExchange, createCoinbaseExchange } from './upstreams/coinbaseExchange.js'
 import { createFetchJson } from './upstreams/fetchJson.js'
 import { createGtradeBackend, type GtradeBackend } from './upstreams/gtradeBackend.js'
+import { createMorphoMidnight, type MorphoMidnight } from './upstreams/morphoMidnight.js'
 import { createPyth, type Pyth } from './upstreams/pyth.js'
+import { createZeroEx, type ZeroEx } from './upstreams/zeroEx.js'
 
 /** The upstream adapters market reads are built on; each talks to one configured base URL. */
 export interface MarketData {
   coinbase: CoinbaseExchange
   pyth: Pyth
   gtrade: GtradeBackend
+  /** Morpho's Midnight API (fixed-rate books). */
+  midnight: MorphoMidnight
+  /** The 0x Swap API, only when an API key is configured (ZEROX_API_KEY); else null. */
+  zeroEx: ZeroEx | null
 }
 
 export function createMarketData(upstreams: Upstreams): MarketData {
@@ -17,5 +23,10 @@ export function createMarketData(upstreams: Upstreams): MarketData {
     coinbase: createCoinbaseExchange(upstreams.coinbaseExchange, fetchJson),
     pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson),
     gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson),
+    midnight: createMorphoMidnight(upstreams.morphoApi, fetchJson),
+    zeroEx:
+      upstreams.zeroExApiKey === undefined
+        ? null
+        : createZeroEx(upstreams.zeroEx, upstreams.zeroExApiKey, fetchJson),
   }
 }

@@ -40,6 +40,12 @@ function neverReceived(err: unknown): boolean {
  * else the built-in one: x402's own facilitator core with the exact/EVM scheme, submitting
  * `transferWithAuthorization` from the relayer key.
  */
+/** The node refused a transaction for its nonce: it was not accepted, so sending again is safe. */
+function nonceRefused(err: unknown): boolean {
+  const text = `${(err as Error)?.message ?? ''} ${String((err as { details?: unknown })?.details ?? '')}`
+  return /nonce too low|lower than the current nonce|replacement transaction underpriced/i.test(text)
+}
+
 export function createFacilitator(config: Config): Facilitator {
   const { payments } = config
   if (payments.facilitatorUrl !== undefined) {
@@ -105,7 +111,17 @@ export function createFacilitator(config: Config): Facilitator {
       // another transaction fills it). A doomed transfer now fails without touching the nonce sequence.
       writeContract: async (a) => {
         const gas = await wallet.estimateContractGas(a as never)
-        return wallet.writeContract({ ...(a as object), gas } as never)
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await wallet.writeContract({ ...(a as object), gas } as never)
+          } catch (err) {
+            // viem's nonce manager can hand two settlements started together the same nonce (its cache
+            // of the last nonce is written in completion order). The node refused the second one, so
+            // nothing of it was broadcast: resync the nonce from the chain and send it again.
+            if (!nonceRefused(err) || attempt >= 3) throw err
+            nonceManager.reset({ address: account.address, chainId: CHAIN_ID })
+          }
+        }
       },
       sendTransaction: (a) => wallet.sendTransaction(a),
       // Asks for the receipt itself, not only on new blocks (see pollReceipt); bounded like the x402

@@ -1,4 +1,4 @@
-import { AppError, type ErrorStatus } from '../errors.js'
+import { AppError, type ErrorStatus, TRANSIENT_RETRY_AFTER_SEC } from '../errors.js'
 
 /** Stable codes for every way a payment can be refused. Each answers 402 with a fresh challenge. */
 export const PAYMENT_ERRORS = {
@@ -41,6 +41,7 @@ export class PaymentError extends AppError {
 /** The facilitator could not be reached or failed unexpectedly: a fault on our side, and free. */
 export class FacilitatorUnavailableError extends AppError {
   override readonly name = 'FacilitatorUnavailableError'
+  readonly retryAfterSec = TRANSIENT_RETRY_AFTER_SEC
   constructor(options?: { cause?: unknown }) {
     const status: ErrorStatus = 503
     super(

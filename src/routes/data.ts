@@ -1,6 +1,15 @@
 import { z } from 'zod'
 import { getCandles } from '../market/getCandles.js'
+import { getCrowd } from '../market/getCrowd.js'
+import { getFixedBooks } from '../market/getFixedBooks.js'
+import { getLoanMarkets } from '../market/getLoanMarkets.js'
 import { getPrices } from '../market/getPrices.js'
+import { getRiskPairs } from '../market/getRiskPairs.js'
+import { getSignals } from '../market/getSignals.js'
+import { getStockPrice } from '../market/getStockPrice.js'
+import { getStocks, NOT_TRADABLE_REASONS } from '../market/getStocks.js'
+import { getSwapPrice } from '../market/getSwapPrice.js'
+import { getVaults } from '../market/getVaults.js'
 import {
   address,
   assetClass,
@@ -22,7 +31,6 @@ import { defineRoute, notImplemented } from './route.js'
 
 /** Section A: data reads, $0.001 each. */
 const PRICE = 0.001
-const MARKET_LAYER = 'market data reads (upstream adapters)'
 const WALLET_LAYER = 'wallet reads (chain and explorer adapters)'
 
 const walletParams = z.object({ address })
@@ -112,22 +120,26 @@ export const crowdRoute = defineRoute({
   tier: 'data',
   summary: 'Crowd positioning on the perp venue',
   description:
-    'Per pair: long vs short split in percent and USD, the total book, and bookSharePct (the pair’s share of the whole open book). Without `symbols`, every listed pair.',
+    'Per pair: long vs short split in percent and USD, the pair’s total, and bookSharePct (the pair’s share of the whole open book, `totalBookUsd`, over every listed pair whatever the filter). Source: the perp venue’s open interest as its backend serves it (GET /trading-variables/all: each collateral’s per-pair OI at open size, valued at the collateral’s USD price, summed over collaterals). Without `symbols`, every listed pair in pairIndex order; with them, the matching pairs in the order asked (BTC names BTC/USD; a pair can be named USD/JPY or USDJPY, a USD-based one also by its quote, JPY). Tickers no pair matches are listed in `unknown`; when none matches, 400 `unknown_symbol` (field `symbols`), not charged. Percentages are null for a pair with no open interest.',
   input: { query: z.object({ symbols: symbolList(60).optional() }) },
   output: z.object({
-    totalBookUsd: z.number(),
+    totalBookUsd: z.number().describe('Open interest of every listed pair, long plus short, USD'),
     pairs: z.array(
       z.object({
-        symbol,
+        symbol: z.string().describe('The base of a USD-quoted pair (BTC), else the pair (USD/JPY)'),
+        pair: z.string().describe('FROM/TO as the venue lists it'),
         pairIndex: z.number().int(),
-        longPct: z.number(),
-        shortPct: z.number(),
+        longPct: z.number().nullable(),
+        shortPct: z.number().nullable(),
         longUsd: z.number(),
         shortUsd: z.number(),
         totalUsd: z.number(),
-        bookSharePct: z.number(),
+        bookSharePct: z.number().nullable(),
       }),
     ),
+    unknown: z
+      .array(z.string())
+      .describe('Requested tickers no pair matches (canonical case); empty when none'),
   }),
   example: {
     query: { symbols: 'BTC,ETH' },
@@ -136,6 +148,7 @@ export const crowdRoute = defineRoute({
       pairs: [
         {
           symbol: 'BTC',
+          pair: 'BTC/USD',
           pairIndex: 0,
           longPct: 61.2,
           shortPct: 38.8,
@@ -146,6 +159,7 @@ export const crowdRoute = defineRoute({
         },
         {
           symbol: 'ETH',
+          pair: 'ETH/USD',
           pairIndex: 1,
           longPct: 47.5,
           shortPct: 52.5,
@@ -155,24 +169,63 @@ export const crowdRoute = defineRoute({
           bookSharePct: 18.67,
         },
       ],
+      unknown: [],
     },
   },
-  handler: notImplemented(MARKET_LAYER),
+  handler: async ({ query }, ctx) => getCrowd(ctx.deps.market, query.symbols),
 })
 
+const part = z.number().min(0).max(1).nullable()
 const signal = z.object({
   symbol,
-  rsi14: z.number(),
-  macdHistogram: z.number(),
-  bollingerPctB: z.number(),
-  vwapPosition: z.number().describe('Close relative to VWAP, percent'),
-  sma20Trend: z.enum(['up', 'down', 'flat']),
-  headAndShoulders: z.object({ pattern: z.enum(['none', 'top', 'inverse']), confidence: z.number() }),
-  fibConfidence: z.number(),
-  sentiment: z.number().min(0).max(1).describe('Blended directional sentiment, 0 = bearish, 1 = bullish'),
-  bias: z.enum(['long', 'short', 'neutral']),
-  conviction: z.number(),
-  parts: z.record(z.string(), z.number()).describe('Every per-indicator contribution to the blend'),
+  source: z.string().describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
+  granularitySec: z.number().int().describe('Bar size in seconds (3600)'),
+  bars: z.number().int().describe('Bars used (168 for a full window)'),
+  lastBarTime: unixSeconds.nullable().describe('Start of the last bar used, unix seconds; null without bars'),
+  close: z.number().nullable().describe('Close of the last bar, in the quote currency'),
+  rsi14: z.number().nullable().describe('Wilder RSI(14), 0..100; null under 15 bars'),
+  macdHistogram: z
+    .number()
+    .nullable()
+    .describe('MACD(12/26/9) line minus signal line, quote currency; null under 34 bars'),
+  bollingerPctB: z.number().nullable().describe('Bollinger %B(20, 2σ); null under 20 bars'),
+  vwapPosition: z
+    .number()
+    .nullable()
+    .describe('(close / VWAP − 1) × 100, VWAP of the last 24 bars; null when the source has no volume'),
+  sma20Trend: z.enum(['up', 'down', 'flat']).nullable().describe('SMA(20) direction; null under 25 bars'),
+  headAndShoulders: z.object({
+    pattern: z.enum(['none', 'top', 'inverse']),
+    confidence: z.number().min(0).max(1),
+  }),
+  fib: z
+    .object({
+      swing: z.enum(['up', 'down']),
+      retracement: z.number().min(0).max(1),
+      level: z.number(),
+    })
+    .nullable()
+    .describe('The window swing, the share of it the last close gave back, the nearest Fibonacci level'),
+  fibConfidence: z.number().min(0).max(1).nullable(),
+  sentiment: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe('Blended directional sentiment, 0 = bearish, 1 = bullish'),
+  bias: z.enum(['long', 'short', 'neutral']).nullable(),
+  conviction: z.number().min(0).max(1).nullable().describe('2 × |sentiment − 0.5|'),
+  parts: z
+    .object({
+      rsi: part,
+      macd: part,
+      bollinger: part,
+      vwap: part,
+      sma: part,
+      headAndShoulders: part,
+      fib: part,
+    })
+    .describe('Every per-indicator input to the blend, 0 = bearish, 1 = bullish; null drops out'),
 })
 
 export const signalsRoute = defineRoute({
@@ -183,7 +236,13 @@ export const signalsRoute = defineRoute({
   tier: 'data',
   summary: 'Technical signals for up to 10 symbols',
   description:
-    'RSI(14), MACD(12/26/9) histogram, Bollinger %B(20/2), VWAP position, SMA(20) trend, head-and-shoulders read, Fibonacci-structure confidence, blended sentiment (0..1), bias, conviction and every per-indicator part. Indicative, not advice.',
+    'Per symbol, over 7 days of hourly candles (168 bars, ending at the start of the current hour) from the GET /v1/candles path: the exchange’s SYM-QUOTE product (with volume) when cls is absent and it is listed, else the oracle’s price history for the symbol’s feed in `cls` (no volume). `source`, `bars` and `lastBarTime` name the exact bars used; candles are cached 60 s per window. ' +
+    'Indicators (trading-signals, over closes): `rsi14` Wilder RSI(14), seeded with the mean of the first 14 changes; `macdHistogram` MACD(12/26/9) line minus signal line in the quote currency, EMAs seeded with their first input; `bollingerPctB` (close − lower)/(upper − lower) of Bollinger(20, 2σ, population σ), 0.5 on a flat window; `vwapPosition` (close/VWAP − 1) × 100, VWAP of the last 24 bars (typical price × volume), null when the source has no volume (oracle classes); `sma20Trend` up/down when SMA(20) moved more than 0.25 σ20 over the last 5 bars, else flat (σ20 = the Bollinger σ of the last 20 closes). ' +
+    'Warm-up: RSI needs 15 bars, %B and the pattern reads 20, the SMA trend 25, the MACD histogram 34; a value without enough bars is null, never 0 (a full window leaves 134 bars of smoothing beyond it). ' +
+    'Pattern reads over closes: `headAndShoulders` is top, inverse or none, read from the last five zigzag swings (turns of at least 4 × the mean close-to-close move) ending at the last swing high (low for inverse): confidence = 0.3 shoulder symmetry + 0.2 head prominence + 0.1 time symmetry + 0.4 neckline break (1 once closed through, else half the way from the right shoulder to the neckline); under 0.5 it reads none with confidence 0. `fib`: the swing from the window’s lowest to highest close (up, low first) or highest to lowest (down), the last close’s retracement of it and the nearest of 0.236, 0.382, 0.5, 0.618, 0.786; `fibConfidence` = max(0, 1 − |retracement − level| / 0.05). ' +
+    'Parts, 0 = bearish to 1 = bullish: rsi = RSI/100; macd = 0.5 + 0.5 tanh(2 × histogram/σ20); bollinger = %B clamped to 0..1; vwap = 0.5 + 0.5 tanh((close − VWAP)/σ20); sma = 0.5 + 0.5 tanh(SMA20 5-bar change/σ20); headAndShoulders = 0.5 − 0.5 × confidence for a top, 0.5 + 0.5 × confidence for an inverse, 0.5 for none; fib = 0.5 + 0.5 × fibConfidence in an up swing, 0.5 − 0.5 × fibConfidence in a down swing. ' +
+    '`sentiment` = Σ wᵢ × partᵢ / Σ wᵢ over the non-null parts with weights rsi 0.15, macd 0.20, bollinger 0.15, vwap 0.10, sma 0.15, headAndShoulders 0.15, fib 0.10, rounded to 4 decimals; `bias` is long when sentiment ≥ 0.55, short when ≤ 0.45, else neutral; `conviction` = 2 × |sentiment − 0.5|, 0..1. They are null only when no part can be computed. Other values are rounded to 4 decimals (macdHistogram to 10 significant digits). ' +
+    'All tickers of a call are read in `cls` and `quote` (default USD); without cls, a ticker the exchange does not list falls back to any oracle feed with that base and quote. A ticker with no price history is listed in `unknown`; when every ticker is unknown the call is refused with 400 `unknown_symbol` (field `symbols`) and not charged. Duplicate symbols are answered once. Indicative, not advice.',
   input: {
     query: z.object({
       symbols: symbolList(10),
@@ -194,37 +253,49 @@ export const signalsRoute = defineRoute({
         .default('USD'),
     }),
   },
-  output: z.object({ signals: z.array(signal) }),
+  output: z.object({
+    signals: z.array(signal),
+    unknown: z
+      .array(z.string())
+      .describe('Requested tickers with no price history in that class and quote; empty when none'),
+  }),
   example: {
-    query: { symbols: 'BTC' },
+    query: { symbols: 'BTC,NOPE' },
     output: {
       signals: [
         {
           symbol: 'BTC',
-          rsi14: 58.3,
-          macdHistogram: 42.1,
-          bollingerPctB: 0.71,
-          vwapPosition: 0.84,
-          sma20Trend: 'up',
-          headAndShoulders: { pattern: 'none', confidence: 0 },
-          fibConfidence: 0.42,
-          sentiment: 0.63,
-          bias: 'long',
-          conviction: 0.26,
+          source: 'BTC-USD',
+          granularitySec: 3600,
+          bars: 168,
+          lastBarTime: 1795410000,
+          close: 94510.85,
+          rsi14: 31.274,
+          macdHistogram: -206.9963195,
+          bollingerPctB: 0.0088,
+          vwapPosition: -3.0808,
+          sma20Trend: 'down',
+          headAndShoulders: { pattern: 'top', confidence: 0.7987 },
+          fib: { swing: 'up', retracement: 0.5595, level: 0.618 },
+          fibConfidence: 0,
+          sentiment: 0.1753,
+          bias: 'short',
+          conviction: 0.6494,
           parts: {
-            rsi: 0.58,
-            macd: 0.7,
-            bollinger: 0.71,
-            vwap: 0.6,
-            sma: 1,
-            headAndShoulders: 0.5,
-            fib: 0.55,
+            rsi: 0.3127,
+            macd: 0.2687,
+            bollinger: 0.0088,
+            vwap: 0.0007,
+            sma: 0.054,
+            headAndShoulders: 0.1007,
+            fib: 0.5,
           },
         },
       ],
+      unknown: ['NOPE'],
     },
   },
-  handler: notImplemented('signals analytics'),
+  handler: async ({ query }, ctx) => getSignals(ctx.deps.market, query, ctx.deps.clock()),
 })
 
 export const candlesRoute = defineRoute({
@@ -295,13 +366,13 @@ export const swapPriceRoute = defineRoute({
   tier: 'data',
   summary: 'Indicative swap quote (no calldata, reserves nothing)',
   description:
-    'Expected output, minimum output after slippage, fee estimates and route for swapping `fromAmount` of `fromToken` into `toToken`. Reserves no liquidity; build the transaction with POST /v1/tx/swap.',
+    'Expected output, minimum output after slippage, fee estimates and route for swapping `fromAmount` (atomic units) of `fromToken` into `toToken`; native ETH is the sentinel 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE on either side. Reserves no liquidity and returns no calldata; build the transaction with POST /v1/tx/swap. Source (`quotedBy`): `0x` = the 0x Swap API v2 allowance-holder price (when the service has a 0x API key; `taker` and `slippageBps` are passed to it, `minOut` is its minBuyAmount, `route` its fills); `onchain` = the best single-hop pool read from Base in one multicall (one more read for an Aerodrome winner’s fee): Uniswap v3 QuoterV2 over the 0.01/0.05/0.3/1 % tiers and the Aerodrome router (volatile and stable), ETH priced as WETH, ETH⇄WETH a 1:1 wrap through WETH9; there `minOut` = floor(expectedOut × (10000 − slippageBps) / 10000). Fees: `poolFeeBps` is the pool’s own fee, already inside expectedOut (null from 0x, which does not report it); `aggregatorFee` is 0x’s fee, already inside expectedOut (null onchain); `gasEstimate` is gas units (0x: the whole transaction; onchain: QuoterV2’s estimate of the pool swap alone, without router overhead or approvals; null for Aerodrome and wraps); `networkFeeWei` = 0x’s totalNetworkFee, or gasEstimate × the block’s base fee onchain (Base’s L1 data fee not included); `gasUsd` = networkFeeWei at the exchange’s ETH-USD price. Every unknown value is null, never 0. Quotes are cached 2 s (about one Base block) per identical request. Errors: 400 naming the field (`toToken` equal to `fromToken`, `fromAmount` 0); 409 `no_liquidity` when no pool can fill it; 502 with Retry-After when 0x or the RPC fails. None of them is charged.',
   input: {
     query: z.object({
       fromToken: tokenOrNative,
       toToken: tokenOrNative,
       fromAmount: positiveAtomicAmount,
-      taker: address,
+      taker: address.describe('The wallet that would swap (0x checks its balance and allowance)'),
       slippageBps: slippageBpsQuery(10_000),
     }),
   },
@@ -309,11 +380,34 @@ export const swapPriceRoute = defineRoute({
     fromToken: address,
     toToken: address,
     fromAmount: atomicAmount,
-    expectedOut: atomicAmount,
-    minOut: atomicAmount,
+    expectedOut: atomicAmount.describe('Atomic units of toToken the swap is expected to deliver'),
+    minOut: atomicAmount.describe('Least output after slippageBps: the swap should revert below it'),
     slippageBps: z.number().int(),
-    fees: z.object({ gasEstimate: z.string(), gasUsd: z.number().nullable(), protocolFeeBps: z.number() }),
-    route: z.array(z.object({ source: z.string(), proportionBps: z.number().int() })),
+    quotedBy: z.enum(['0x', 'onchain']).describe('0x Swap API v2, or the DEX contracts read directly'),
+    blockNumber: atomicAmount.nullable().describe('Block the liquidity was read at; null for a wrap'),
+    fees: z.object({
+      gasEstimate: atomicAmount
+        .nullable()
+        .describe('Gas units; see the description for what each source counts'),
+      networkFeeWei: atomicAmount.nullable().describe('Gas cost in wei'),
+      gasUsd: usdOrNull,
+      poolFeeBps: z
+        .number()
+        .nullable()
+        .describe('The pool’s own fee in basis points, already in expectedOut'),
+      aggregatorFee: z
+        .object({ amount: atomicAmount, token: address })
+        .nullable()
+        .describe('0x’s fee, already in expectedOut; null onchain'),
+    }),
+    route: z.array(
+      z.object({
+        source: z.string().describe('Liquidity source, e.g. Uniswap_V3, Aerodrome_V2, WETH (wrap)'),
+        from: address,
+        to: address,
+        proportionBps: z.number().int().describe('Share of fromAmount this leg fills, in basis points'),
+      }),
+    ),
   }),
   example: {
     query: {
@@ -326,14 +420,29 @@ export const swapPriceRoute = defineRoute({
       fromToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
       toToken: '0x4200000000000000000000000000000000000006',
       fromAmount: '1000000000',
-      expectedOut: '331950000000000000',
-      minOut: '328630500000000000',
+      expectedOut: '333166666666666666',
+      minOut: '329834999999999999',
       slippageBps: 100,
-      fees: { gasEstimate: '182000', gasUsd: 0.02, protocolFeeBps: 0 },
-      route: [{ source: 'Uniswap_V3', proportionBps: 10000 }],
+      quotedBy: 'onchain',
+      blockNumber: '38950000',
+      fees: {
+        gasEstimate: '84000',
+        networkFeeWei: '840000000000',
+        gasUsd: 0.00252,
+        poolFeeBps: 5,
+        aggregatorFee: null,
+      },
+      route: [
+        {
+          source: 'Uniswap_V3',
+          from: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          to: '0x4200000000000000000000000000000000000006',
+          proportionBps: 10000,
+        },
+      ],
     },
   },
-  handler: notImplemented('swap quotes (aggregator adapter)'),
+  handler: async ({ query }, ctx) => getSwapPrice(ctx.deps.chain, ctx.deps.market, query),
 })
 
 export const portfolioRoute = defineRoute({
@@ -644,6 +753,10 @@ export const statsRoute = defineRoute({
 })
 
 const tokenRef = z.object({ address, symbol: z.string(), decimals: z.number().int() })
+const readAt = z
+  .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+  .describe('The block every value was read at (answers are cached up to 15 s)')
+const yearlyFraction = (what: string) => z.number().describe(`${what}, a yearly fraction (0.05 = 5%)`)
 
 export const vaultsRoute = defineRoute({
   id: 'getVaults',
@@ -653,37 +766,86 @@ export const vaultsRoute = defineRoute({
   tier: 'data',
   summary: 'Vault catalog: ERC-4626 and pool-lender vaults',
   description:
-    'Each vault: address, kind, underlying asset (address, symbol, decimals), live net APY and TVL.',
+    'The ERC-4626 vaults (MetaMorpho and plain) and Aave v3 reserves of the service’s address book, read live from Base at `block` (one multicall snapshot, cached 15 s; names, queues and market params cached 10 min). `address` is the vault, or the aToken for Aave (deposit with /v1/tx/earn/deposit or /v1/tx/earn/aave/supply). `netApy` is yearly, after the vault’s own fee, never a constant, and depends on `apySource`: morpho-allocation (MetaMorpho) = Σ over its Morpho Blue markets of supply assets × supply APY ÷ Σ supply assets, × (1 − fee), where a market’s supply APY = borrow APY × utilization × (1 − market fee) and borrow APY = e^(IRM borrowRateView × 31,536,000) − 1 (`allocation` lists each market); null when the vault holds nothing or one of its markets cannot be read. share-price-growth (plain ERC-4626, no rate source) = (p1 ÷ p0)^(31,536,000 ÷ Δt) − 1 over the share price 302,400 blocks (7 days) ago and now; null when the chain keeps no state that old (a young chain, a non-archive node), the vault is younger, or Δt is under a day. aave-liquidity-rate = the reserve’s currentLiquidityRate (ray APR, already net of the reserve factor) compounded per second: (1 + APR ÷ 31,536,000)^31,536,000 − 1. Incentive rewards are not included. `tvl` = totalAssets() (the aToken’s totalSupply() for Aave) in the asset’s atomic units; `tvlUsd` at Aave’s oracle price (Chainlink feeds), null when that oracle does not price the asset. An entry the chain cannot answer for is left out, never filled with zeros.',
   input: {},
   output: z.object({
+    block: readAt,
     vaults: z.array(
       z.object({
-        address,
+        address: address.describe('The ERC-4626 vault, or the aToken of an Aave reserve'),
         kind: z.enum(['erc4626', 'pool-lender']),
+        protocol: z.enum(['metamorpho', 'erc4626', 'aave-v3']),
         name: z.string(),
-        asset: tokenRef,
-        netApy: z.number(),
-        tvl: atomicAmount,
-        tvlUsd: z.number().nullable(),
+        asset: tokenRef.describe('The underlying asset deposited'),
+        netApy: yearlyFraction('Net APY after the vault’s fee')
+          .nullable()
+          .describe('Net APY after the vault’s fee, a yearly fraction; null when it cannot be derived'),
+        apySource: z
+          .enum(['morpho-allocation', 'share-price-growth', 'aave-liquidity-rate'])
+          .describe('How netApy is derived (see the description)'),
+        fee: z
+          .number()
+          .nullable()
+          .describe('Vault fee as a share of interest (MetaMorpho); null when none onchain'),
+        tvl: atomicAmount.describe('Assets held, atomic units of the asset'),
+        tvlUsd: usdOrNull,
+        allocation: z
+          .array(
+            z.object({
+              marketId,
+              assets: atomicAmount.describe('Supply assets in this market, atomic'),
+              supplyApy: yearlyFraction('The market’s supply APY'),
+            }),
+          )
+          .describe('MetaMorpho: each Morpho Blue market it holds assets in; empty otherwise'),
       }),
     ),
   }),
   example: {
     output: {
+      block: { number: 38712004, timestamp: 1795420800 },
       vaults: [
         {
           address: '0xc1256Ae5FF1cf2719D4937adb3bbCCab2E00A2Ca',
           kind: 'erc4626',
+          protocol: 'metamorpho',
           name: 'Moonwell Flagship USDC',
           asset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
-          netApy: 0.061,
+          netApy: 0.0561,
+          apySource: 'morpho-allocation',
+          fee: 0.15,
           tvl: '41250000000000',
-          tvlUsd: 41250000,
+          tvlUsd: 41246287.5,
+          allocation: [
+            {
+              marketId: '0x9103c3b4e834476c9a62ea009ba2c884ee42e94e6e314a26f04d312434191836',
+              assets: '24750000000000',
+              supplyApy: 0.0671,
+            },
+            {
+              marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
+              assets: '16500000000000',
+              supplyApy: 0.0634,
+            },
+          ],
+        },
+        {
+          address: '0x4e65fE4DbA92790696d040ac24Aa414708F5c0AB',
+          kind: 'pool-lender',
+          protocol: 'aave-v3',
+          name: 'Aave Base USDC',
+          asset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
+          netApy: 0.0412,
+          apySource: 'aave-liquidity-rate',
+          fee: null,
+          tvl: '312400000000000',
+          tvlUsd: 312371884,
+          allocation: [],
         },
       ],
     },
   },
-  handler: notImplemented(MARKET_LAYER),
+  handler: async (_input, ctx) => getVaults(ctx.deps.lending),
 })
 
 export const loanMarketsRoute = defineRoute({
@@ -694,9 +856,10 @@ export const loanMarketsRoute = defineRoute({
   tier: 'data',
   summary: 'Floating-rate isolated lending markets',
   description:
-    'marketId, MarketParams (loanToken, collateralToken, oracle, irm, lltv), live borrow APY, LLTV and liquidity. Each id is re-derived from its params and asserted.',
+    'The Morpho Blue markets of the service’s address book, read live from Base at `block` (market states in one multicall, the IRM rates for those states in a second at the same block; cached 15 s, params 10 min). Each `marketId` is re-derived as keccak256(abi.encode(params)) from the chain’s idToMarketParams and asserted: a market that does not match is logged and left out, never served. `borrowApy` = e^(borrowRateView(params, market) × 31,536,000) − 1: the IRM’s per-second rate (WAD) continuously compounded, as Morpho accrues it. `supplyApy` = borrowApy × utilization × (1 − fee); `utilization` = totalBorrowAssets ÷ totalSupplyAssets; `lltv` and `fee` as fractions (params.lltv is the 1e18-scaled original). Amounts are atomic units of the loan token as of the market’s last accrual; `liquidity` = totalSupplyAssets − totalBorrowAssets, what can be borrowed or withdrawn now. `collateralAsset` is null for a market without collateral.',
   input: {},
   output: z.object({
+    block: readAt,
     markets: z.array(
       z.object({
         marketId,
@@ -707,14 +870,22 @@ export const loanMarketsRoute = defineRoute({
           irm: address,
           lltv: atomicAmount.describe('1e18-scaled'),
         }),
-        borrowApy: z.number(),
-        lltv: z.number(),
-        liquidity: atomicAmount,
+        loanAsset: tokenRef,
+        collateralAsset: tokenRef.nullable(),
+        borrowApy: yearlyFraction('Borrow APY'),
+        supplyApy: yearlyFraction('Supply APY'),
+        utilization: z.number().describe('totalBorrowAssets ÷ totalSupplyAssets'),
+        fee: z.number().describe('Protocol fee, share of interest'),
+        lltv: z.number().describe('Liquidation LTV as a fraction'),
+        totalSupplyAssets: atomicAmount,
+        totalBorrowAssets: atomicAmount,
+        liquidity: atomicAmount.describe('totalSupplyAssets − totalBorrowAssets, atomic loan token'),
       }),
     ),
   }),
   example: {
     output: {
+      block: { number: 38712004, timestamp: 1795420800 },
       markets: [
         {
           marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
@@ -725,15 +896,39 @@ export const loanMarketsRoute = defineRoute({
             irm: '0x46415998764C29aB2a25CbeA6254146D50D22687',
             lltv: '860000000000000000',
           },
+          loanAsset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
+          collateralAsset: {
+            address: '0x4200000000000000000000000000000000000006',
+            symbol: 'WETH',
+            decimals: 18,
+          },
           borrowApy: 0.0712,
+          supplyApy: 0.0634,
+          utilization: 0.8904,
+          fee: 0,
           lltv: 0.86,
+          totalSupplyAssets: '114000000000000',
+          totalBorrowAssets: '101500000000000',
           liquidity: '12500000000000',
         },
       ],
     },
   },
-  handler: notImplemented(MARKET_LAYER),
+  handler: async (_input, ctx) => getLoanMarkets(ctx.deps.lending),
 })
+
+/** The best level of one side of a fixed-rate book. */
+const fixedDepth = (what: string) =>
+  z
+    .object({
+      tick: z.number().int().nonnegative(),
+      price: z.number().describe('Loan token paid now per unit repaid at maturity (0 < price ≤ 1)'),
+      units: atomicAmount.describe('Units at this price: atomic loan token repaid at maturity'),
+      assets: atomicAmount.describe('Maker-side loan token at this price, atomic, paid now'),
+      offers: z.number().int().nonnegative(),
+    })
+    .nullable()
+    .describe(what)
 
 export const fixedBooksRoute = defineRoute({
   id: 'getFixedBooks',
@@ -743,39 +938,67 @@ export const fixedBooksRoute = defineRoute({
   tier: 'data',
   summary: 'Fixed-rate loan books',
   description:
-    'marketId, tokens, LLTV, oracle, maturity and implied APRs: borrow = best bid, lend = best ask (null when that side is empty).',
+    'Morpho Midnight fixed-rate, fixed-term books on Base: per market, marketId, loan token, collaterals (token, LLTV as a fraction, oracle), maturity (unix seconds), the implied APRs and the depth at the best level. Source: the Morpho API (/v0/midnight/books, every page), cached 10 s; every market is re-derived from its parameters (MarketUtils.toId) and read back from Midnight onchain (toMarket), and a book that does not match is left out. One unit repays 1 loan token at maturity; `price` is what a unit costs now. borrowApr is the rate a borrower locks by selling units into the best (highest) bid, bids being lender-makers; lendApr is the rate a lender locks by buying units from the best (lowest) ask, asks being borrower-makers. APR = (1/price − 1) × 31,536,000 / (maturity − asOf), a simple annual fraction (0.05 = 5 %), at the book price before Midnight’s settlement fee. borrowDepth/lendDepth give the best level: tick, price, units (atomic loan token repaid at maturity), assets (atomic loan token the maker side pays or receives now) and the number of offers. An empty side has a null APR and a null depth (never 0). Matured markets are left out. loanTokenDecimals is null when the token does not answer decimals().',
   input: {},
   output: z.object({
+    asOf: unixSeconds.describe('The time the APRs are computed at'),
     books: z.array(
       z.object({
         marketId,
         loanToken: address,
-        collateralTokens: z.array(address),
-        lltv: z.number(),
-        oracle: address,
+        loanTokenDecimals: z.number().int().nonnegative().nullable(),
+        collaterals: z.array(
+          z.object({
+            token: address,
+            lltv: z.number().describe('Liquidation LTV as a fraction (0.86 = 86 %)'),
+            oracle: address,
+          }),
+        ),
         maturity: unixSeconds,
-        borrowApr: z.number().nullable(),
-        lendApr: z.number().nullable(),
+        borrowApr: z.number().nullable().describe('Best bid’s implied APR (fraction); null when no bids'),
+        lendApr: z.number().nullable().describe('Best ask’s implied APR (fraction); null when no asks'),
+        borrowDepth: fixedDepth('Best bid level (what a borrower can sell into); null when no bids'),
+        lendDepth: fixedDepth('Best ask level (what a lender can buy); null when no asks'),
       }),
     ),
   }),
   example: {
     output: {
+      asOf: 1795420800,
       books: [
         {
-          marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
+          marketId: '0x1ee49f8168cda1129ff8b501decd41128abaff90c55a18ca3fbc3fc8d47d2d34',
           loanToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          collateralTokens: ['0x4200000000000000000000000000000000000006'],
-          lltv: 0.86,
-          oracle: '0xFEa2D58cEfCb9fcb597723c6bAE66fFE4193aFE4',
-          maturity: 1798761600,
-          borrowApr: 0.068,
-          lendApr: 0.064,
+          loanTokenDecimals: 6,
+          collaterals: [
+            {
+              token: '0x4200000000000000000000000000000000000006',
+              lltv: 0.86,
+              oracle: '0xFEa2D58cEfCb9fcb597723c6bAE66fFE4193aFE4',
+            },
+            {
+              token: '0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf',
+              lltv: 0.86,
+              oracle: '0x663BECd10daE6C4A3Dcd89F1d76c1174199639B9',
+            },
+          ],
+          maturity: 1797984000,
+          borrowApr: 0.0701429748,
+          lendApr: 0.0499680201,
+          borrowDepth: {
+            tick: 4408,
+            price: 0.9943312,
+            units: '50000000000',
+            assets: '49716560000',
+            offers: 1,
+          },
+          lendDepth: { tick: 4476, price: 0.9959551, units: '50000000000', assets: '49797755000', offers: 1 },
         },
       ],
     },
   },
-  handler: notImplemented(MARKET_LAYER),
+  handler: async (_input, ctx) =>
+    getFixedBooks(ctx.deps.chain, ctx.deps.market, ctx.deps.clock(), ctx.logger),
 })
 
 export const riskPairsRoute = defineRoute({
@@ -785,7 +1008,8 @@ export const riskPairsRoute = defineRoute({
   priceUsd: PRICE,
   tier: 'data',
   summary: 'Leverage pair universe',
-  description: 'Every perp pair: on-chain pairIndex, symbol, max leverage and spread.',
+  description:
+    'Every tradable perp pair, from the venue’s backend (trading variables): pairIndex (onchain: the position in the backend’s pairs array, never renumbered, so indices can skip), symbol (FROM/TO), group, min and max leverage (the pair’s own cap when it has one, else its group’s) and spread in percent (a market fill pays half of it). Pairs the venue has disabled (cap below the group minimum) and empty slots are left out.',
   input: {},
   output: z.object({
     pairs: z.array(
@@ -793,6 +1017,7 @@ export const riskPairsRoute = defineRoute({
         pairIndex: z.number().int(),
         symbol: z.string(),
         group: z.string(),
+        minLeverage: z.number(),
         maxLeverage: z.number(),
         spreadPct: z.number(),
       }),
@@ -801,12 +1026,26 @@ export const riskPairsRoute = defineRoute({
   example: {
     output: {
       pairs: [
-        { pairIndex: 0, symbol: 'BTC/USD', group: 'crypto', maxLeverage: 250, spreadPct: 0.04 },
-        { pairIndex: 1, symbol: 'ETH/USD', group: 'crypto', maxLeverage: 250, spreadPct: 0.04 },
+        {
+          pairIndex: 0,
+          symbol: 'BTC/USD',
+          group: 'crypto',
+          minLeverage: 1.1,
+          maxLeverage: 250,
+          spreadPct: 0.04,
+        },
+        {
+          pairIndex: 1,
+          symbol: 'ETH/USD',
+          group: 'crypto',
+          minLeverage: 1.1,
+          maxLeverage: 250,
+          spreadPct: 0.04,
+        },
       ],
     },
   },
-  handler: notImplemented(MARKET_LAYER),
+  handler: async (_input, ctx) => ({ pairs: await getRiskPairs(ctx.deps.market) }),
 })
 
 export const stocksRoute = defineRoute({
@@ -817,7 +1056,7 @@ export const stocksRoute = defineRoute({
   tier: 'data',
   summary: 'Tokenized stock catalog',
   description:
-    'Thirteen registered tickers, each ending in a lowercase c: token address, oracle feed, live USD price, feed age, share multiplier, minted and tradable. Tokens have 8 decimals and track one share times multiplier(). Only minted tickers have a pool: branch on minted and tradable.',
+    'Thirteen registered tickers, each ending in a lowercase c: token address, oracle feed, live USD price (the feed’s answer: one token = underlying x multiplier), feed age in seconds (from the feed’s own updatedAt), share multiplier, minted, the deepest Uniswap v3 USDC pool, and tradable, read live from the chain in one multicall. Tokens have 8 decimals and track one share times multiplier(). tradable = minted, registered with the onchain oracle registry, not paused, a USDC pool with liquidity, and a feed answer within its 24 h heartbeat; otherwise `notTradableReason` says which check failed first: not_minted, not_registered, paused, no_pool, feed_unavailable, feed_stale. Only minted tickers have a pool: branch on minted and tradable.',
   input: {},
   output: z.object({
     stocks: z.array(
@@ -825,11 +1064,19 @@ export const stocksRoute = defineRoute({
         ticker: z.string(),
         token: address,
         feed: address,
-        usd: z.number().nullable(),
+        usd: z
+          .number()
+          .nullable()
+          .describe('Feed price of one token, USD; null when the feed has no usable answer'),
         feedAgeSec: z.number().int().nullable(),
-        multiplier: z.number(),
+        multiplier: z.number().nullable().describe('Shares per token (multiplier() / 1e18)'),
         minted: z.boolean(),
+        pool: address.nullable().describe('Deepest Uniswap v3 stock/USDC pool; null when none has liquidity'),
         tradable: z.boolean(),
+        notTradableReason: z
+          .enum(NOT_TRADABLE_REASONS)
+          .nullable()
+          .describe('First failing check when not tradable; null when tradable'),
       }),
     ),
   }),
@@ -842,14 +1089,28 @@ export const stocksRoute = defineRoute({
           feed: '0x787f13dEa48Db0897CbCDD985de77809D837F988',
           usd: 231.42,
           feedAgeSec: 42,
-          multiplier: 1,
+          multiplier: 1.0042,
           minted: true,
+          pool: '0x97F35d1E92795327614BE000cd18cba1Be2c1931',
           tradable: true,
+          notTradableReason: null,
+        },
+        {
+          ticker: 'SPCXc',
+          token: '0xb2000000000000000000007b9fcbd005511aCBd5',
+          feed: '0x6A634B235903C4ad6376892180d6fF8612e3Fa68',
+          usd: 201.37,
+          feedAgeSec: 42,
+          multiplier: 1,
+          minted: false,
+          pool: null,
+          tradable: false,
+          notTradableReason: 'not_minted',
         },
       ],
     },
   },
-  handler: notImplemented(MARKET_LAYER),
+  handler: async (_input, ctx) => ({ stocks: await getStocks(ctx.deps.chain, ctx.deps.clock()) }),
 })
 
 export const stockPriceRoute = defineRoute({
@@ -860,17 +1121,24 @@ export const stockPriceRoute = defineRoute({
   tier: 'data',
   summary: 'Stock fill quote without calldata',
   description:
-    'Fill, price per share, premium against the feed and the chosen pool for buying (amount = USDC to spend) or selling (amount = shares) a tokenized stock. 409 for a ticker that is not minted.',
+    'Fill, price per share, premium against the feed and the chosen pool for buying (amount = USDC to spend, at most 6 decimals) or selling (amount = tokens, at most 8 decimals) a tokenized stock; no calldata (POST /v1/tx/stocks builds the trade). Quoted with Uniswap v3 QuoterV2 in every fee tier’s stock/USDC pool in one multicall; the pool paying out most is chosen, and amountOut is exactly what it pays for amountIn at this block. pricePerShare is USDC per token; vsFeedPct compares it with the feed (positive on a buy = premium, negative on a sell = discount); a stale feed still quotes, with its age. Errors, none charged: 404 `unknown_stock`; 409 `stock_not_minted` for a registered ticker without supply (no pool), `stock_paused`, `stock_not_registered`, `stock_no_pool` (no pool fills the amount).',
   input: { query: z.object({ sym: symbol, side, amount: humanAmount }) },
   output: z.object({
     sym: z.string(),
     side,
-    amountIn: atomicAmount,
-    amountOut: atomicAmount,
-    pricePerShare: z.number(),
-    feedUsd: z.number(),
-    vsFeedPct: z.number(),
-    pool: z.object({ address, fee: z.number().int(), usdc: z.number(), shares: z.number() }),
+    amountIn: atomicAmount.describe('USDC (6 dp) on a buy, stock tokens (8 dp) on a sell'),
+    amountOut: atomicAmount.describe('Stock tokens on a buy, USDC on a sell'),
+    pricePerShare: z.number().describe('USDC per token of this fill'),
+    feedUsd: z.number().nullable(),
+    feedAgeSec: z.number().int().nullable(),
+    vsFeedPct: z.number().nullable(),
+    multiplier: z.number().nullable(),
+    pool: z.object({
+      address,
+      fee: z.number().int(),
+      usdc: z.number().describe('USDC reserve'),
+      shares: z.number().describe('Stock token reserve'),
+    }),
   }),
   example: {
     query: { sym: 'AAPLc', side: 'buy', amount: '1000' },
@@ -881,16 +1149,18 @@ export const stockPriceRoute = defineRoute({
       amountOut: '430710000',
       pricePerShare: 232.17,
       feedUsd: 231.42,
+      feedAgeSec: 42,
       vsFeedPct: 0.32,
+      multiplier: 1.0042,
       pool: {
-        address: '0x1f1b7e9a4f6e2d3c8b5a0e7d6c4b3a2918f7e6d5',
+        address: '0x97F35d1E92795327614BE000cd18cba1Be2c1931',
         fee: 3000,
-        usdc: 2500000,
-        shares: 10800,
+        usdc: 250000,
+        shares: 1075.6,
       },
     },
   },
-  handler: notImplemented(MARKET_LAYER),
+  handler: async ({ query }, ctx) => getStockPrice(ctx.deps.chain, query, ctx.deps.clock()),
 })
 
 export const assetIdeaRoute = defineRoute({

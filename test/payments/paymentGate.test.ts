@@ -223,7 +223,7 @@ describe('x402 payment gate on the devnet', () => {
     expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
 
     // A priced path whose capability is not built yet answers 501 and keeps the money where it is.
-    const notYet = await send('/v1/crowd', encodePayment(payload))
+    const notYet = await send('/v1/ideas/asset/BTC', encodePayment(payload))
     expect(notYet.status).toBe(501)
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
 

@@ -1,6 +1,8 @@
 import {
   type Address,
   encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
   type Hex,
   keccak256,
   maxUint256,
@@ -9,6 +11,7 @@ import {
   toHex,
 } from 'viem'
 import { BASE_ADDRESSES } from '../../chain/addresses.js'
+import { DEVNET_VAULTS } from '../../chain/lendingCatalog.js'
 import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../chain/morpho.js'
 import { DEVNET_ADDRESSES } from '../addresses.js'
 import type { DeployContext } from '../deployContext.js'
@@ -28,7 +31,7 @@ export interface MorphoDeployment {
   adaptiveCurveIrm: Address
   oracles: { WETH_USDC: Address; cbBTC_USDC: Address; cbBTC_WETH: Address }
   markets: { WETH_USDC: MorphoMarket; cbBTC_USDC: MorphoMarket; cbBTC_WETH: MorphoMarket }
-  /** Real MetaMorpho v1.0 bytecode over USDC, allocating to the two USDC markets. */
+  /** Real MetaMorpho v1.0 bytecode over USDC, allocating to the two USDC markets (DEVNET_VAULTS.metaMorphoUsdc). */
   metaMorphoUsdcVault: Address
   /** Plain OpenZeppelin ERC-4626 over USDC. */
   plainUsdcVault: Address
@@ -199,6 +202,7 @@ export async function deployMorpho(ctx: DeployContext, deps: DeployMorphoDeps): 
   }
 
   const metaMorphoUsdcVault = await deployMetaMorpho(ctx, {
+    at: DEVNET_VAULTS.metaMorphoUsdc,
     morpho,
     asset: deps.USDC,
     markets: [markets.WETH_USDC.params, markets.cbBTC_USDC.params],
@@ -224,7 +228,9 @@ export async function deployMorpho(ctx: DeployContext, deps: DeployMorphoDeps): 
 }
 
 /**
- * Deploy MetaMorpho v1.0 (real bytecode) and make it allocate to `markets`. MetaMorpho only accepts a
+ * Deploy MetaMorpho v1.0 (real bytecode) at `at` and make it allocate to `markets`. The address is fixed
+ * (the service lists the vault from its address book, so it must not depend on the deployer's nonce).
+ * MetaMorpho only accepts a
  * timelock of at least one day, and raising a cap waits out the timelock; instead of moving the devnet clock
  * a day ahead (which would break wall-clock-based signatures such as EIP-3009 validBefore), the timelock
  * slot is zeroed for the configuration and restored to one day afterwards.
@@ -232,6 +238,7 @@ export async function deployMorpho(ctx: DeployContext, deps: DeployMorphoDeps): 
 async function deployMetaMorpho(
   ctx: DeployContext,
   params: {
+    at: Address
     morpho: Address
     asset: Address
     markets: MorphoMarketParams[]
@@ -239,7 +246,8 @@ async function deployMetaMorpho(
     seedDeposit: bigint
   },
 ): Promise<Address> {
-  const vault = await ctx.deploy('MetaMorpho', [
+  // No immutable holds address(this): OpenZeppelin's EIP712 recomputes its separator at the new address.
+  const vault = await ctx.etch('MetaMorpho', params.at, [
     ctx.deployer,
     params.morpho,
     VAULT_TIMELOCK,
@@ -247,6 +255,9 @@ async function deployMetaMorpho(
     'agentdesk USDC Prime',
     'adUSDC',
   ])
+  // The constructor's `asset.forceApprove(morpho, max)` lives in the asset's storage, keyed by the scratch
+  // address (which has no code and no key afterwards): the etched vault grants its own.
+  await approveAs(ctx, vault, params.asset, params.morpho, maxUint256)
   const timelockSlot = await findSlotHolding(ctx, vault, VAULT_TIMELOCK)
   const word = (value: bigint): Hex => toHex(value, { size: 32 })
   await ctx.testClient.setStorageAt({ address: vault, index: timelockSlot, value: word(0n) })
@@ -279,6 +290,32 @@ async function deployMetaMorpho(
     args: [params.seedDeposit, ctx.deployer],
   })
   return vault
+}
+
+/** `owner` (a contract, impersonated) approves `spender` on `token`. */
+async function approveAs(
+  ctx: DeployContext,
+  owner: Address,
+  token: Address,
+  spender: Address,
+  amount: bigint,
+): Promise<void> {
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] })
+  await ctx.exclusive(async () => {
+    await ctx.testClient.impersonateAccount({ address: owner })
+    await ctx.testClient.setBalance({ address: owner, value: parseUnits('1', 18) })
+    try {
+      const hash = (await ctx.publicClient.request({
+        method: 'eth_sendTransaction' as never,
+        params: [{ from: owner, to: token, data }] as never,
+      })) as Hex
+      const receipt = await ctx.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+      if (receipt.status !== 'success') throw new Error(`approve from ${owner} on ${token} reverted`)
+    } finally {
+      await ctx.testClient.stopImpersonatingAccount({ address: owner })
+      await ctx.testClient.setBalance({ address: owner, value: 0n })
+    }
+  })
 }
 
 async function findSlotHolding(ctx: DeployContext, address: Address, value: bigint): Promise<Hex> {

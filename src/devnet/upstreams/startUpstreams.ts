@@ -7,9 +7,13 @@ import { createBlockscoutApp } from './blockscoutApp.js'
 import { createCoinbaseExchangeApp } from './coinbaseExchangeApp.js'
 import { createGtradeBackendApp } from './gtradeBackendApp.js'
 import type { GtradeTradeSource } from './gtradeTradeSource.js'
+import type { MidnightBookSource } from './midnightBookSource.js'
+import { createMorphoApiApp } from './morphoApiApp.js'
 import { createPythBenchmarksApp } from './pythBenchmarksApp.js'
 import { createPythHermesApp } from './pythHermesApp.js'
+import { NO_SWAP_LIQUIDITY, type SwapLiquiditySource } from './swapLiquiditySource.js'
 import type { TokenBalanceSource } from './tokenBalanceSource.js'
+import { createZeroExApp } from './zeroExApp.js'
 
 export type UpstreamName =
   | 'coinbaseExchange'
@@ -17,11 +21,17 @@ export type UpstreamName =
   | 'pythBenchmarks'
   | 'gtradeBackend'
   | 'blockscout'
+  | 'morphoApi'
+  | 'zeroEx'
 
 export interface StartUpstreamsOptions {
   sim: MarketSimulator
   gtradeTrades: GtradeTradeSource
   tokenBalances: TokenBalanceSource
+  /** Midnight markets and offers for the Morpho API simulator; default: none. */
+  midnightBooks?: MidnightBookSource
+  /** The pools the 0x simulator prices from; default: none (every pair answers no liquidity). */
+  swapLiquidity?: SwapLiquiditySource
   clock?: SimClock
   /** Fixed ports per upstream; any not given (or 0) gets a free port. */
   ports?: Partial<Record<UpstreamName, number>>
@@ -53,6 +63,8 @@ export async function startUpstreams(options: StartUpstreamsOptions): Promise<Ru
       ...(options.currentBlock ? { currentBlock: options.currentBlock } : {}),
     }),
     blockscout: createBlockscoutApp({ sim, balances: options.tokenBalances }),
+    morphoApi: createMorphoApiApp({ books: options.midnightBooks ?? { markets: async () => [] }, clock }),
+    zeroEx: createZeroExApp({ liquidity: options.swapLiquidity ?? NO_SWAP_LIQUIDITY }),
   }
 
   const servers: ServerType[] = []

@@ -16,6 +16,8 @@ export interface ExchangeCandle {
   high: number
   low: number
   close: number
+  /** Traded volume in base-asset units. */
+  volume: number
 }
 
 export interface CoinbaseExchange {
@@ -32,7 +34,10 @@ export interface CoinbaseExchange {
   ): Promise<ExchangeCandle[]>
 }
 
-/** Coinbase Exchange public REST (protocols.md §7c), cached: products 10 min, ticker and stats 2 s. */
+/**
+ * Coinbase Exchange public REST (protocols.md §7c), cached: products 10 min, ticker and stats 2 s, candles
+ * 60 s per (product, granularity, start, end).
+ */
 export function createCoinbaseExchange(baseUrl: string, fetchJson: FetchJson): CoinbaseExchange {
   const get = async <S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> => {
     const parsed = schema.safeParse(await fetchJson(NAME, `${baseUrl}${path}`))
@@ -42,6 +47,7 @@ export function createCoinbaseExchange(baseUrl: string, fetchJson: FetchJson): C
   const productCache = createTtlCache<Set<string>>(600_000)
   const tickerCache = createTtlCache<z.infer<typeof tickerSchema>>(2000)
   const statsCache = createTtlCache<z.infer<typeof statsSchema>>(2000)
+  const candleCache = createTtlCache<ExchangeCandle[]>(60_000, Date.now, 1000)
   return {
     products: () =>
       productCache.get('all', async () => {
@@ -50,16 +56,17 @@ export function createCoinbaseExchange(baseUrl: string, fetchJson: FetchJson): C
       }),
     ticker: (id) => tickerCache.get(id, () => get(`/products/${id}/ticker`, tickerSchema)),
     stats: (id) => statsCache.get(id, () => get(`/products/${id}/stats`, statsSchema)),
-    async candles(id, granularitySec, startSec, endSec) {
-      const start = new Date(startSec * 1000).toISOString()
-      const end = new Date(endSec * 1000).toISOString()
-      const rows = await get(
-        `/products/${id}/candles?granularity=${granularitySec}&start=${start}&end=${end}`,
-        candlesSchema,
-      )
-      return rows
-        .map(([time, low, high, open, close]) => ({ time, open, high, low, close }))
-        .sort((a, b) => a.time - b.time)
-    },
+    candles: (id, granularitySec, startSec, endSec) =>
+      candleCache.get(`${id}|${granularitySec}|${startSec}|${endSec}`, async () => {
+        const start = new Date(startSec * 1000).toISOString()
+        const end = new Date(endSec * 1000).toISOString()
+        const rows = await get(
+          `/products/${id}/candles?granularity=${granularitySec}&start=${start}&end=${end}`,
+          candlesSchema,
+        )
+        return rows
+          .map(([time, low, high, open, close, volume]) => ({ time, open, high, low, close, volume }))
+          .sort((a, b) => a.time - b.time)
+      }),
   }
 }

@@ -1,8 +1,12 @@
-import { AppError } from '../../errors.js'
+import { AppError, TRANSIENT_RETRY_AFTER_SEC } from '../../errors.js'
 
-/** An upstream did not answer usefully: a 502 naming the upstream; nothing is charged for it. */
+/**
+ * An upstream (a market API, or the chain's RPC) did not answer usefully: a 502 naming the upstream, with
+ * Retry-After; nothing is charged for it.
+ */
 export class UpstreamError extends AppError {
   override readonly name = 'UpstreamError'
+  readonly retryAfterSec = TRANSIENT_RETRY_AFTER_SEC
   constructor(
     readonly upstream: string,
     reason: string,
@@ -40,15 +44,16 @@ export class UpstreamNotFound extends AppError {
   }
 }
 
-export type FetchJson = (upstream: string, url: string) => Promise<unknown>
+/** `headers` are added to the defaults (an API key, a version pin). */
+export type FetchJson = (upstream: string, url: string, headers?: Record<string, string>) => Promise<unknown>
 
 /** GET a JSON document with a timeout; 404 → UpstreamNotFound, any other failure → UpstreamError. */
 export function createFetchJson(timeoutMs = 8000): FetchJson {
-  return async (upstream, url) => {
+  return async (upstream, url, headers) => {
     let res: Response
     try {
       res = await fetch(url, {
-        headers: { accept: 'application/json', 'user-agent': 'agentdesk/1.0' },
+        headers: { accept: 'application/json', 'user-agent': 'agentdesk/1.0', ...headers },
         signal: AbortSignal.timeout(timeoutMs),
       })
     } catch (err) {

@@ -66,10 +66,14 @@ export interface Pyth {
   history(symbol: string, resolution: string, fromSec: number, toSec: number): Promise<PythBar[]>
 }
 
-/** Pyth Hermes (latest prices, feed catalogue) and Benchmarks (history), protocols.md §7c. */
+/**
+ * Pyth Hermes (latest prices, feed catalogue) and Benchmarks (history), protocols.md §7c. Cached: feeds
+ * 1 h, latest 1 s per id set, history 60 s per (symbol, resolution, from, to).
+ */
 export function createPyth(hermesUrl: string, benchmarksUrl: string, fetchJson: FetchJson): Pyth {
   const feedCache = createTtlCache<PythFeed[]>(3_600_000)
   const latestCache = createTtlCache<Map<string, PythPrice>>(1000)
+  const historyCache = createTtlCache<PythBar[]>(60_000, Date.now, 1000)
   return {
     feeds: () =>
       feedCache.get('all', async () => {
@@ -102,22 +106,23 @@ export function createPyth(hermesUrl: string, benchmarksUrl: string, fetchJson: 
         )
       })
     },
-    async history(symbol, resolution, fromSec, toSec) {
-      const url = `${benchmarksUrl}/v1/shims/tradingview/history?symbol=${encodeURIComponent(symbol)}&resolution=${resolution}&from=${fromSec}&to=${toSec}`
-      const parsed = historySchema.safeParse(await fetchJson(BENCHMARKS, url))
-      if (!parsed.success) throw new UpstreamError(BENCHMARKS, 'unexpected history shape')
-      const h = parsed.data
-      if (h.s !== 'ok') {
-        if (h.s === 'no_data') return []
-        throw new UpstreamError(BENCHMARKS, h.errmsg ?? 'error')
-      }
-      return h.t.map((time, i) => ({
-        time,
-        open: h.o[i] as number,
-        high: h.h[i] as number,
-        low: h.l[i] as number,
-        close: h.c[i] as number,
-      }))
-    },
+    history: (symbol, resolution, fromSec, toSec) =>
+      historyCache.get(`${symbol}|${resolution}|${fromSec}|${toSec}`, async () => {
+        const url = `${benchmarksUrl}/v1/shims/tradingview/history?symbol=${encodeURIComponent(symbol)}&resolution=${resolution}&from=${fromSec}&to=${toSec}`
+        const parsed = historySchema.safeParse(await fetchJson(BENCHMARKS, url))
+        if (!parsed.success) throw new UpstreamError(BENCHMARKS, 'unexpected history shape')
+        const h = parsed.data
+        if (h.s !== 'ok') {
+          if (h.s === 'no_data') return []
+          throw new UpstreamError(BENCHMARKS, h.errmsg ?? 'error')
+        }
+        return h.t.map((time, i) => ({
+          time,
+          open: h.o[i] as number,
+          high: h.h[i] as number,
+          low: h.l[i] as number,
+          close: h.c[i] as number,
+        }))
+      }),
   }
 }

@@ -1,0 +1,180 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { computeSignal } from '../src/analytics/computeSignal.js'
+import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
+import { freePort, freePortRange } from '../src/devnet/anvil.js'
+import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
+import { createLogger } from '../src/logger.js'
+import { getCandleBars } from '../src/market/getCandles.js'
+import { SIGNAL_DAYS } from '../src/market/getSignals.js'
+import { createReadiness } from '../src/readiness.js'
+import type { Route } from '../src/routes/route.js'
+import { routeTable } from '../src/routes/table.js'
+import { createServices, type Services } from '../src/services.js'
+
+/**
+ * `npm run bench` (reads): the server-side time of each market read, cached and cold, and the chain
+ * round trips a cold read makes. Each read runs in-process through its route (`route.run`: validation
+ * and handler, the same code a paid request reaches after the gate) with the route's own example input,
+ * against the devnet world. Cold = a fresh service graph (every cache empty) per sample; cached = the
+ * same graph again right after. JSON-RPC round trips are counted by a proxy in front of anvil (a batch
+ * or a multicall is one). Results: bench/results/reads.json.
+ */
+const READS = [
+  'getCrowd',
+  'getSignals',
+  'getSwapPrice',
+  'getVaults',
+  'getLoanMarkets',
+  'getFixedBooks',
+  'getRiskPairs',
+  'getStocks',
+  'getStockPrice',
+  // Already built reads, for comparison.
+  'getPrices',
+  'getCandles',
+]
+const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 5)
+const CACHED_SAMPLES = Number(process.env.BENCH_CACHED_SAMPLES ?? 200)
+
+/** Forwards JSON-RPC to anvil and counts the HTTP requests (round trips). */
+async function countingProxy(target: string): Promise<{ url: string; count: () => number; server: Server }> {
+  let requests = 0
+  const server = createServer(async (req, res) => {
+    requests++
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const upstream = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.concat(chunks),
+    })
+    res.writeHead(upstream.status, { 'content-type': 'application/json' })
+    res.end(Buffer.from(await upstream.arrayBuffer()))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}`, count: () => requests, server }
+}
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)
+  return Math.round((sorted[Math.max(0, i)] ?? Number.NaN) * 100) / 100
+}
+
+async function main(): Promise<void> {
+  const env = {
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    DEVNET_RPC_PORT: String(await freePort()),
+    DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
+  }
+  const worldConfig = loadConfig(env)
+  const world = await startDevnetWorld({
+    config: worldConfig,
+    logger: createLogger('silent'),
+    clock: Date.now,
+    pushIntervalMs: 0,
+  })
+  const proxy = await countingProxy(world.rpcUrl)
+  const config = loadConfig({ ...env, RPC_URL: proxy.url })
+  const logger = createLogger('silent')
+  const fresh = () => createServices(config, logger, createReadiness())
+  const run = async (services: Services, route: Route) => {
+    const example = route.example
+    const started = performance.now()
+    await route.run(
+      {
+        params: (example?.params ?? {}) as Record<string, string>,
+        query: example?.query ?? {},
+        body: example?.body,
+      },
+      { deps: services.deps, routes: routeTable, requestId: 'bench', logger },
+    )
+    return performance.now() - started
+  }
+
+  const rows: Record<string, unknown>[] = []
+  for (const id of READS) {
+    const route = routeTable.find((r) => r.id === id)
+    if (route === undefined) throw new Error(`no route ${id}`)
+    const cold: number[] = []
+    const rpc: number[] = []
+    const cached: number[] = []
+    let failure: string | undefined
+    try {
+      for (let i = 0; i < COLD_SAMPLES; i++) {
+        const services = await fresh()
+        // Warm the process (module code, JIT) on the first sample's graph, outside the measurement.
+        if (i === 0) {
+          const warmup = await fresh()
+          await run(warmup, route)
+          await warmup.close()
+        }
+        const before = proxy.count()
+        cold.push(await run(services, route))
+        rpc.push(proxy.count() - before)
+        for (let j = 0; j < CACHED_SAMPLES / COLD_SAMPLES; j++) cached.push(await run(services, route))
+        await services.close()
+      }
+    } catch (err) {
+      failure = err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+    }
+    cold.sort((a, b) => a - b)
+    cached.sort((a, b) => a - b)
+    const row =
+      failure === undefined
+        ? {
+            read: `${route.method} ${route.path}`,
+            coldMs: { p50: percentile(cold, 50), p99: percentile(cold, 99) },
+            cachedMs: { p50: percentile(cached, 50), p99: percentile(cached, 99) },
+            rpcRoundTripsCold: { min: Math.min(...rpc), max: Math.max(...rpc) },
+          }
+        : { read: `${route.method} ${route.path}`, failure }
+    rows.push(row)
+    console.log(JSON.stringify(row))
+  }
+  // Signals' compute alone: ten symbols' bars read once (cached candles), then computeSignal over all ten.
+  const services = await fresh()
+  const symbols = ['BTC', 'ETH', 'SOL', 'XRP', 'ADA', 'DOGE', 'LINK', 'AVAX', 'DOT', 'LTC']
+  const bars = await Promise.all(
+    symbols.map(async (sym) => {
+      const read = await getCandleBars(
+        services.deps.market,
+        { sym, quote: 'USD', days: SIGNAL_DAYS },
+        Date.now(),
+      )
+      return read.bars
+    }),
+  )
+  await services.close()
+  const compute: number[] = []
+  for (let i = 0; i < 220; i++) {
+    const started = performance.now()
+    for (const series of bars) computeSignal(series)
+    if (i >= 20) compute.push(performance.now() - started)
+  }
+  compute.sort((a, b) => a - b)
+  const signalsCompute = {
+    read: 'computeSignal × 10 symbols (cached candles)',
+    bars: bars.map((b) => b.length),
+    computeMs: { p50: percentile(compute, 50), p99: percentile(compute, 99) },
+  }
+  rows.push(signalsCompute)
+  console.log(JSON.stringify(signalsCompute))
+
+  mkdirSync('bench/results', { recursive: true })
+  writeFileSync(
+    'bench/results/reads.json',
+    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, coldSamples: COLD_SAMPLES, cachedSamples: CACHED_SAMPLES, rows }, null, 2)}\n`,
+  )
+  proxy.server.close()
+  await world.stop()
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})

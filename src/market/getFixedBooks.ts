@@ -1,0 +1,174 @@
+import { type Address, erc20Abi, type Hex, type PublicClient } from 'viem'
+import { impliedApr } from '../analytics/impliedApr.js'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { type MidnightMarket, midnightMarketId, midnightReadAbi } from '../chain/midnight.js'
+import { CHAIN_ID } from '../chain/network.js'
+import type { Logger } from '../logger.js'
+import type { MarketData } from './marketData.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+import type { MidnightBook, MidnightLevel } from './upstreams/morphoMidnight.js'
+
+/** The best level of one book side. */
+export interface FixedBookDepth {
+  tick: number
+  /** Unit price: loan-token assets paid now per unit that pays 1 loan token at maturity (0 < price ≤ 1). */
+  price: number
+  /** Units executable at this price (atomic loan-token amount repaid at maturity), decimal string. */
+  units: string
+  /** Maker-side loan-token assets at this price (atomic), decimal string. */
+  assets: string
+  /** Offers grouped into this level. */
+  offers: number
+}
+
+export interface FixedBook {
+  marketId: Hex
+  loanToken: Address
+  /** The loan token's decimals (ERC-20 `decimals()`), null when the token does not answer. */
+  loanTokenDecimals: number | null
+  collaterals: { token: Address; lltv: number; oracle: Address }[]
+  /** Unix seconds. */
+  maturity: number
+  /** Rate a borrower locks by selling units to the best bid (lender-makers); null when no bids. */
+  borrowApr: number | null
+  /** Rate a lender locks by buying units from the best ask (borrower-makers); null when no asks. */
+  lendApr: number | null
+  borrowDepth: FixedBookDepth | null
+  lendDepth: FixedBookDepth | null
+}
+
+export interface FixedBooks {
+  /** The time the APRs are computed at (unix seconds). */
+  asOf: number
+  books: FixedBook[]
+}
+
+const WAD = 1e18
+
+/**
+ * Morpho Midnight's fixed-rate books on Base, from the Midnight API, each market checked against the chain.
+ *
+ * Sides (protocols.md §7a): bids are lender-makers buying units, so a borrower takes the best (highest)
+ * bid: `borrowApr`; asks are borrower-makers selling units, so a lender takes the best (lowest) ask:
+ * `lendApr`. APR = (1/P − 1) × 31,536,000 / (maturity − now) at the best level's price; an empty side
+ * gives a null APR and a null depth. Matured markets are left out (no time left, no rate).
+ *
+ * Every listed market is re-derived (`MarketUtils.toId` over the API's own parameters) and read back
+ * with `toMarket(id)` from Midnight, together with the loan tokens' decimals, in one multicall: a book
+ * whose id does not hash from its parameters, that names another chain or Midnight, or whose market the
+ * chain does not hold with exactly those parameters is dropped and logged, never served.
+ */
+export async function getFixedBooks(
+  chain: PublicClient,
+  market: MarketData,
+  nowMs: number,
+  logger: Pick<Logger, 'warn'>,
+): Promise<FixedBooks> {
+  const asOf = Math.floor(nowMs / 1000)
+  const listed = (await market.midnight.books()).filter((b) => b.maturity > asOf)
+
+  const drop = (book: MidnightBook, reason: string): false => {
+    logger.warn({ msg: 'midnight book dropped', marketId: book.marketId, reason })
+    return false
+  }
+  const candidates = listed.filter((book) => {
+    if (book.chainId !== CHAIN_ID) return drop(book, `chain ${book.chainId}`)
+    if (book.midnight !== BASE_ADDRESSES.MorphoMidnight) return drop(book, `midnight ${book.midnight}`)
+    if (midnightMarketId(toMarket(book)) !== book.marketId)
+      return drop(book, 'id does not hash from its params')
+    return true
+  })
+  if (candidates.length === 0) return { asOf, books: [] }
+
+  const loanTokens = [...new Set(candidates.map((b) => b.loanToken))]
+  let results: { status: 'success' | 'failure'; result?: unknown }[]
+  try {
+    results = await chain.multicall({
+      allowFailure: true,
+      contracts: [
+        ...candidates.map((b) => ({
+          address: BASE_ADDRESSES.MorphoMidnight,
+          abi: midnightReadAbi,
+          functionName: 'toMarket' as const,
+          args: [b.marketId] as const,
+        })),
+        ...loanTokens.map((token) => ({ address: token, abi: erc20Abi, functionName: 'decimals' as const })),
+      ],
+    })
+  } catch (err) {
+    throw new UpstreamError('Base RPC', 'no answer to the market check', { cause: err })
+  }
+
+  const decimals = new Map(
+    loanTokens.map((token, i) => {
+      const r = results[candidates.length + i]
+      return [token, r?.status === 'success' && typeof r.result === 'number' ? r.result : null]
+    }),
+  )
+  const books: FixedBook[] = []
+  for (const [i, book] of candidates.entries()) {
+    const onchain = results[i]
+    if (onchain?.status !== 'success') {
+      drop(book, 'toMarket reverted')
+      continue
+    }
+    // toMarket returns the stored market; an unknown id comes back empty (or reverts), never hashing to it.
+    if (midnightMarketId(onchain.result as MidnightMarket) !== book.marketId) {
+      drop(book, 'market not on chain with these params')
+      continue
+    }
+    const bestBid = best(book.bids, (a, b) => a.price > b.price)
+    const bestAsk = best(book.asks, (a, b) => a.price < b.price)
+    books.push({
+      marketId: book.marketId,
+      loanToken: book.loanToken,
+      loanTokenDecimals: decimals.get(book.loanToken) ?? null,
+      collaterals: book.collaterals.map((c) => ({
+        token: c.token,
+        lltv: Number(c.lltv) / WAD,
+        oracle: c.oracle,
+      })),
+      maturity: book.maturity,
+      borrowApr: bestBid === undefined ? null : impliedApr(bestBid.price, book.maturity, asOf),
+      lendApr: bestAsk === undefined ? null : impliedApr(bestAsk.price, book.maturity, asOf),
+      borrowDepth: bestBid === undefined ? null : depth(bestBid),
+      lendDepth: bestAsk === undefined ? null : depth(bestAsk),
+    })
+  }
+  books.sort((a, b) => a.maturity - b.maturity || (a.marketId < b.marketId ? -1 : 1))
+  return { asOf, books }
+}
+
+/** The market struct the API's fields describe. */
+function toMarket(book: MidnightBook): MidnightMarket {
+  return {
+    chainId: BigInt(book.chainId),
+    midnight: book.midnight,
+    loanToken: book.loanToken,
+    collateralParams: book.collaterals,
+    maturity: BigInt(book.maturity),
+    rcfThreshold: book.rcfThreshold,
+    enterGate: book.enterGate,
+    liquidatorGate: book.liquidatorGate,
+  }
+}
+
+/** The best executable level, whatever order the API sent (levels with nothing to take are skipped). */
+function best(
+  levels: readonly MidnightLevel[],
+  better: (a: MidnightLevel, b: MidnightLevel) => boolean,
+): MidnightLevel | undefined {
+  let top: MidnightLevel | undefined
+  for (const level of levels) if (level.units > 0n && (top === undefined || better(level, top))) top = level
+  return top
+}
+
+function depth(level: MidnightLevel): FixedBookDepth {
+  return {
+    tick: level.tick,
+    price: Number(level.price) / WAD,
+    units: level.units.toString(),
+    assets: level.assets.toString(),
+    offers: level.count,
+  }
+}

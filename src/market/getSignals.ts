@@ -1,0 +1,130 @@
+import type { Bias } from '../analytics/blendSentiment.js'
+import { computeSignal, type SmaTrend } from '../analytics/computeSignal.js'
+import type { HeadAndShouldersPattern } from '../analytics/readHeadAndShoulders.js'
+import { AppError } from '../errors.js'
+import { getCandleBars, UnknownInstrumentError } from './getCandles.js'
+import { canonicalSymbol } from './getPrices.js'
+import type { MarketData } from './marketData.js'
+import { round, significant } from './numbers.js'
+
+/** The candle basis: 7 days of hourly bars (168), the window ending at the start of the current hour. */
+export const SIGNAL_DAYS = 7
+
+/** Every requested symbol is unknown to the candle path: nothing to read, so nothing to charge for. */
+export class UnknownSignalSymbolError extends AppError {
+  override readonly name = 'UnknownSignalSymbolError'
+  constructor(
+    readonly symbols: readonly string[],
+    cls: string | undefined,
+    quote: string,
+  ) {
+    super(
+      400,
+      'unknown_symbol',
+      cls === undefined
+        ? `No price history for ${symbols.join(', ')} in ${quote}: symbols must include an exchange product SYM-${quote} (such as BTC, ETH) or an oracle feed (pass cls for forex, commodities, indices and stocks, e.g. EUR with cls=Forex).`
+        : `No ${cls} price history for ${symbols.join(', ')} in ${quote}: check the tickers, cls and quote (e.g. EUR with cls=Forex, XAU with cls=Commodities).`,
+      'symbols',
+      { unknown: [...symbols] },
+    )
+  }
+}
+
+export interface SignalsQuery {
+  symbols: readonly string[]
+  cls?: 'Commodities' | 'Indices' | 'Forex' | 'Stocks' | undefined
+  quote: string
+}
+
+export interface Signal {
+  symbol: string
+  /** The candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD). */
+  source: string
+  granularitySec: number
+  bars: number
+  /** Start (unix seconds) of the last bar used; null without bars. */
+  lastBarTime: number | null
+  close: number | null
+  rsi14: number | null
+  macdHistogram: number | null
+  bollingerPctB: number | null
+  vwapPosition: number | null
+  sma20Trend: SmaTrend | null
+  headAndShoulders: { pattern: HeadAndShouldersPattern; confidence: number }
+  fib: { swing: 'up' | 'down'; retracement: number; level: number } | null
+  fibConfidence: number | null
+  sentiment: number | null
+  bias: Bias | null
+  conviction: number | null
+  parts: Record<'rsi' | 'macd' | 'bollinger' | 'vwap' | 'sma' | 'headAndShoulders' | 'fib', number | null>
+}
+
+export interface Signals {
+  signals: Signal[]
+  /** Requested tickers (canonical case) the candle path has no history for. */
+  unknown: string[]
+}
+
+/**
+ * Technical signals per symbol over SIGNAL_DAYS days of hourly candles from the candle path
+ * (`getCandleBars`: the exchange's SYM-QUOTE product, else the oracle feed of `cls`), computed by
+ * `computeSignal`. A symbol the candle path does not know is listed in `unknown`; when all are unknown,
+ * `UnknownSignalSymbolError` (400) is thrown before any bar is read.
+ */
+export async function getSignals(market: MarketData, q: SignalsQuery, nowMs: number): Promise<Signals> {
+  const symbols = [...new Set(q.symbols.map(canonicalSymbol))]
+  const read = await Promise.all(
+    symbols.map((symbol) =>
+      getCandleBars(market, { sym: symbol, cls: q.cls, quote: q.quote, days: SIGNAL_DAYS }, nowMs).catch(
+        (e: unknown) => {
+          if (e instanceof UnknownInstrumentError) return null
+          throw e
+        },
+      ),
+    ),
+  )
+  const unknown = symbols.filter((_, i) => read[i] === null)
+  if (unknown.length === symbols.length) throw new UnknownSignalSymbolError(unknown, q.cls, q.quote)
+
+  const signals: Signal[] = []
+  read.forEach((candles, i) => {
+    if (candles === null) return
+    const s = computeSignal(candles.bars)
+    const r4 = (x: number | null) => (x === null ? null : round(x, 4))
+    signals.push({
+      symbol: symbols[i] as string,
+      source: candles.productId,
+      granularitySec: candles.granularitySec,
+      bars: candles.bars.length,
+      lastBarTime: candles.bars.at(-1)?.time ?? null,
+      close: s.close,
+      rsi14: r4(s.rsi14),
+      macdHistogram: s.macdHistogram === null ? null : significant(s.macdHistogram),
+      bollingerPctB: r4(s.bollingerPctB),
+      vwapPosition: r4(s.vwapPosition),
+      sma20Trend: s.sma20Trend,
+      headAndShoulders: {
+        pattern: s.headAndShoulders.pattern,
+        confidence: round(s.headAndShoulders.confidence, 4),
+      },
+      fib:
+        s.fib === null
+          ? null
+          : { swing: s.fib.swing, retracement: round(s.fib.retracement, 4), level: s.fib.level },
+      fibConfidence: s.fib === null ? null : round(s.fib.confidence, 4),
+      sentiment: s.sentiment,
+      bias: s.bias,
+      conviction: s.conviction,
+      parts: {
+        rsi: r4(s.parts.rsi),
+        macd: r4(s.parts.macd),
+        bollinger: r4(s.parts.bollinger),
+        vwap: r4(s.parts.vwap),
+        sma: r4(s.parts.sma),
+        headAndShoulders: r4(s.parts.headAndShoulders),
+        fib: r4(s.parts.fib),
+      },
+    })
+  })
+  return { signals, unknown }
+}

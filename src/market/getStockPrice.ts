@@ -1,0 +1,157 @@
+import type { Address, PublicClient } from 'viem'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { USDC_DECIMALS } from '../chain/network.js'
+import { quoterV2Abi, UNISWAP_V3_FEE_TIERS } from '../chain/swapVenueAbis.js'
+import {
+  findStockTicker,
+  STOCK_DECIMALS,
+  STOCK_TICKERS,
+  type StockTicker,
+  TOKENIZED_STOCKS,
+} from '../chain/tokenizedStocks.js'
+import { AppError, InvalidInputError } from '../errors.js'
+import { fromAtomic, round, significant, toAtomic } from './numbers.js'
+import { multicallAll, type StockPool, stockStateCalls } from './readStocks.js'
+
+export class UnknownStockError extends AppError {
+  override readonly name = 'UnknownStockError'
+  constructor(sym: string) {
+    super(
+      404,
+      'unknown_stock',
+      `${sym} is not a registered tokenized stock. Use one of ${STOCK_TICKERS.join(', ')} (GET /v1/stocks lists them).`,
+      'sym',
+    )
+  }
+}
+
+/** The ticker is registered but has no supply, so no pool: nothing to quote, nothing charged. */
+export class StockNotMintedError extends AppError {
+  override readonly name = 'StockNotMintedError'
+  constructor(readonly ticker: StockTicker) {
+    super(
+      409,
+      'stock_not_minted',
+      `${ticker} is registered but not minted yet, so it has no pool to trade in. GET /v1/stocks shows which tickers are tradable. Nothing was charged.`,
+      'sym',
+      { ticker },
+    )
+  }
+}
+
+/** Minted, but the chain would refuse or cannot fill a trade right now. */
+export class StockNotTradableError extends AppError {
+  override readonly name = 'StockNotTradableError'
+  constructor(
+    readonly ticker: StockTicker,
+    readonly reason: 'paused' | 'not_registered' | 'no_pool',
+  ) {
+    const why = {
+      paused: 'is paused by its issuer: transfers, and so swaps, revert until it is unpaused',
+      not_registered: 'is not known to the onchain oracle registry',
+      no_pool: 'has no USDC pool with liquidity that fills this amount',
+    }[reason]
+    super(
+      409,
+      `stock_${reason}`,
+      `${ticker} ${why}. GET /v1/stocks shows which tickers are tradable. Nothing was charged.`,
+      'sym',
+      { ticker },
+    )
+  }
+}
+
+export interface StockQuoteRequest {
+  sym: string
+  side: 'buy' | 'sell'
+  /** Human-scale: USDC to spend on a buy, tokens (shares) to sell on a sell. */
+  amount: string
+}
+
+export interface StockQuote {
+  sym: StockTicker
+  side: 'buy' | 'sell'
+  /** Atomic: USDC (6 dp) on a buy, stock tokens (8 dp) on a sell. */
+  amountIn: string
+  /** Atomic, exactly what the chosen pool pays out for amountIn right now. */
+  amountOut: string
+  /** USDC per token of this fill. */
+  pricePerShare: number
+  feedUsd: number | null
+  feedAgeSec: number | null
+  /** Fill against the feed, percent: positive on a buy is a premium, negative on a sell a discount. */
+  vsFeedPct: number | null
+  multiplier: number | null
+  pool: { address: Address; fee: number; usdc: number; shares: number }
+}
+
+/**
+ * A stock fill quote from the chain in one multicall: the ticker's state (feed, supply, registry, pools
+ * with their reserves) and a QuoterV2 `quoteExactInputSingle` in every fee tier's stock/USDC pool; the
+ * pool that pays out most is chosen. A stale feed still quotes (its age is returned); an unminted ticker
+ * is StockNotMintedError (409), a paused or unfillable one StockNotTradableError (409).
+ */
+export async function getStockPrice(
+  chain: PublicClient,
+  request: StockQuoteRequest,
+  nowMs: number,
+): Promise<StockQuote> {
+  const ticker = findStockTicker(request.sym)
+  if (ticker === undefined) throw new UnknownStockError(request.sym)
+  const buy = request.side === 'buy'
+  const decimalsIn = buy ? USDC_DECIMALS : STOCK_DECIMALS
+  const amountIn = toAtomic(request.amount, decimalsIn)
+  if (amountIn === null || amountIn === 0n) {
+    throw new InvalidInputError(
+      'amount',
+      `must be a positive amount with at most ${decimalsIn} decimals (${buy ? 'USDC to spend' : 'shares to sell'}).`,
+    )
+  }
+  const token = TOKENIZED_STOCKS[ticker].token
+  const [tokenIn, tokenOut] = buy ? [BASE_ADDRESSES.USDC, token] : [token, BASE_ADDRESSES.USDC]
+  const state = stockStateCalls(ticker, { reserves: true })
+  const quotes = UNISWAP_V3_FEE_TIERS.map((fee) => ({
+    address: BASE_ADDRESSES.QuoterV2,
+    abi: quoterV2Abi,
+    functionName: 'quoteExactInputSingle',
+    args: [{ tokenIn, tokenOut, amountIn, fee, sqrtPriceLimitX96: 0n }],
+  }))
+  const results = await multicallAll(chain, [...state.calls, ...quotes])
+  const s = state.decode(results.slice(0, state.calls.length))
+  if (!s.minted) throw new StockNotMintedError(ticker)
+  if (!s.registered) throw new StockNotTradableError(ticker, 'not_registered')
+  if (s.paused) throw new StockNotTradableError(ticker, 'paused')
+
+  // The pool that pays out most for this amount (only pools that exist and hold liquidity).
+  let best: { pool: StockPool; out: bigint } | undefined
+  for (const [i, r] of results.slice(state.calls.length).entries()) {
+    const pool = s.pools.find((p) => p.fee === UNISWAP_V3_FEE_TIERS[i])
+    if (r.status !== 'success' || pool === undefined) continue
+    const out = (r.result as readonly [bigint, bigint, number, bigint])[0]
+    if (out > 0n && (best === undefined || out > best.out)) best = { pool, out }
+  }
+  if (best === undefined) throw new StockNotTradableError(ticker, 'no_pool')
+  const { pool, out } = best
+
+  const usdc = fromAtomic(buy ? amountIn : out, USDC_DECIMALS)
+  const shares = fromAtomic(buy ? out : amountIn, STOCK_DECIMALS)
+  const pricePerShare = usdc / shares
+  const nowSec = Math.floor(nowMs / 1000)
+  return {
+    sym: ticker,
+    side: request.side,
+    amountIn: amountIn.toString(),
+    amountOut: out.toString(),
+    pricePerShare: significant(pricePerShare),
+    feedUsd: s.feedUsd,
+    feedAgeSec: s.feedUpdatedAt === null ? null : Math.max(0, nowSec - s.feedUpdatedAt),
+    vsFeedPct: s.feedUsd === null ? null : round((pricePerShare / s.feedUsd - 1) * 100, 4),
+    multiplier: s.multiplier,
+    pool: {
+      address: pool.address,
+      fee: pool.fee,
+      usdc: fromAtomic(pool.usdc ?? 0n, USDC_DECIMALS),
+      shares: fromAtomic(pool.shares ?? 0n, STOCK_DECIMALS),
+    },
+  }
+}

@@ -1,0 +1,74 @@
+import type { Address, PublicClient } from 'viem'
+import { STOCK_FEED_HEARTBEAT_SEC, STOCK_TICKERS } from '../chain/tokenizedStocks.js'
+import { multicallAll, type StockState, stockStateCalls } from './readStocks.js'
+
+/** Why a ticker is not tradable, first failing check first. */
+export const NOT_TRADABLE_REASONS = [
+  'not_minted',
+  'not_registered',
+  'paused',
+  'no_pool',
+  'feed_unavailable',
+  'feed_stale',
+] as const
+export type NotTradableReason = (typeof NOT_TRADABLE_REASONS)[number]
+
+export interface StockListing {
+  ticker: string
+  token: Address
+  feed: Address
+  /** Feed price of one token (underlying x multiplier), USD; null when the feed has no usable answer. */
+  usd: number | null
+  /** Seconds since the feed's own updatedAt; null with usd. */
+  feedAgeSec: number | null
+  multiplier: number | null
+  minted: boolean
+  /** The deepest Uniswap v3 stock/USDC pool, or null. */
+  pool: Address | null
+  tradable: boolean
+  notTradableReason: NotTradableReason | null
+}
+
+/**
+ * The 13 registered tickers, read live from the chain in one multicall: each feed's latestRoundData and
+ * decimals, each token's multiplier and supply, the registry's paused flag, and every fee tier's pool.
+ * Tradable = minted, registered, not paused, a USDC pool with liquidity, and a feed that answered within
+ * its 24 h heartbeat (ages are against `nowMs`).
+ */
+export async function getStocks(chain: PublicClient, nowMs: number): Promise<StockListing[]> {
+  const reads = STOCK_TICKERS.map((ticker) => stockStateCalls(ticker))
+  const results = await multicallAll(
+    chain,
+    reads.flatMap((r) => r.calls),
+  )
+  let offset = 0
+  const nowSec = Math.floor(nowMs / 1000)
+  return reads.map((r) => {
+    const state = r.decode(results.slice(offset, offset + r.calls.length))
+    offset += r.calls.length
+    const feedAgeSec = state.feedUpdatedAt === null ? null : Math.max(0, nowSec - state.feedUpdatedAt)
+    const notTradableReason = reasonNotTradable(state, feedAgeSec)
+    return {
+      ticker: state.ticker,
+      token: state.token,
+      feed: state.feed,
+      usd: state.feedUsd,
+      feedAgeSec,
+      multiplier: state.multiplier,
+      minted: state.minted,
+      pool: state.pools[0]?.address ?? null,
+      tradable: notTradableReason === null,
+      notTradableReason,
+    }
+  })
+}
+
+function reasonNotTradable(s: StockState, feedAgeSec: number | null): NotTradableReason | null {
+  if (!s.minted) return 'not_minted'
+  if (!s.registered) return 'not_registered'
+  if (s.paused) return 'paused'
+  if (s.pools.length === 0) return 'no_pool'
+  if (feedAgeSec === null) return 'feed_unavailable'
+  if (feedAgeSec > STOCK_FEED_HEARTBEAT_SEC) return 'feed_stale'
+  return null
+}

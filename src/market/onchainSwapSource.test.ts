@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'vitest'
+import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
+import { createChainClient } from '../chain/createChainClient.js'
+import { onchainSwapSource } from './onchainSwapSource.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+
+// Pool reads are checked against the devnet in test/market/swapPrice.test.ts; here, what needs no chain.
+const deadChain = createChainClient('http://127.0.0.1:9')
+const request = {
+  sellToken: BASE_ADDRESSES.USDC,
+  buyToken: BASE_ADDRESSES.WETH,
+  sellAmount: 1_000_000n,
+  taker: BASE_ADDRESSES.USDC,
+  slippageBps: 100,
+}
+
+describe('onchainSwapSource', () => {
+  test('error: an RPC that does not answer is a typed 502 with Retry-After, never an untyped 500', async () => {
+    const err = await onchainSwapSource(deadChain)
+      .quote(request)
+      .catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(UpstreamError)
+    expect(err).toMatchObject({
+      status: 502,
+      code: 'upstream_unavailable',
+      details: { upstream: 'Base RPC' },
+    })
+    expect((err as UpstreamError).retryAfterSec).toBeGreaterThan(0)
+  })
+
+  test('behavior: ETH ⇄ WETH is a 1:1 wrap that reads nothing (so even a dead RPC answers it)', async () => {
+    const wrap = await onchainSwapSource(deadChain).quote({
+      ...request,
+      sellToken: NATIVE_SENTINEL,
+      sellAmount: 10_000n,
+      slippageBps: 25,
+    })
+    expect(wrap).toMatchObject({
+      buyAmount: 10_000n,
+      minBuyAmount: 9975n,
+      blockNumber: null,
+      gasEstimate: null,
+      poolFeeBps: 0,
+      route: [{ source: 'WETH', from: NATIVE_SENTINEL, to: BASE_ADDRESSES.WETH, proportionBps: 10_000 }],
+    })
+  })
+})

@@ -1,0 +1,179 @@
+import { type Address, getAddress, type PublicClient } from 'viem'
+import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
+import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
+import {
+  aerodromePoolFactoryAbi,
+  aerodromeRouterAbi,
+  multicall3BlockFactsAbi,
+  quoterV2Abi,
+  UNISWAP_V3_FEE_TIERS,
+} from '../chain/swapVenueAbis.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
+import type { SwapQuote, SwapQuoteSource } from './swapQuoteSource.js'
+import { createTtlCache, type TtlCache } from './ttlCache.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+
+/** A quote is the pools' state at one block: about one Base block (2 s). */
+export const ONCHAIN_QUOTE_TTL_MS = 2000
+
+/** The best single-hop venue for one (sell, buy, amount), at one block. */
+interface PoolQuote {
+  blockNumber: bigint
+  basefee: bigint
+  best: {
+    source: 'Uniswap_V3' | 'Aerodrome_V2'
+    from: Address
+    to: Address
+    amountOut: bigint
+    poolFeeBps: number | null
+    gasEstimate: bigint | null
+  } | null
+}
+
+const caches = new WeakMap<PublicClient, TtlCache<PoolQuote>>()
+
+/**
+ * Swap prices straight from the DEX contracts, no API key needed: the best single-hop output among
+ * Uniswap v3's QuoterV2 over the four fee tiers and the Aerodrome Router's `getAmountsOut` (volatile and
+ * stable pools), read in one multicall with the block number and base fee. Native ETH is priced as WETH;
+ * ETH ⇄ WETH alone is a 1:1 wrap through WETH9 (nothing read).
+ *
+ * Gas: QuoterV2's estimate of the pool swap alone (router overhead, approvals and Base's L1 data fee
+ * excluded), priced at the block's base fee; Aerodrome gives no estimate (null). Cached for
+ * ONCHAIN_QUOTE_TTL_MS per (sell, buy, amount) and per client; concurrent identical reads share one call.
+ */
+export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
+  let cache = caches.get(chain)
+  if (cache === undefined) {
+    cache = createTtlCache<PoolQuote>(ONCHAIN_QUOTE_TTL_MS)
+    caches.set(chain, cache)
+  }
+  const pools = cache
+  return {
+    async quote(req): Promise<SwapQuote | null> {
+      const sell = asErc20(req.sellToken)
+      const buy = asErc20(req.buyToken)
+      if (sell === buy) {
+        // ETH → WETH (deposit) or WETH → ETH (withdraw): WETH9 converts 1:1.
+        return {
+          source: 'onchain',
+          blockNumber: null,
+          buyAmount: req.sellAmount,
+          minBuyAmount: minOutAfterSlippage(req.sellAmount, req.slippageBps),
+          gasEstimate: null,
+          gasPriceWei: null,
+          networkFeeWei: null,
+          poolFeeBps: 0,
+          aggregatorFee: null,
+          route: [{ source: 'WETH', from: req.sellToken, to: req.buyToken, proportionBps: 10_000 }],
+        }
+      }
+      const quoted = await pools.get(`${sell}:${buy}:${req.sellAmount}`, () =>
+        readPools(chain, sell, buy, req.sellAmount),
+      )
+      if (quoted.best === null) return null
+      const { best } = quoted
+      return {
+        source: 'onchain',
+        blockNumber: quoted.blockNumber,
+        buyAmount: best.amountOut,
+        minBuyAmount: minOutAfterSlippage(best.amountOut, req.slippageBps),
+        gasEstimate: best.gasEstimate,
+        gasPriceWei: quoted.basefee,
+        networkFeeWei: best.gasEstimate === null ? null : best.gasEstimate * quoted.basefee,
+        poolFeeBps: best.poolFeeBps,
+        aggregatorFee: null,
+        route: [{ source: best.source, from: best.from, to: best.to, proportionBps: 10_000 }],
+      }
+    },
+  }
+}
+
+function asErc20(token: Address): Address {
+  return token.toLowerCase() === NATIVE_SENTINEL.toLowerCase() ? BASE_ADDRESSES.WETH : getAddress(token)
+}
+
+async function readPools(
+  chain: PublicClient,
+  sell: Address,
+  buy: Address,
+  amountIn: bigint,
+): Promise<PoolQuote> {
+  const factory = BASE_ADDRESSES.AerodromePoolFactory
+  const router = BASE_ADDRESSES.AerodromeRouter
+  const stables = [false, true] as const
+  const read = await multiRead(chain, {
+    blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBlockNumber', [])],
+    basefee: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBasefee', [])],
+    // A tier without a pool, or whose pool cannot fill the amount, reverts: undefined.
+    uniswap: UNISWAP_V3_FEE_TIERS.map((fee) =>
+      viewCall(BASE_ADDRESSES.QuoterV2, quoterV2Abi, 'quoteExactInputSingle', [
+        { tokenIn: sell, tokenOut: buy, amountIn, fee, sqrtPriceLimitX96: 0n },
+      ]),
+    ),
+    aerodrome: stables.map((stable) =>
+      viewCall(router, aerodromeRouterAbi, 'getAmountsOut', [
+        amountIn,
+        [{ from: sell, to: buy, stable, factory }],
+      ]),
+    ),
+    aerodromePools: stables.map((stable) =>
+      viewCall(router, aerodromeRouterAbi, 'poolFor', [sell, buy, stable, factory]),
+    ),
+  })
+  const blockNumber = read.blockNumber[0]
+  const basefee = read.basefee[0]
+  if (blockNumber === undefined || basefee === undefined) {
+    throw new UpstreamError(CHAIN_UPSTREAM, 'Multicall3 did not report the block')
+  }
+
+  type Candidate = NonNullable<PoolQuote['best']> & { aerodromePool?: { pool: Address; stable: boolean } }
+  const candidates: Candidate[] = []
+  read.uniswap.forEach((quote, i) => {
+    if (quote === undefined || quote[0] === 0n) return
+    const fee = UNISWAP_V3_FEE_TIERS[i] as number
+    candidates.push({
+      source: 'Uniswap_V3',
+      from: sell,
+      to: buy,
+      amountOut: quote[0],
+      poolFeeBps: fee / 100,
+      gasEstimate: quote[3],
+    })
+  })
+  read.aerodrome.forEach((amounts, i) => {
+    const pool = read.aerodromePools[i]
+    // The router reports 0 for a pool that does not exist.
+    const amountOut = amounts?.at(-1) ?? 0n
+    if (pool === undefined || amountOut === 0n) return
+    candidates.push({
+      source: 'Aerodrome_V2',
+      from: sell,
+      to: buy,
+      amountOut,
+      poolFeeBps: null,
+      gasEstimate: null,
+      aerodromePool: { pool, stable: stables[i] as boolean },
+    })
+  })
+  // Highest output wins; on a tie, the earlier candidate (lower Uniswap tier first).
+  let best: Candidate | undefined
+  for (const c of candidates) if (best === undefined || c.amountOut > best.amountOut) best = c
+  if (best === undefined) return { blockNumber, basefee, best: null }
+  const { aerodromePool, ...winner } = best
+  if (aerodromePool !== undefined) {
+    // The pool's fee (bps of the input) is only known once the pool's address is: one more read, at
+    // the same block.
+    const fee = await multiRead(
+      chain,
+      {
+        fee: [
+          viewCall(factory, aerodromePoolFactoryAbi, 'getFee', [aerodromePool.pool, aerodromePool.stable]),
+        ],
+      },
+      blockNumber,
+    )
+    winner.poolFeeBps = fee.fee[0] === undefined ? null : Number(fee.fee[0])
+  }
+  return { blockNumber, basefee, best: winner }
+}

@@ -1,0 +1,183 @@
+import { type Address, getAddress, type Hex } from 'viem'
+import { z } from 'zod'
+import { CHAIN_ID } from '../../chain/network.js'
+import { createTtlCache } from '../ttlCache.js'
+import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
+
+const NAME = 'Morpho Midnight'
+
+const WAD = 10n ** 18n
+/** Decimal uint as the API sends it (strings; plain JSON integers are accepted where they are exact). */
+const uint = z
+  .union([z.string().regex(/^[0-9]{1,78}$/), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+  .transform((v) => BigInt(v))
+const wireAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .transform((a) => getAddress(a))
+const wireId = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/)
+  .transform((id) => id.toLowerCase() as Hex)
+
+const levelSchema = z.object({
+  tick: z.number().int().nonnegative(),
+  /** WAD, 0 < price ≤ 1e18: loan-token assets paid now per unit that pays 1 loan token at maturity. */
+  price: uint.refine((p) => p > 0n && p <= WAD, { error: 'price must be a WAD in (0, 1e18]' }),
+  units: uint,
+  assets: uint,
+  count: z.number().int().nonnegative(),
+})
+
+const bookSchema = z.object({
+  market_id: wireId,
+  chain_id: z.coerce.number().int(),
+  midnight: wireAddress,
+  loan_token: wireAddress,
+  collaterals: z
+    .array(z.object({ token: wireAddress, lltv: uint, liquidation_cursor: uint, oracle: wireAddress }))
+    .min(1),
+  maturity: uint.transform(Number),
+  rcf_threshold: uint,
+  enter_gate: wireAddress,
+  liquidator_gate: wireAddress,
+  asks: z.array(levelSchema),
+  bids: z.array(levelSchema),
+})
+
+const pageSchema = z.object({
+  cursor: z.string().min(1).nullable().optional(),
+  data: z.array(bookSchema),
+})
+
+/** One price level of a book side: every offer at one tick, summed. */
+export interface MidnightLevel {
+  tick: number
+  /** WAD unit price (loan-token assets now per unit paying 1 loan token at maturity). */
+  price: bigint
+  /** Executable units at this tick (atomic loan-token units at maturity). */
+  units: bigint
+  /** Maker-side loan-token assets at this tick (atomic). */
+  assets: bigint
+  /** Offers grouped into this level. */
+  count: number
+}
+
+export interface MidnightCollateral {
+  token: Address
+  /** WAD. */
+  lltv: bigint
+  /** WAD. */
+  liquidationCursor: bigint
+  oracle: Address
+}
+
+/** One Midnight book as the API lists it: the market's immutable parameters and both sides. */
+export interface MidnightBook {
+  /** Lower-case 0x + 64 hex. */
+  marketId: Hex
+  chainId: number
+  midnight: Address
+  loanToken: Address
+  collaterals: MidnightCollateral[]
+  /** Unix seconds. */
+  maturity: number
+  rcfThreshold: bigint
+  enterGate: Address
+  liquidatorGate: Address
+  /** Maker sells units (borrower-makers): what a lender takes. As sent (the API sorts best first). */
+  asks: MidnightLevel[]
+  /** Maker buys units (lender-makers): what a borrower takes. */
+  bids: MidnightLevel[]
+}
+
+export interface MorphoMidnight {
+  /** Every Base book from `GET /v0/midnight/books`, all cursor pages followed (cached 10 s). */
+  books(): Promise<MidnightBook[]>
+}
+
+export interface MorphoMidnightOptions {
+  /** Books per page (`limit`); default 100. */
+  pageSize?: number
+  /** A cursor chain longer than this is an upstream fault, not an endless loop; default 50. */
+  maxPages?: number
+  /** Cache clock (ms). */
+  now?: () => number
+}
+
+/**
+ * Morpho's Midnight API (protocols.md §7a; api.morpho.org/v0/midnight, snake_case wire fields, `{cursor, data}`
+ * pages). Every payload is zod-parsed: a bad shape, a broken cursor chain or a missing route is a 502.
+ * TTL: books 10 s (offers come and go; the book is a quote, not a ledger).
+ */
+export function createMorphoMidnight(
+  baseUrl: string,
+  fetchJson: FetchJson,
+  options: MorphoMidnightOptions = {},
+): MorphoMidnight {
+  const pageSize = options.pageSize ?? 100
+  const maxPages = options.maxPages ?? 50
+  const cache = createTtlCache<MidnightBook[]>(10_000, options.now)
+
+  async function page(cursor: string | undefined) {
+    const query = new URLSearchParams({
+      chain_ids: String(CHAIN_ID),
+      sort: 'maturity',
+      limit: String(pageSize),
+    })
+    if (cursor !== undefined) query.set('cursor', cursor)
+    let raw: unknown
+    try {
+      raw = await fetchJson(NAME, `${baseUrl}/v0/midnight/books?${query}`)
+    } catch (err) {
+      // The listing route always exists: a 404 means the upstream moved, not that there are no books.
+      if (err instanceof UpstreamNotFound)
+        throw new UpstreamError(NAME, 'books route not found', { cause: err })
+      throw err
+    }
+    const parsed = pageSchema.safeParse(raw)
+    if (!parsed.success) throw new UpstreamError(NAME, 'unexpected books shape', { cause: parsed.error })
+    return parsed.data
+  }
+
+  return {
+    books: () =>
+      cache.get('books', async () => {
+        const books: MidnightBook[] = []
+        const seen = new Set<string>()
+        let cursor: string | undefined
+        for (let n = 0; ; n++) {
+          if (n === maxPages) throw new UpstreamError(NAME, `more than ${maxPages} pages of books`)
+          const { cursor: next, data } = await page(cursor)
+          books.push(...data.map(toBook))
+          if (next === null || next === undefined) break
+          if (seen.has(next)) throw new UpstreamError(NAME, 'books cursor repeats')
+          seen.add(next)
+          cursor = next
+        }
+        // A book listed on two pages (the listing moved under the cursor) is counted once.
+        return [...new Map(books.map((b) => [b.marketId, b])).values()]
+      }),
+  }
+}
+
+function toBook(b: z.infer<typeof bookSchema>): MidnightBook {
+  return {
+    marketId: b.market_id,
+    chainId: b.chain_id,
+    midnight: b.midnight,
+    loanToken: b.loan_token,
+    collaterals: b.collaterals.map((c) => ({
+      token: c.token,
+      lltv: c.lltv,
+      liquidationCursor: c.liquidation_cursor,
+      oracle: c.oracle,
+    })),
+    maturity: b.maturity,
+    rcfThreshold: b.rcf_threshold,
+    enterGate: b.enter_gate,
+    liquidatorGate: b.liquidator_gate,
+    asks: b.asks,
+    bids: b.bids,
+  }
+}
