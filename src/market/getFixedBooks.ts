@@ -5,6 +5,7 @@ import { type MidnightMarket, midnightMarketId, midnightReadAbi } from '../chain
 import { CHAIN_ID } from '../chain/network.js'
 import type { Logger } from '../logger.js'
 import type { MarketData } from './marketData.js'
+import { throwOnRpcFault } from './throwOnRpcFault.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 import type { MidnightBook, MidnightLevel } from './upstreams/morphoMidnight.js'
 
@@ -81,10 +82,11 @@ export async function getFixedBooks(
   if (candidates.length === 0) return { asOf, books: [] }
 
   const loanTokens = [...new Set(candidates.map((b) => b.loanToken))]
-  let results: { status: 'success' | 'failure'; result?: unknown }[]
+  let results: { status: 'success' | 'failure'; result?: unknown; error?: unknown }[]
   try {
     results = await chain.multicall({
       allowFailure: true,
+      batchSize: 0,
       contracts: [
         ...candidates.map((b) => ({
           address: BASE_ADDRESSES.MorphoMidnight,
@@ -98,6 +100,7 @@ export async function getFixedBooks(
   } catch (err) {
     throw new UpstreamError('Base RPC', 'no answer to the market check', { cause: err })
   }
+  throwOnRpcFault(results)
 
   const decimals = new Map(
     loanTokens.map((token, i) => {

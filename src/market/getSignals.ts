@@ -6,6 +6,7 @@ import { getCandleBars, UnknownInstrumentError } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round, significant } from './numbers.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
 
 /** The candle basis: 7 days of hourly bars (168), the window ending at the start of the current hour. */
 export const SIGNAL_DAYS = 7
@@ -85,6 +86,11 @@ export async function getSignals(market: MarketData, q: SignalsQuery, nowMs: num
   )
   const unknown = symbols.filter((_, i) => read[i] === null)
   if (unknown.length === symbols.length) throw new UnknownSignalSymbolError(unknown, q.cls, q.quote)
+  // Known instruments whose source returned no bar at all (an outage, a feed with no data): an answer of
+  // nulls is not worth charging for.
+  if (read.every((r) => r === null || r.bars.length === 0)) {
+    throw new UpstreamError('candles', 'no bars for any requested symbol')
+  }
 
   const signals: Signal[] = []
   read.forEach((candles, i) => {

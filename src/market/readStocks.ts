@@ -10,6 +10,7 @@ import {
 } from '../chain/tokenizedStocks.js'
 import { uniswapV3PoolAbi, uniswapV3PoolAddress } from '../chain/uniswapV3Pool.js'
 import { fromAtomic } from './numbers.js'
+import { throwOnRpcFault } from './throwOnRpcFault.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 
 const USDC = BASE_ADDRESSES.USDC
@@ -122,11 +123,14 @@ export function stockStateCalls(
  * its own. The RPC not answering at all is the chain upstream's 502, with Retry-After, and costs nothing.
  */
 export async function multicallAll(chain: PublicClient, calls: readonly Call[]): Promise<Result[]> {
+  let results: Result[]
   try {
-    return (await chain.multicall({ contracts: calls, allowFailure: true, batchSize: 0 })) as Result[]
+    results = (await chain.multicall({ contracts: calls, allowFailure: true, batchSize: 0 })) as Result[]
   } catch (err) {
     throw new UpstreamError('Base RPC', 'multicall failed', { cause: err })
   }
+  throwOnRpcFault(results)
+  return results
 }
 
 function ok<T>(r: Result | undefined): T | undefined {

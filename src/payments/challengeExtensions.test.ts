@@ -53,6 +53,6 @@ describe('challenge extensions', () => {
     // A flood of client codes is capped (the facilitator would drop the excess anyway).
     const many = Array.from({ length: 40 }, (_, i) => `bc_${i}`)
     const capped = settlementExtensions(declared, { 'builder-code': { info: { s: many } } }, ['bc_app'])
-    expect((capped['builder-code'] as { info: { s: string[] } }).info.s).toHaveLength(10)
+    expect((capped['builder-code'] as { info: { s: string[] } }).info.s).toHaveLength(5)
   })
 })

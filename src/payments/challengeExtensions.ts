@@ -51,10 +51,14 @@ export function settlementExtensions(
   const clientCodes = (typeof echoed === 'string' ? [echoed] : Array.isArray(echoed) ? echoed : []).filter(
     (code): code is string => typeof code === 'string' && BUILDER_CODE_PATTERN.test(code),
   )
-  const serviceCodes = [...new Set([...ourServiceCodes, ...clientCodes])].slice(
-    0,
-    MAX_SERVER_SERVICE_CODES + MAX_CLIENT_SERVICE_CODES,
-  )
+  // Each side within its own quota (the package's client extension allows a client 5): a client cannot
+  // make the relayer pay for more calldata than that.
+  const serviceCodes = [
+    ...new Set([
+      ...ourServiceCodes.slice(0, MAX_SERVER_SERVICE_CODES),
+      ...clientCodes.slice(0, MAX_CLIENT_SERVICE_CODES),
+    ]),
+  ]
   const info = {
     ...(appCode === undefined ? {} : { a: appCode }),
     ...(serviceCodes.length > 0 ? { s: serviceCodes } : {}),

@@ -5,7 +5,7 @@ import { SettleError, type SupportedResponse, VerifyError } from '@x402/core/typ
 import { toFacilitatorEvmSigner } from '@x402/evm'
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { BuilderCodeFacilitatorExtension } from '@x402/extensions/builder-code'
-import { createWalletClient, defineChain, http, nonceManager, publicActions } from 'viem'
+import { createWalletClient, defineChain, http, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { CHAIN_ID, NETWORK } from '../chain/network.js'
 import { pollReceipt } from '../chain/pollReceipt.js'
@@ -85,9 +85,7 @@ export function createFacilitator(config: Config): Facilitator {
   }
   const key = payments.relayerPrivateKey
   if (key === undefined) throw new Error('RELAYER_PRIVATE_KEY or FACILITATOR_URL is required')
-  // One key, many concurrent settlements: the nonce manager hands out nonces locally instead of
-  // racing on eth_getTransactionCount ("nonce too low").
-  const account = privateKeyToAccount(key, { nonceManager })
+  const account = privateKeyToAccount(key)
   const chain = defineChain({
     id: CHAIN_ID,
     name: 'Base',
@@ -101,6 +99,30 @@ export function createFacilitator(config: Config): Facilitator {
     // Without this, viem polls receipts every 4 s on a chain it does not know.
     pollingInterval: payments.pollingIntervalMs,
   }).extend(publicActions)
+  // One key, many concurrent settlements: nonces are handed out here, one broadcast at a time, from a
+  // counter synced with the node's pending count. A broadcast that fails resyncs the counter (the node
+  // knows what it accepted); one the node refused for its nonce is sent again with the fresh one, which
+  // is safe: it was not accepted, and an EIP-3009 authorization can be used only once anyway.
+  let nextNonce: number | undefined
+  let queue: Promise<unknown> = Promise.resolve()
+  const broadcast = <T>(send: (nonce: number) => Promise<T>): Promise<T> => {
+    const run = queue.then(async () => {
+      for (let attempt = 1; ; attempt++) {
+        nextNonce ??= await wallet.getTransactionCount({ address: account.address, blockTag: 'pending' })
+        const nonce = nextNonce
+        try {
+          const result = await send(nonce)
+          nextNonce = nonce + 1
+          return result
+        } catch (err) {
+          nextNonce = undefined
+          if (!nonceRefused(err) || attempt >= 3) throw err
+        }
+      }
+    })
+    queue = run.catch(() => undefined)
+    return run
+  }
   const signer = toFacilitatorEvmSigner(
     {
       address: account.address,
@@ -109,21 +131,16 @@ export function createFacilitator(config: Config): Facilitator {
       // Estimate before a nonce is taken: viem's nonce manager takes one before it estimates and resets
       // on a failed estimate, which leaves a gap behind the settlements in flight (they stall until
       // another transaction fills it). A doomed transfer now fails without touching the nonce sequence.
+      // Gas and fees are worked out first, concurrently; then one settlement at a time takes the next
+      // nonce and is signed and broadcast (one RPC), so two settlements never share a nonce.
       writeContract: async (a) => {
-        const gas = await wallet.estimateContractGas(a as never)
-        for (let attempt = 1; ; attempt++) {
-          try {
-            return await wallet.writeContract({ ...(a as object), gas } as never)
-          } catch (err) {
-            // viem's nonce manager can hand two settlements started together the same nonce (its cache
-            // of the last nonce is written in completion order). The node refused the second one, so
-            // nothing of it was broadcast: resync the nonce from the chain and send it again.
-            if (!nonceRefused(err) || attempt >= 3) throw err
-            nonceManager.reset({ address: account.address, chainId: CHAIN_ID })
-          }
-        }
+        const [gas, fees] = await Promise.all([
+          wallet.estimateContractGas(a as never),
+          wallet.estimateFeesPerGas(),
+        ])
+        return broadcast((nonce) => wallet.writeContract({ ...(a as object), gas, ...fees, nonce } as never))
       },
-      sendTransaction: (a) => wallet.sendTransaction(a),
+      sendTransaction: (a) => broadcast((nonce) => wallet.sendTransaction({ ...a, nonce })),
       // Asks for the receipt itself, not only on new blocks (see pollReceipt); bounded like the x402
       // signer's own wait, past which the settlement is reported pending.
       waitForTransactionReceipt: (a) =>

@@ -250,7 +250,13 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
         case 'unknown':
           keepClaim = true
           funds = 'keep'
-          await ledger.withhold(id, 'settlement_unknown')
+          // The pending row already reaches the reconciler: a store fault here must not turn this into
+          // a "nothing was charged, retry" answer while the transfer may still land.
+          await ledger
+            .withhold(id, 'settlement_unknown')
+            .catch((err: unknown) =>
+              deps.logger.error({ msg: 'withholding the row failed; the reconciler decides it', id, err }),
+            )
           deps.reconcileSoon()
           deps.logger.warn({
             msg: 'settlement outcome unknown; not served',

@@ -8,9 +8,12 @@ const NAME = 'Morpho Midnight'
 
 const WAD = 10n ** 18n
 /** Decimal uint as the API sends it (strings; plain JSON integers are accepted where they are exact). */
+const UINT256_MAX = 2n ** 256n - 1n
 const uint = z
   .union([z.string().regex(/^[0-9]{1,78}$/), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
   .transform((v) => BigInt(v))
+  // 78 digits reach past 2^256: such a value cannot be ABI-encoded (the id check would throw a 500).
+  .refine((v) => v <= UINT256_MAX, { error: 'must fit in uint256' })
 const wireAddress = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/)
@@ -37,7 +40,9 @@ const bookSchema = z.object({
   collaterals: z
     .array(z.object({ token: wireAddress, lltv: uint, liquidation_cursor: uint, oracle: wireAddress }))
     .min(1),
-  maturity: uint.transform(Number),
+  maturity: uint
+    .refine((v) => v <= BigInt(Number.MAX_SAFE_INTEGER), { error: 'maturity must be a unix time' })
+    .transform(Number),
   rcf_threshold: uint,
   enter_gate: wireAddress,
   liquidator_gate: wireAddress,
