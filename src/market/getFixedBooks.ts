@@ -4,6 +4,7 @@ import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { type MidnightMarket, midnightMarketId, midnightReadAbi } from '../chain/midnight.js'
 import { CHAIN_ID } from '../chain/network.js'
 import type { Logger } from '../logger.js'
+import { cachePerClient } from './cachePerClient.js'
 import type { MarketData } from './marketData.js'
 import { throwOnRpcFault } from './throwOnRpcFault.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
@@ -46,6 +47,10 @@ export interface FixedBooks {
 
 const WAD = 1e18
 
+type CheckResult = { status: 'success' | 'failure'; result?: unknown; error?: unknown }
+const MARKET_CHECK_TTL_MS = 60_000
+const marketCheckCache = cachePerClient<CheckResult[]>(MARKET_CHECK_TTL_MS)
+
 /**
  * Morpho Midnight's fixed-rate books on Base, from the Midnight API, each market checked against the chain.
  *
@@ -82,25 +87,35 @@ export async function getFixedBooks(
   if (candidates.length === 0) return { asOf, books: [] }
 
   const loanTokens = [...new Set(candidates.map((b) => b.loanToken))]
-  let results: { status: 'success' | 'failure'; result?: unknown; error?: unknown }[]
-  try {
-    results = await chain.multicall({
-      allowFailure: true,
-      batchSize: 0,
-      contracts: [
-        ...candidates.map((b) => ({
-          address: BASE_ADDRESSES.MorphoMidnight,
-          abi: midnightReadAbi,
-          functionName: 'toMarket' as const,
-          args: [b.marketId] as const,
-        })),
-        ...loanTokens.map((token) => ({ address: token, abi: erc20Abi, functionName: 'decimals' as const })),
-      ],
-    })
-  } catch (err) {
-    throw new UpstreamError('Base RPC', 'no answer to the market check', { cause: err })
-  }
-  throwOnRpcFault(results)
+  // Markets and token decimals never change once created: the check is re-read at most every
+  // MARKET_CHECK_TTL_MS for the same set of books (a market created meanwhile shows up as a new set).
+  const key = [...candidates.map((b) => b.marketId), ...loanTokens].join(',')
+  const results = await marketCheckCache(chain).get(key, async () => {
+    let answer: CheckResult[]
+    try {
+      answer = await chain.multicall({
+        allowFailure: true,
+        batchSize: 0,
+        contracts: [
+          ...candidates.map((b) => ({
+            address: BASE_ADDRESSES.MorphoMidnight,
+            abi: midnightReadAbi,
+            functionName: 'toMarket' as const,
+            args: [b.marketId] as const,
+          })),
+          ...loanTokens.map((token) => ({
+            address: token,
+            abi: erc20Abi,
+            functionName: 'decimals' as const,
+          })),
+        ],
+      })
+    } catch (err) {
+      throw new UpstreamError('Base RPC', 'no answer to the market check', { cause: err })
+    }
+    throwOnRpcFault(answer)
+    return answer
+  })
 
   const decimals = new Map(
     loanTokens.map((token, i) => {

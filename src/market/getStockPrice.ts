@@ -10,8 +10,9 @@ import {
   TOKENIZED_STOCKS,
 } from '../chain/tokenizedStocks.js'
 import { AppError, InvalidInputError } from '../errors.js'
+import { cachePerClient } from './cachePerClient.js'
 import { fromAtomic, round, significant, toAtomic } from './numbers.js'
-import { multicallAll, type StockPool, stockStateCalls } from './readStocks.js'
+import { multicallAll, type Result, type StockPool, stockStateCalls } from './readStocks.js'
 
 export class UnknownStockError extends AppError {
   override readonly name = 'UnknownStockError'
@@ -85,10 +86,13 @@ export interface StockQuote {
   pool: { address: Address; fee: number; usdc: number; shares: number }
 }
 
+const QUOTE_TTL_MS = 2_000
+const quoteCache = cachePerClient<Result[]>(QUOTE_TTL_MS)
+
 /**
  * A stock fill quote from the chain in one multicall: the ticker's state (feed, supply, registry, pools
  * with their reserves) and a QuoterV2 `quoteExactInputSingle` in every fee tier's stock/USDC pool; the
- * pool that pays out most is chosen. A stale feed still quotes (its age is returned); an unminted ticker
+ * pool that pays out most is chosen; identical quotes within QUOTE_TTL_MS share one read. A stale feed still quotes (its age is returned); an unminted ticker
  * is StockNotMintedError (409), a paused or unfillable one StockNotTradableError (409).
  */
 export async function getStockPrice(
@@ -116,7 +120,10 @@ export async function getStockPrice(
     functionName: 'quoteExactInputSingle',
     args: [{ tokenIn, tokenOut, amountIn, fee, sqrtPriceLimitX96: 0n }],
   }))
-  const results = await multicallAll(chain, [...state.calls, ...quotes])
+  // An identical quote within QUOTE_TTL_MS (same ticker, side and amount) is answered from one read.
+  const results = await quoteCache(chain).get(`${ticker}|${request.side}|${amountIn}`, () =>
+    multicallAll(chain, [...state.calls, ...quotes]),
+  )
   const s = state.decode(results.slice(0, state.calls.length))
   if (!s.minted) throw new StockNotMintedError(ticker)
   if (!s.registered) throw new StockNotTradableError(ticker, 'not_registered')

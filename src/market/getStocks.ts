@@ -1,5 +1,6 @@
 import type { Address, PublicClient } from 'viem'
 import { STOCK_FEED_HEARTBEAT_SEC, STOCK_TICKERS } from '../chain/tokenizedStocks.js'
+import { cachePerClient } from './cachePerClient.js'
 import { multicallAll, type StockState, stockStateCalls } from './readStocks.js'
 
 /** Why a ticker is not tradable, first failing check first. */
@@ -29,23 +30,32 @@ export interface StockListing {
   notTradableReason: NotTradableReason | null
 }
 
+/** The chain state behind the catalog is re-read at most every 5 s (feed ages stay exact: against now). */
+const STOCK_STATE_TTL_MS = 5_000
+const stateCache = cachePerClient<StockState[]>(STOCK_STATE_TTL_MS)
+
 /**
- * The 13 registered tickers, read live from the chain in one multicall: each feed's latestRoundData and
+ * The 13 registered tickers, read from the chain in one multicall (cached STOCK_STATE_TTL_MS): each feed's latestRoundData and
  * decimals, each token's multiplier and supply, the registry's paused flag, and every fee tier's pool.
  * Tradable = minted, registered, not paused, a USDC pool with liquidity, and a feed that answered within
  * its 24 h heartbeat (ages are against `nowMs`).
  */
 export async function getStocks(chain: PublicClient, nowMs: number): Promise<StockListing[]> {
-  const reads = STOCK_TICKERS.map((ticker) => stockStateCalls(ticker))
-  const results = await multicallAll(
-    chain,
-    reads.flatMap((r) => r.calls),
-  )
-  let offset = 0
+  const states = await stateCache(chain).get('all', async () => {
+    const reads = STOCK_TICKERS.map((ticker) => stockStateCalls(ticker))
+    const results = await multicallAll(
+      chain,
+      reads.flatMap((r) => r.calls),
+    )
+    let offset = 0
+    return reads.map((r) => {
+      const state = r.decode(results.slice(offset, offset + r.calls.length))
+      offset += r.calls.length
+      return state
+    })
+  })
   const nowSec = Math.floor(nowMs / 1000)
-  return reads.map((r) => {
-    const state = r.decode(results.slice(offset, offset + r.calls.length))
-    offset += r.calls.length
+  return states.map((state) => {
     const feedAgeSec = state.feedUpdatedAt === null ? null : Math.max(0, nowSec - state.feedUpdatedAt)
     const notTradableReason = reasonNotTradable(state, feedAgeSec)
     return {

@@ -47,7 +47,7 @@ export interface StockState {
 }
 
 type Call = ContractFunctionParameters
-type Result = { status: 'success'; result: unknown } | { status: 'failure'; error: Error }
+export type Result = { status: 'success'; result: unknown } | { status: 'failure'; error: Error }
 
 /**
  * The calls that read one ticker's state (feed, token, registry, and every fee tier's pool), and the

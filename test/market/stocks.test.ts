@@ -76,8 +76,8 @@ async function payer(usdc = 100_000n) {
   return { who, pay: wrapFetchWithPayment(fetch, who.client) }
 }
 
-async function catalog(pay: typeof fetch): Promise<Listing[]> {
-  const res = await pay(`${svc.url}/v1/stocks`)
+async function catalog(pay: typeof fetch, at: Instance = svc): Promise<Listing[]> {
+  const res = await pay(`${at.url}/v1/stocks`)
   expect(res.status, await res.clone().text()).toBe(200)
   return ((await res.json()) as { stocks: Listing[] }).stocks
 }
@@ -182,7 +182,9 @@ describe('GET /v1/stocks', () => {
     await asAdmin(tsla.feed, 'setAnswerAt', [tslaAnswer, staleAt])
     try {
       const { who, pay } = await payer()
-      const stocks = await catalog(pay)
+      // A new instance: the catalog's chain state is cached for 5 s, and this change is newer than that.
+      const fresh = await sw.instance()
+      const stocks = await catalog(pay, fresh)
       expect(stocks.find((s) => s.ticker === 'NVDAc')).toMatchObject({
         minted: true,
         tradable: false,
@@ -192,7 +194,7 @@ describe('GET /v1/stocks', () => {
       expect(stale).toMatchObject({ minted: true, tradable: false, notTradableReason: 'feed_stale' })
       expect(stale?.feedAgeSec).toBeGreaterThanOrEqual(2 * 86_400)
       const before = await sw.usdcBalance(who.account.address)
-      const paused = await pay(`${svc.url}/v1/stocks/price?sym=NVDAc&side=buy&amount=100`)
+      const paused = await pay(`${fresh.url}/v1/stocks/price?sym=NVDAc&side=buy&amount=100`)
       expect(paused.status).toBe(409)
       expect(((await paused.json()) as { error: { code: string } }).error.code).toBe('stock_paused')
       expect(await sw.usdcBalance(who.account.address)).toBe(before)
