@@ -10,6 +10,7 @@ import {
   toHex,
 } from 'viem'
 import { BASE_ADDRESSES } from '../../chain/addresses.js'
+import type { MidnightCollateralParams, MidnightMarket } from '../../chain/midnight.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetModule } from './registry.js'
 import { ensureDeployerBalance } from './tokens.js'
@@ -48,23 +49,8 @@ export const midnightMarketAbiParameter = {
   ],
 } as const
 
-export interface MidnightCollateralParams {
-  token: Address
-  lltv: bigint
-  liquidationCursor: bigint
-  oracle: Address
-}
-
-export interface MidnightMarket {
-  chainId: bigint
-  midnight: Address
-  loanToken: Address
-  collateralParams: readonly MidnightCollateralParams[]
-  maturity: bigint
-  rcfThreshold: bigint
-  enterGate: Address
-  liquidatorGate: Address
-}
+// The market types are the service's own (src/chain/midnight.ts): the devnet builds what the service reads.
+export type { MidnightCollateralParams, MidnightMarket } from '../../chain/midnight.js'
 
 export interface MidnightOffer {
   market: MidnightMarket
