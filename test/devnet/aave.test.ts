@@ -1,6 +1,7 @@
 import { erc20Abi, maxUint256, parseAbi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { expectMined } from '../helpers/expectMined.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
 const poolAbi = parseAbi([
@@ -32,8 +33,7 @@ describe('Aave v3 on the devnet', () => {
         functionName: 'balanceOf',
         args: [me],
       })
-    const mined = async (hash: `0x${string}`) =>
-      expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+    const mined = (hash: `0x${string}`) => expectMined(devnet.publicClient, hash)
 
     const wethBefore = await balance(BASE_ADDRESSES.WETH)
     await mined(

@@ -2,6 +2,7 @@ import { encodeAbiParameters, erc20Abi, keccak256, maxUint256, parseAbi, parseUn
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../src/chain/morpho.js'
+import { expectMined } from '../helpers/expectMined.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
 const oracleAbi = parseAbi(['function price() view returns (uint256)'])
@@ -164,7 +165,7 @@ describe('Morpho Blue on the devnet', () => {
         functionName: 'deposit',
         args: [amount, me],
       })
-      expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+      await expectMined(devnet.publicClient, hash)
       const shares = await devnet.publicClient.readContract({
         address: vault,
         abi: vaultAbi,

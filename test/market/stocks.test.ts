@@ -21,6 +21,7 @@ import { stockStandInAbi } from '../../src/devnet/deploy/stocks.js'
 import { devnetDeployer } from '../../src/devnet/devnetAccounts.js'
 import { getStockPrice } from '../../src/market/getStockPrice.js'
 import { getStocks } from '../../src/market/getStocks.js'
+import { expectMined } from '../helpers/expectMined.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -211,29 +212,7 @@ describe('GET /v1/stocks/price', () => {
     const wallet = await sw.freshWallet(usdc, 10n ** 18n)
     const account = privateKeyToAccount(wallet.privateKey as Hex)
     const client = createWalletClient({ account, chain: base, transport: headroomHttp(sw.world.rpcUrl) })
-    const send = async (hash: Hex) => {
-      const receipt = await sw.chain.waitForTransactionReceipt({ hash })
-      // A revert says why: the same transaction replayed on the state it ran on.
-      const why =
-        receipt.status === 'success'
-          ? ''
-          : await sw.chain
-              .getTransaction({ hash })
-              .then((tx) =>
-                sw.chain.call({
-                  account: tx.from,
-                  to: tx.to,
-                  data: tx.input,
-                  gas: tx.gas,
-                  blockNumber: receipt.blockNumber - 1n,
-                }),
-              )
-              .then(
-                () => `replay succeeded (gas used ${receipt.gasUsed})`,
-                (err: unknown) => (err as Error).message.split('\n').slice(0, 3).join(' '),
-              )
-      expect(receipt.status, why).toBe('success')
-    }
+    const send = (hash: Hex) => expectMined(sw.chain, hash)
     return { address: account.address, client, send }
   }
 
