@@ -10,23 +10,25 @@ export async function expectMined(
   hash: Hex,
 ) {
   const receipt = await chain.waitForTransactionReceipt({ hash })
+  let limit: bigint | undefined
   const why =
     receipt.status === 'success'
       ? ''
       : await chain
           .getTransaction({ hash })
-          .then((tx) =>
-            chain.call({
+          .then((tx) => {
+            limit = tx.gas
+            return chain.call({
               account: tx.from,
               to: tx.to,
               data: tx.input,
               value: tx.value,
               gas: tx.gas,
               blockNumber: receipt.blockNumber - 1n,
-            }),
-          )
+            })
+          })
           .then(
-            () => `replayed without a revert (gas used ${receipt.gasUsed})`,
+            () => `replayed on the previous block without a revert (gas used ${receipt.gasUsed} of ${limit})`,
             (err: unknown) => (err as Error).message.split('\n').slice(0, 3).join(' '),
           )
   expect(receipt.status, why).toBe('success')
