@@ -45,7 +45,8 @@ export function toJsonSchema(
 ): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     io,
-    unrepresentable: 'any',
+    // Every route schema must be expressible in JSON Schema: a type that is not fails at start, not as `{}`.
+    unrepresentable: 'throw',
     reused,
   }) as JsonSchema
   return rest

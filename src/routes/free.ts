@@ -83,6 +83,18 @@ const propParams = z
   .record(z.string(), z.unknown())
   .describe('The action’s parameters (trade.open: the risk/open body)')
 
+/** The trade.open parameters both prop examples use (the risk/open body). */
+const tradeOpenExample = {
+  pairIndex: 1,
+  long: true,
+  leverage: 5,
+  collateralUsdc: 100,
+  markPrice: 3012.7,
+  tp: 3195.5,
+  sl: 2921.3,
+  owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+}
+
 export const propQuoteRoute = defineRoute({
   id: 'propQuote',
   method: 'POST',
@@ -103,16 +115,7 @@ export const propQuoteRoute = defineRoute({
   example: {
     body: {
       actionId: 'trade.open',
-      params: {
-        pairIndex: 1,
-        long: true,
-        leverage: 5,
-        collateralUsdc: 100,
-        markPrice: 3012.7,
-        tp: 3195.5,
-        sl: 2921.3,
-        owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
-      },
+      params: tradeOpenExample,
     },
     output: {
       actionId: 'trade.open',
@@ -151,16 +154,7 @@ export const propExecuteRoute = defineRoute({
   example: {
     body: {
       actionId: 'trade.open',
-      params: {
-        pairIndex: 1,
-        long: true,
-        leverage: 5,
-        collateralUsdc: 100,
-        markPrice: 3012.7,
-        tp: 3195.5,
-        sl: 2921.3,
-        owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
-      },
+      params: tradeOpenExample,
       payTxHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
     },
     output: {
