@@ -3,6 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { morphoAbi } from '../../chain/morpho.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetAccount } from '../devnetAccounts.js'
+import { withGasHeadroom } from '../withGasHeadroom.js'
 import type { MorphoDeployment } from './morpho.js'
 
 /** What the demo account holds open after the build, so every wallet read returns something. */
@@ -23,7 +24,7 @@ export async function seedDemoPositions(
 ): Promise<void> {
   const wallet = createWalletClient({
     chain: ctx.publicClient.chain,
-    transport: custom({ request: ctx.publicClient.request }),
+    transport: withGasHeadroom(custom({ request: ctx.publicClient.request })),
     account: privateKeyToAccount(account.privateKey),
   })
   const send = async (hash: Promise<Hex>) => {

@@ -5,6 +5,7 @@ import { USDC } from '../../chain/network.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetAccount } from '../devnetAccounts.js'
 import { keeperTick } from '../keeper.js'
+import { withGasHeadroom } from '../withGasHeadroom.js'
 import { DEFAULT_GTRADE_PAIRS } from './gtrade.js'
 
 const tradingAbi = parseAbi([
@@ -25,7 +26,7 @@ const BTC = 0
 export async function seedDemoTrades(ctx: DeployContext, account: DevnetAccount): Promise<void> {
   const wallet = createWalletClient({
     chain: ctx.publicClient.chain,
-    transport: custom({ request: ctx.publicClient.request }),
+    transport: withGasHeadroom(custom({ request: ctx.publicClient.request })),
     account: privateKeyToAccount(account.privateKey),
   })
   const me = wallet.account.address

@@ -17,7 +17,6 @@ import {
   createWalletClient,
   getAddress,
   type Hex,
-  http,
   type Transport,
   type WalletClient,
 } from 'viem'
@@ -27,6 +26,7 @@ import { loadArtifact } from '../../../src/devnet/artifacts.js'
 import { createDeployContext, devnetChain } from '../../../src/devnet/createDeployContext.js'
 import type { Artifact, DeployContext } from '../../../src/devnet/deployContext.js'
 import { demoAccounts } from '../../../src/devnet/devnetAccounts.js'
+import { headroomHttp } from '../../helpers/headroomHttp.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const require = createRequire(import.meta.url)
@@ -139,7 +139,7 @@ export async function startHarness(): Promise<Harness> {
   const users = demoAccounts.slice(1, 3).map(({ privateKey }) =>
     createWalletClient({
       chain,
-      transport: http(anvil.url),
+      transport: headroomHttp(anvil.url),
       account: privateKeyToAccount(privateKey),
       pollingInterval: 20,
     }),
