@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEVNET_UTIL_TOKEN } from './chain/addresses.js'
 import { ANVIL_ROLES, anvilAccount } from './chain/anvilAccounts.js'
 import { BASE_LENDING_CATALOG, DEVNET_LENDING_CATALOG, type LendingCatalog } from './chain/lendingCatalog.js'
 import type { LogLevel } from './logger.js'
@@ -36,6 +37,8 @@ export interface Config {
    * all of them (schema 0). Empty: nothing is attributed.
    */
   builderCodes: string[]
+  /** The UTIL token (18 decimals): what the burn builder and the credit rail move. Null: not deployed here. */
+  utilToken: `0x${string}` | null
   storage: StorageOptions
   rateLimits: RateLimitOptions
   /** Vaults, Aave reserves and Morpho markets the earn and loan reads list (address book data per profile). */
@@ -176,6 +179,7 @@ const envSchema = z.object({
       'must be 1 to 6 comma-separated builder codes of 1-32 lowercase letters, digits or underscores (e.g. bc_a1b2c3d4)',
     )
     .optional(),
+  UTIL_TOKEN: address.optional(),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|[0-9])$/, 'must be false, true (one proxy) or the number of proxies in front (0-9)')
@@ -276,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // The devnet attributes to a placeholder code so the path runs end to end; production sets its own.
     builderCodes: (e.BUILDER_CODES ?? (devnet ? DEVNET_BUILDER_CODE : '')).split(',').filter((c) => c !== ''),
+    utilToken: (e.UTIL_TOKEN ?? (devnet ? DEVNET_UTIL_TOKEN : null)) as `0x${string}` | null,
     storage: { dataDir: e.DATA_DIR, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL },
     // Base's vaults and markets; the devnet's own (Aave and Morpho at their Base addresses, plus the vaults
     // and markets only the devnet world has).

@@ -1,4 +1,5 @@
 import type { PublicClient } from 'viem'
+import type { BuilderEngine } from './builders/builderEngine.js'
 import type { Config } from './config.js'
 import type { RateLimiter } from './http/rateLimiter.js'
 import type { Logger } from './logger.js'
@@ -41,4 +42,6 @@ export interface AppDeps {
   market: MarketData
   /** Chain state of the catalog's vaults, Aave reserves and Morpho markets, cached (earn and loan reads). */
   lending: LendingChain
+  /** The builder engine: address book, builder-code suffix, bundle simulation (every /v1/tx builder). */
+  builders: BuilderEngine
 }

@@ -1,4 +1,7 @@
 import { erc20Abi } from 'viem'
+import { createAddressBook } from './builders/addressBook.js'
+import { builderCodeSuffix } from './builders/builderCode.js'
+import { createBuilderEngine } from './builders/builderEngine.js'
 import { createChainClient } from './chain/createChainClient.js'
 import { USDC } from './chain/network.js'
 import type { Config } from './config.js'
@@ -78,6 +81,12 @@ export async function createServices(
     quotes: createQuoteSigner(config.payments.quoteSecret),
     market: createMarketData(config.upstreams),
     lending: createLendingChain(chain, config.lending, logger, {}, clock),
+    builders: createBuilderEngine({
+      chain,
+      book: createAddressBook({ lending: config.lending, utilToken: config.utilToken }),
+      suffix: builderCodeSuffix(config.builderCodes),
+      clock,
+    }),
     reconcileSoon: () => {},
   }
   const reconcileDeps = { ledger, chain, funds: deps.funds, defaultPayTo: config.payTo, logger }

@@ -70,3 +70,6 @@ export const DEAD_ADDRESS: Address = '0x000000000000000000000000000000000000dEaD
 
 /** Sentinel that token fields accept for native ETH. */
 export const NATIVE_SENTINEL: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+
+/** agentdesk's utility token on the devnet (fixed supply, burn = transfer to 0x…dEaD); on Base, UTIL_TOKEN. */
+export const DEVNET_UTIL_TOKEN: Address = '0xDE7e000000000000000000000000000000000001'

@@ -1,4 +1,5 @@
 import { type Address, getAddress } from 'viem'
+import { DEVNET_UTIL_TOKEN } from '../chain/addresses.js'
 import { DEVNET_VAULTS } from '../chain/lendingCatalog.js'
 
 // Contracts at their real Base addresses are in the chain's address book (src/chain/addresses.ts).
@@ -9,7 +10,7 @@ import { DEVNET_VAULTS } from '../chain/lendingCatalog.js'
  */
 export const DEVNET_ADDRESSES = {
   /** agentdesk's utility token (fixed supply, burn = transfer to 0x…dEaD). */
-  UTIL: getAddress('0xde7e000000000000000000000000000000000001'),
+  UTIL: DEVNET_UTIL_TOKEN,
   /** Chainlink-style feeds (8 decimals) the market simulator moves; read by AaveOracle and Morpho oracles. */
   ETH_USD_FEED: getAddress('0xde7e000000000000000000000000000000000010'),
   BTC_USD_FEED: getAddress('0xde7e000000000000000000000000000000000011'),

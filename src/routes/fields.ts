@@ -148,23 +148,3 @@ export const humanAmount = z
 export const nonNegative = z.number().min(0)
 export const positive = z.number().gt(0)
 export const unixSeconds = z.number().int().nonnegative()
-
-/** One unsigned transaction step. */
-export const txStep = z.object({
-  to: address,
-  data: hexData.describe('Encoded calldata; do not modify'),
-  value: z
-    .string()
-    .regex(/^[0-9]+$/)
-    .describe('Native value in wei, decimal string'),
-  description: z.string().describe('What this step does'),
-})
-
-/** The envelope every builder returns: ordered steps to broadcast from `owner`/`taker`. */
-export function builderOutput<A extends z.ZodRawShape>(action: A) {
-  return z.object({
-    network: z.literal('eip155:8453'),
-    steps: z.array(txStep).min(1).describe('Broadcast in this order, from the owner wallet'),
-    action: z.object(action).describe('What the steps do, in the caller’s units'),
-  })
-}

@@ -1,0 +1,77 @@
+import { type Abi, type Address, type PublicClient, toHex } from 'viem'
+import { CHAIN_ID, NETWORK } from '../chain/network.js'
+import type { AddressBook } from './addressBook.js'
+import { appendSuffix } from './builderCode.js'
+import { UnlistedTargetError } from './builderErrors.js'
+import { simulateBundle } from './simulateBundle.js'
+import type { BuilderEnvelope, BuilderIssues, TxStep } from './txStep.js'
+
+/** How long a bundle is quoted for; deadlines encoded in calldata use the same `expiresAt`. */
+export const BUILD_TTL_SEC = 120
+
+/** What an action's plan hands the engine: the raw ordered steps (approves already prepended). */
+export interface BuildPlan<A> {
+  owner: Address
+  steps: readonly TxStep[]
+  /** Tokens whose owner balance the simulation reports (the native sentinel for ETH). */
+  watch: readonly Address[]
+  issues: BuilderIssues
+  action: A
+  /** The protocol's custom errors, to decode a revert. */
+  revertAbi?: Abi
+  quotedAt: number
+  expiresAt: number
+}
+
+/** The one mechanism every builder ends in: address-book guard, builder-code suffix, simulation, envelope. */
+export interface BuilderEngine {
+  chain: PublicClient
+  book: AddressBook
+  /** Unix seconds now (the injected clock). */
+  nowSec(): number
+  finish<A>(plan: BuildPlan<A>): Promise<BuilderEnvelope<A>>
+}
+
+export function createBuilderEngine(deps: {
+  chain: PublicClient
+  book: AddressBook
+  suffix: `0x${string}` | null
+  clock: () => number
+}): BuilderEngine {
+  const { chain, book, suffix } = deps
+  return {
+    chain,
+    book,
+    nowSec: () => Math.floor(deps.clock() / 1000),
+    async finish(plan) {
+      // The invariant that makes a builder safe to call with any address: no step leaves the book.
+      for (const step of plan.steps) if (!book.has(step.to)) throw new UnlistedTargetError(step.to)
+      const steps = plan.steps.map((s) => ({ ...s, data: appendSuffix(s.data, suffix) }))
+      const simulation = await simulateBundle(chain, plan.owner, steps, plan.watch, plan.revertAbi ?? [])
+      return {
+        network: NETWORK,
+        steps: steps.map((s) => ({
+          to: s.to,
+          data: s.data,
+          value: s.value.toString(),
+          description: s.description,
+        })),
+        quotedAt: plan.quotedAt,
+        expiresAt: plan.expiresAt,
+        issues: plan.issues,
+        simulation,
+        walletSendCalls: {
+          version: '2.0.0',
+          chainId: toHex(CHAIN_ID),
+          from: plan.owner,
+          atomicRequired: false,
+          calls: plan.steps.map((s) => ({ to: s.to, data: s.data, value: toHex(s.value) })),
+          ...(suffix === null
+            ? {}
+            : { capabilities: { dataSuffix: { value: suffix, optional: true as const } } }),
+        },
+        action: plan.action,
+      }
+    },
+  }
+}

@@ -1,0 +1,67 @@
+import { type Address, encodeFunctionData } from 'viem'
+import type { LendingChain, VaultInfo } from '../market/lendingChain.js'
+import { multiRead, viewCall } from '../market/multiRead.js'
+import { erc4626Abi } from './builderAbis.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { BuildRefusedError } from './builderErrors.js'
+import { findCatalogVault } from './findCatalogVault.js'
+import { required } from './required.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+export interface VaultWithdrawBody {
+  vault: string
+  assets: string
+  owner: string
+}
+
+export interface VaultWithdrawAction {
+  type: 'vaultWithdraw'
+  vault: Address
+  assets: string
+}
+
+/** Pure: `withdraw(assets, owner, owner)`: the owner burns its shares and receives the assets. */
+export function encodeVaultWithdraw(p: { vault: VaultInfo; assets: bigint; owner: Address }): TxStep {
+  return {
+    to: p.vault.address,
+    data: encodeFunctionData({
+      abi: erc4626Abi,
+      functionName: 'withdraw',
+      args: [p.assets, p.owner, p.owner],
+    }),
+    value: 0n,
+    description: `Withdraw ${tokenLabel(p.assets, p.vault.asset)} from ${p.vault.name}`,
+  }
+}
+
+export async function buildVaultWithdraw(
+  engine: BuilderEngine,
+  lending: LendingChain,
+  body: VaultWithdrawBody,
+): Promise<BuilderEnvelope<VaultWithdrawAction>> {
+  const owner = body.owner as Address
+  const assets = BigInt(body.assets)
+  const vault = await findCatalogVault(lending, body.vault as Address)
+  const quotedAt = engine.nowSec()
+  const r = await multiRead(engine.chain, {
+    max: [viewCall(vault.address, erc4626Abi, 'maxWithdraw', [owner])],
+  })
+  const maxWithdraw = required(r.max[0], `${vault.name} maxWithdraw`)
+  if (assets > maxWithdraw)
+    throw new BuildRefusedError(
+      'exceeds_max_withdraw',
+      `The owner can withdraw at most ${tokenLabel(maxWithdraw, vault.asset)} from ${vault.name} now (maxWithdraw).`,
+      'assets',
+      { maxWithdraw: maxWithdraw.toString() },
+    )
+  return engine.finish({
+    owner,
+    steps: [encodeVaultWithdraw({ vault, assets, owner })],
+    watch: [vault.asset.address, vault.address],
+    issues: { balance: null, allowance: null },
+    action: { type: 'vaultWithdraw', vault: vault.address, assets: body.assets },
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}

@@ -1,0 +1,172 @@
+import { erc20Abi, type Hex, parseAbi } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { VaultDepositAction } from '../../src/builders/vaultDeposit.js'
+import type { VaultWithdrawAction } from '../../src/builders/vaultWithdraw.js'
+import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { DEVNET_VAULTS } from '../../src/chain/lendingCatalog.js'
+import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
+import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+
+// ERC-4626 deposit and withdraw builders, paid with the official x402 client, broadcast from a demo
+// account, and checked against the vaults' and tokens' onchain state.
+const vaultAbi = parseAbi([
+  'function balanceOf(address) view returns (uint256)',
+  'function maxWithdraw(address) view returns (uint256)',
+  'function convertToAssets(uint256) view returns (uint256)',
+])
+const APPROVE = '0x095ea7b3'
+const USDC = BASE_ADDRESSES.USDC
+
+let sw: ServiceWorld
+let svc: Instance
+let client: ReturnType<typeof builderClient>
+
+beforeAll(async () => {
+  sw = await startServiceWorld()
+  svc = await sw.instance()
+  client = builderClient(sw, svc)
+}, 120_000)
+
+afterAll(async () => {
+  await sw?.stop()
+})
+
+const read = (address: Hex, functionName: 'balanceOf' | 'maxWithdraw', who: Hex) =>
+  sw.chain.readContract({ address, abi: vaultAbi, functionName, args: [who] })
+const usdcOf = (who: Hex) =>
+  sw.chain.readContract({ address: USDC, abi: erc20Abi, functionName: 'balanceOf', args: [who] })
+const allowance = (owner: Hex, spender: Hex) =>
+  sw.chain.readContract({ address: USDC, abi: erc20Abi, functionName: 'allowance', args: [owner, spender] })
+
+describe('vault builders (ERC-4626)', () => {
+  test('behavior: a deposit approves exactly the assets, executes onchain and mints the quoted shares', async () => {
+    const owner = ownerWallet(sw, 2)
+    const me = owner.account.address
+    const vault = DEVNET_VAULTS.plainUsdc
+    const assets = 1_250_000_000n
+    const answer = await client.post<VaultDepositAction>('/v1/tx/earn/deposit', {
+      vault,
+      assets: assets.toString(),
+      owner: me,
+    })
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(answer.charged).toBeGreaterThan(0n)
+    const built = answer.body
+    expectEnvelope(built, me)
+    expect(built.steps.map((s) => selectorOf(s.data))).toEqual([APPROVE, '0x6e553f65'])
+    expect(built.issues.allowance).toEqual({
+      token: USDC,
+      spender: vault,
+      actual: '0',
+      expected: assets.toString(),
+    })
+    // The simulation saw exactly what the chain then does.
+    const usdcChange = built.simulation.balanceChanges.find((c) => c.token === USDC)
+    expect(usdcChange?.delta).toBe((-assets).toString())
+    const sharesChange = built.simulation.balanceChanges.find((c) => c.token === vault)
+    expect(sharesChange?.delta).toBe(built.action.expectedShares)
+
+    const [usdcBefore, sharesBefore] = await Promise.all([usdcOf(me), read(vault, 'balanceOf', me)])
+    await broadcast(sw.chain, owner, built)
+    const [usdcAfter, sharesAfter] = await Promise.all([usdcOf(me), read(vault, 'balanceOf', me)])
+    expect(usdcBefore - usdcAfter).toBe(assets)
+    expect(sharesAfter - sharesBefore).toBe(BigInt(built.action.expectedShares))
+    // Exact approval: nothing is left approved after the bundle.
+    expect(await allowance(me, vault)).toBe(0n)
+  })
+
+  test('behavior: once the approve step is mined, building again has no approve step', async () => {
+    const owner = ownerWallet(sw, 3)
+    const me = owner.account.address
+    const vault = DEVNET_VAULTS.metaMorphoUsdc
+    const body = { vault, assets: '400000000', owner: me }
+    const first = await client.post<VaultDepositAction>('/v1/tx/earn/deposit', body)
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect(first.body.steps).toHaveLength(2)
+    // Broadcast only the approve; the caller then rebuilds (say the quote expired).
+    await broadcast(sw.chain, owner, { ...first.body, steps: first.body.steps.slice(0, 1) })
+    expect(await allowance(me, vault)).toBe(400_000_000n)
+    const second = await client.post<VaultDepositAction>('/v1/tx/earn/deposit', body)
+    expect(second.status, JSON.stringify(second.body)).toBe(200)
+    expect(second.body.steps.map((s) => selectorOf(s.data))).toEqual(['0x6e553f65'])
+    expect(second.body.issues.allowance).toBeNull()
+    const sharesBefore = await read(vault, 'balanceOf', me)
+    await broadcast(sw.chain, owner, second.body)
+    const minted = (await read(vault, 'balanceOf', me)) - sharesBefore
+    // MetaMorpho accrues interest between the quote and the block: at most the quoted shares, within 1e-6.
+    const quoted = BigInt(second.body.action.expectedShares)
+    expect(minted <= quoted && minted >= quoted - quoted / 1_000_000n).toBe(true)
+  })
+
+  test('behavior: a withdraw returns the assets to the owner and burns its shares', async () => {
+    const owner = ownerWallet(sw, 2)
+    const me = owner.account.address
+    const vault = DEVNET_VAULTS.plainUsdc
+    const assets = 500_000_000n
+    const answer = await client.post<VaultWithdrawAction>('/v1/tx/earn/withdraw', {
+      vault,
+      assets: assets.toString(),
+      owner: me,
+    })
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expectEnvelope(answer.body, me)
+    expect(answer.body.steps.map((s) => selectorOf(s.data))).toEqual(['0xb460af94'])
+    const [usdcBefore, sharesBefore] = await Promise.all([usdcOf(me), read(vault, 'balanceOf', me)])
+    await broadcast(sw.chain, owner, answer.body)
+    const [usdcAfter, sharesAfter] = await Promise.all([usdcOf(me), read(vault, 'balanceOf', me)])
+    expect(usdcAfter - usdcBefore).toBe(assets)
+    const burned = sharesBefore - sharesAfter
+    expect(answer.body.simulation.balanceChanges.find((c) => c.token === vault)?.delta).toBe(
+      (-burned).toString(),
+    )
+  })
+
+  test('error: a withdraw above maxWithdraw is a 422 naming it, and nothing is charged', async () => {
+    const me = ownerWallet(sw, 2).account.address
+    const max = await read(DEVNET_VAULTS.plainUsdc, 'maxWithdraw', me)
+    const answer = await client.post('/v1/tx/earn/withdraw', {
+      vault: DEVNET_VAULTS.plainUsdc,
+      assets: (max + 1n).toString(),
+      owner: me,
+    })
+    expect(answer.status).toBe(422)
+    expect(answer.body.error).toMatchObject({ code: 'exceeds_max_withdraw', field: 'assets' })
+    expect(answer.body.error?.details).toEqual({ maxWithdraw: max.toString() })
+    expect(answer.charged).toBe(0n)
+  })
+
+  test('error: shortfalls, unlisted vaults and bad bodies are refused before simulating, uncharged', async () => {
+    const me = ownerWallet(sw, 4).account.address
+    const holding = await usdcOf(me)
+    const [short, unlisted, bad, extra] = await Promise.all([
+      client.post('/v1/tx/earn/deposit', {
+        vault: DEVNET_VAULTS.plainUsdc,
+        assets: (holding + 1n).toString(),
+        owner: me,
+      }),
+      client.post('/v1/tx/earn/deposit', { vault: BASE_ADDRESSES.WETH, assets: '1', owner: me }),
+      client.post('/v1/tx/earn/deposit', { vault: DEVNET_VAULTS.plainUsdc, assets: '-5', owner: me }),
+      client.post('/v1/tx/earn/deposit', {
+        vault: DEVNET_VAULTS.plainUsdc,
+        assets: '5',
+        owner: me,
+        receiver: me,
+      }),
+    ])
+    expect(short.status).toBe(422)
+    expect(short.body.error).toMatchObject({ code: 'insufficient_balance', field: 'assets' })
+    expect(short.body.error?.details).toEqual({
+      issues: {
+        balance: { token: USDC, actual: holding.toString(), expected: (holding + 1n).toString() },
+        allowance: null,
+      },
+    })
+    expect(unlisted.status).toBe(422)
+    expect(unlisted.body.error).toMatchObject({ code: 'unlisted_target', field: 'vault' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error?.field).toBe('assets')
+    expect(extra.status).toBe(400)
+    expect(extra.body.error?.field).toBe('receiver')
+    for (const a of [short, unlisted, bad, extra]) expect(a.charged).toBe(0n)
+  })
+})
