@@ -33,12 +33,15 @@ export function gasLimitFor(used: bigint): bigint {
   return (used * 13n) / 10n + 50_000n
 }
 
-/** A revert's data as a sentence: the decoded error with its arguments, or the raw selector. */
+/**
+ * A revert's data as a sentence: the decoded error with its arguments (Error(string), Panic, the common
+ * token and vault errors, the protocol's `abi`), or the raw selector.
+ */
 export function describeRevert(data: Hex | undefined, abi: Abi): string {
   if (data === undefined || data === '0x')
     return 'reverted without a reason (out of gas or an invalid opcode)'
   try {
-    const decoded = decodeErrorResult({ abi, data })
+    const decoded = decodeErrorResult({ abi: [...COMMON_REVERTS, ...abi], data })
     const args = (decoded.args ?? []).map((a) => String(a)).join(', ')
     return `${decoded.errorName}(${args})`
   } catch {
@@ -86,7 +89,7 @@ export async function simulateBundle(
   const failing = stepResults.findIndex((r) => r.status !== 'success')
   if (failing >= 0) {
     const data = stepResults[failing]?.data
-    throw new SimulationRevertedError(failing, describeRevert(data, [...COMMON_REVERTS, ...revertAbi]), {
+    throw new SimulationRevertedError(failing, describeRevert(data, revertAbi), {
       revertData: data ?? '0x',
       to: steps[failing]?.to,
     })

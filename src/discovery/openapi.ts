@@ -116,6 +116,11 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
       'upstream_unavailable: an upstream the read depends on (a market API, or the chain RPC) did not answer usefully; never charged, retry after the Retry-After header',
     ),
   }
+  if (route.tier === 'builder') {
+    responses['422'] = jsonError(
+      'The body is valid but the chain would refuse the bundle, so nothing is built and nothing is charged: simulation_reverted (details.stepIndex, details.reason: the whole bundle simulated in order from the owner with eth_simulateV1 reverts at that step), insufficient_balance (details.issues.balance: token, actual, expected), unlisted_target (an address outside the network address book), or a guard of the builder named by its code and `field`',
+    )
+  }
   if (route.priceUsd !== null) {
     responses['503'] = jsonError(
       'payment_facilitator_unavailable: payments cannot be processed right now, nothing was charged and the authorization stays usable; payment_settlement_unknown: the settlement failed and may still land, the call was not served, do not reuse the authorization (a transfer that lands anyway is recorded paid and unserved, for a refund); store_unavailable: nothing was charged. payment_facilitator_unavailable and store_unavailable carry Retry-After',

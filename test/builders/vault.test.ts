@@ -1,8 +1,10 @@
-import { erc20Abi, type Hex, parseAbi } from 'viem'
+import { encodeFunctionData, erc20Abi, type Hex, parseAbi, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { BuildPlan } from '../../src/builders/builderEngine.js'
+import { SimulationRevertedError, UnlistedTargetError } from '../../src/builders/builderErrors.js'
 import type { VaultDepositAction } from '../../src/builders/vaultDeposit.js'
 import type { VaultWithdrawAction } from '../../src/builders/vaultWithdraw.js'
-import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_VAULTS } from '../../src/chain/lendingCatalog.js'
 import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -168,5 +170,81 @@ describe('vault builders (ERC-4626)', () => {
     expect(extra.status).toBe(400)
     expect(extra.body.error?.field).toBe('receiver')
     for (const a of [short, unlisted, bad, extra]) expect(a.charged).toBe(0n)
+  })
+})
+
+describe('the builder engine, on crafted bundles', () => {
+  const me = () => ownerWallet(sw, 5).account.address
+  const plan = (steps: BuildPlan<null>['steps'], watch: Hex[] = []): BuildPlan<null> => ({
+    owner: me(),
+    steps,
+    watch,
+    issues: { balance: null, allowance: null },
+    action: null,
+    quotedAt: 1,
+    expiresAt: 121,
+  })
+  const transfer = (amount: bigint) => ({
+    to: USDC,
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [BASE_ADDRESSES.WETH, amount],
+    }),
+    value: 0n,
+    description: 'transfer',
+  })
+
+  test("behavior: native value and token moves are reported as the owner's balance changes", async () => {
+    const value = parseEther('0.5')
+    const built = await svc.services.deps.builders.finish(
+      plan(
+        [{ to: BASE_ADDRESSES.WETH, data: '0xd0e30db0', value, description: 'wrap' }, transfer(7n)],
+        [NATIVE_SENTINEL, BASE_ADDRESSES.WETH, USDC],
+      ),
+    )
+    const owner = me()
+    const [eth, weth, usdc] = await Promise.all([
+      sw.chain.getBalance({ address: owner }),
+      sw.chain.readContract({
+        address: BASE_ADDRESSES.WETH,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [owner],
+      }),
+      usdcOf(owner),
+    ])
+    expect(built.simulation.balanceChanges).toEqual([
+      {
+        token: NATIVE_SENTINEL,
+        before: eth.toString(),
+        after: (eth - value).toString(),
+        delta: (-value).toString(),
+      },
+      {
+        token: BASE_ADDRESSES.WETH,
+        before: weth.toString(),
+        after: (weth + value).toString(),
+        delta: value.toString(),
+      },
+      { token: USDC, before: usdc.toString(), after: (usdc - 7n).toString(), delta: '-7' },
+    ])
+    expect(BigInt(built.simulation.gasUsed)).toBe(
+      built.simulation.steps.reduce((sum, s) => sum + BigInt(s.gasUsed), 0n),
+    )
+  })
+
+  test("error: the failing step's index and decoded reason; a step outside the address book never leaves", async () => {
+    const holding = await usdcOf(me())
+    const failed = await svc.services.deps.builders
+      .finish(plan([transfer(1n), transfer(holding + 1n)]))
+      .catch((e: unknown) => e)
+    expect(failed).toBeInstanceOf(SimulationRevertedError)
+    expect((failed as SimulationRevertedError).details).toMatchObject({ stepIndex: 1, to: USDC })
+    expect((failed as SimulationRevertedError).message).toMatch(/exceeds balance/)
+    const stranger = { ...transfer(1n), to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const }
+    await expect(svc.services.deps.builders.finish(plan([transfer(1n), stranger]))).rejects.toBeInstanceOf(
+      UnlistedTargetError,
+    )
   })
 })
