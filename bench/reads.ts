@@ -1,6 +1,4 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { computeSignal } from '../src/analytics/computeSignal.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
@@ -12,6 +10,7 @@ import { createReadiness } from '../src/readiness.js'
 import type { Route } from '../src/routes/route.js'
 import { routeTable } from '../src/routes/table.js'
 import { createServices, type Services } from '../src/services.js'
+import { countingProxy, percentile } from './countingProxy.js'
 
 /**
  * `npm run bench` (reads): the server-side time of each market read, cached and cold, and the chain
@@ -37,31 +36,6 @@ const READS = [
 ]
 const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 5)
 const CACHED_SAMPLES = Number(process.env.BENCH_CACHED_SAMPLES ?? 200)
-
-/** Forwards JSON-RPC to anvil and counts the HTTP requests (round trips). */
-async function countingProxy(target: string): Promise<{ url: string; count: () => number; server: Server }> {
-  let requests = 0
-  const server = createServer(async (req, res) => {
-    requests++
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const upstream = await fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: Buffer.concat(chunks),
-    })
-    res.writeHead(upstream.status, { 'content-type': 'application/json' })
-    res.end(Buffer.from(await upstream.arrayBuffer()))
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}`, count: () => requests, server }
-}
-
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)
-  return Math.round((sorted[Math.max(0, i)] ?? Number.NaN) * 100) / 100
-}
 
 async function main(): Promise<void> {
   const env = {
