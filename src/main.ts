@@ -3,6 +3,7 @@ import { createApp } from './app.js'
 import { waitForChain } from './chain/createChainClient.js'
 import { ConfigError, loadConfig } from './config.js'
 import { type DevnetWorld, startDevnetWorld } from './devnet/startDevnetWorld.js'
+import { KEEP_ALIVE_TIMEOUT_MS } from './http/keepAlive.js'
 import { createLogger } from './logger.js'
 import { createReadiness } from './readiness.js'
 import { createServices } from './services.js'
@@ -62,6 +63,9 @@ async function main(): Promise<void> {
     readiness.markReady('http')
     logger.info({ msg: 'listening', profile: config.profile, url: config.publicUrl, port: info.port })
   })
+  // Longer than any client's or load balancer's idle timeout (undici 4 s, ALB 60 s): the client closes
+  // an idle socket first, so it never sends on one the server is closing.
+  ;(server as { keepAliveTimeout: number }).keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
 
   let stopping = false
   const shutdown = (signal: string) => {
@@ -75,6 +79,9 @@ async function main(): Promise<void> {
       logger.warn({ msg: 'grace period over; exiting with work in flight' })
       process.exit(1)
     }, config.shutdownGraceMs)
+    // close() shuts idle sockets now; those still serving a request turn idle later and would otherwise
+    // sit out the long keep-alive timeout, so they are closed as soon as they are.
+    setInterval(() => (server as { closeIdleConnections(): void }).closeIdleConnections(), 50).unref()
     server.close(() => {
       void services
         .close()

@@ -26,8 +26,11 @@ export function bazaarExtension(route: Route): BazaarExtension {
   if (example === undefined) throw new Error(`${route.id} has no example: priced routes need one`)
   // Subschemas the output repeats (an idea in four lists) are written once, in the extension schema's
   // root `$defs`, where the package's validator (and any JSON Schema 2020-12 reader) resolves them.
-  const { $defs, ...outputSchema } = withoutDescriptions(toJsonSchema(route.output, 'output', 'ref'))
-  const output = { example: example.output, schema: objectSchema(outputSchema) }
+  const full = withoutDescriptions(toJsonSchema(route.output, 'output', 'ref'))
+  const { $defs, ...outputSchema } = route.tier === 'builder' ? abbreviateEnvelope(full) : full
+  const outputExample =
+    route.tier === 'builder' ? withoutKey(example.output as Record<string, unknown>, 'walletSendCalls') : example.output
+  const output = { example: outputExample, schema: objectSchema(outputSchema) }
   const pathParams = route.input.params
     ? {
         pathParams: (example.params ?? {}) as Record<string, unknown>,
@@ -39,7 +42,11 @@ export function bazaarExtension(route: Route): BazaarExtension {
     ? declareDiscoveryExtension({
         bodyType: 'json',
         input: (example.body ?? {}) as Record<string, unknown>,
-        inputSchema: toJsonSchema(route.input.body, 'input'),
+        // Builders' bodies are long-documented; the header carries their shape, /v1/openapi.json the words.
+        inputSchema:
+          route.tier === 'builder'
+            ? withoutDescriptions(toJsonSchema(route.input.body, 'input'))
+            : toJsonSchema(route.input.body, 'input'),
         ...pathParams,
         output,
       })
@@ -56,6 +63,49 @@ export function bazaarExtension(route: Route): BazaarExtension {
   const context = { method: route.method, routePattern, adapter: { getPath: () => examplePath(route) } }
   const enriched = enrich(declared.bazaar, context) as { schema: JsonSchema }
   return $defs === undefined ? enriched : { ...enriched, schema: { ...enriched.schema, $defs } }
+}
+
+/**
+ * The blocks every builder answer shares (issues, simulation, walletSendCalls), as bare objects: spelled
+ * out they would push a builder's PAYMENT-REQUIRED header past what HTTP clients accept (undici: 16 kB),
+ * and they are the same for every builder (/v1/openapi.json has them in full). walletSendCalls, which
+ * repeats the steps, is left out of the example and so not required here.
+ */
+const ENVELOPE_BLOCKS = ['issues', 'simulation', 'walletSendCalls']
+
+function abbreviateEnvelope(schema: JsonSchema): JsonSchema {
+  const properties = { ...((schema.properties ?? {}) as Record<string, JsonSchema>) }
+  for (const key of ENVELOPE_BLOCKS) if (key in properties) properties[key] = { type: 'object' }
+  const required = ((schema.required ?? []) as string[]).filter((k) => k !== 'walletSendCalls')
+  return withReachableDefs({ ...schema, properties, required })
+}
+
+/** Drops the `$defs` entries nothing refers to any more (those of the abbreviated blocks). */
+function withReachableDefs(schema: JsonSchema): JsonSchema {
+  const { $defs, ...root } = schema
+  if ($defs === undefined) return schema
+  const defs = $defs as Record<string, unknown>
+  const kept = new Set<string>()
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit)
+    if (node === null || typeof node !== 'object') return
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')) {
+        const name = value.slice('#/$defs/'.length)
+        if (!kept.has(name)) {
+          kept.add(name)
+          visit(defs[name])
+        }
+      } else visit(value)
+    }
+  }
+  visit(root)
+  return { ...root, $defs: Object.fromEntries(Object.entries(defs).filter(([name]) => kept.has(name))) }
+}
+
+function withoutKey(value: Record<string, unknown>, key: string): Record<string, unknown> {
+  const { [key]: _dropped, ...rest } = value
+  return rest
 }
 
 /** Properties and `required` only: the package nests them under its own `type: object`. */

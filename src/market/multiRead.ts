@@ -68,12 +68,14 @@ export type GroupResults<G extends Groups> = {
  * Every call of every group in one `eth_call` of Multicall3's `aggregate3` (allowFailure on each call), at
  * `blockNumber` or the latest block. A call that reverts is `undefined` in its slot; a fault of the RPC
  * itself (no answer, an error, a block it cannot serve) is an UpstreamError: 502 with Retry-After, and
- * nothing is charged.
+ * nothing is charged. `time` evaluates the calls as if block.timestamp were `time` (an eth_call block
+ * override): a projection of time-dependent state (interest accrual) to a later moment.
  */
 export async function multiRead<const G extends Groups>(
   chain: PublicClient,
   groups: G,
   blockNumber?: bigint,
+  time?: bigint,
 ): Promise<GroupResults<G>> {
   const names = Object.keys(groups) as (keyof G & string)[]
   const calls = names.flatMap((name) => groups[name] ?? [])
@@ -91,6 +93,7 @@ export async function multiRead<const G extends Groups>(
         data,
         batch: false,
         ...(blockNumber === undefined ? {} : { blockNumber }),
+        ...(time === undefined ? {} : { blockOverrides: { time } }),
       })
       returned = decodeFunctionResult({
         abi: multicall3Abi,

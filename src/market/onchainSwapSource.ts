@@ -8,7 +8,7 @@ import {
   quoterV2Abi,
   UNISWAP_V3_FEE_TIERS,
 } from '../chain/swapVenueAbis.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
+import { CHAIN_UPSTREAM, type GroupResults, multiRead, viewCall } from './multiRead.js'
 import type { SwapQuote, SwapQuoteSource } from './swapQuoteSource.js'
 import { createTtlCache, type TtlCache } from './ttlCache.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
@@ -93,18 +93,24 @@ function asErc20(token: Address): Address {
   return token.toLowerCase() === NATIVE_SENTINEL.toLowerCase() ? BASE_ADDRESSES.WETH : getAddress(token)
 }
 
-async function readPools(
-  chain: PublicClient,
-  sell: Address,
-  buy: Address,
-  amountIn: bigint,
-): Promise<PoolQuote> {
+/** The single-hop venue that pays most for one (sell, buy, amount), as the pools answered it. */
+export type PoolVenue =
+  | { source: 'Uniswap_V3'; fee: number; amountOut: bigint; gasEstimate: bigint }
+  | { source: 'Aerodrome_V2'; stable: boolean; pool: Address; amountOut: bigint }
+
+const AERODROME_KINDS = [false, true] as const
+
+/**
+ * The pool reads that price a single hop, as multiRead groups, so a caller can put them in its own
+ * multicall (a builder reads them with the owner's balance and allowances): QuoterV2 over the four
+ * Uniswap v3 tiers and, unless `aerodrome` is false, the Aerodrome router's getAmountsOut and poolFor for
+ * its volatile and stable pools. `sell` and `buy` are ERC-20s (WETH for ETH).
+ */
+export function poolQuoteCalls(sell: Address, buy: Address, amountIn: bigint, options = { aerodrome: true }) {
   const factory = BASE_ADDRESSES.AerodromePoolFactory
   const router = BASE_ADDRESSES.AerodromeRouter
-  const stables = [false, true] as const
-  const read = await multiRead(chain, {
-    blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBlockNumber', [])],
-    basefee: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBasefee', [])],
+  const stables = options.aerodrome ? AERODROME_KINDS : []
+  return {
     // A tier without a pool, or whose pool cannot fill the amount, reverts: undefined.
     uniswap: UNISWAP_V3_FEE_TIERS.map((fee) =>
       viewCall(BASE_ADDRESSES.QuoterV2, quoterV2Abi, 'quoteExactInputSingle', [
@@ -120,60 +126,89 @@ async function readPools(
     aerodromePools: stables.map((stable) =>
       viewCall(router, aerodromeRouterAbi, 'poolFor', [sell, buy, stable, factory]),
     ),
+  }
+}
+
+/**
+ * The best venue among what `poolQuoteCalls` read: highest output wins; on a tie, the earlier candidate
+ * (lower Uniswap tier first, then Aerodrome volatile before stable). Null when nothing can fill it.
+ */
+export function bestPoolVenue(read: GroupResults<ReturnType<typeof poolQuoteCalls>>): PoolVenue | null {
+  const candidates: PoolVenue[] = []
+  read.uniswap.forEach((quote, i) => {
+    const fee = UNISWAP_V3_FEE_TIERS[i]
+    if (quote === undefined || quote[0] === 0n || fee === undefined) return
+    candidates.push({ source: 'Uniswap_V3', fee, amountOut: quote[0], gasEstimate: quote[3] })
+  })
+  read.aerodrome.forEach((amounts, i) => {
+    const pool = read.aerodromePools[i]
+    const stable = AERODROME_KINDS[i]
+    // The router reports 0 for a pool that does not exist.
+    const amountOut = amounts?.at(-1) ?? 0n
+    if (pool === undefined || stable === undefined || amountOut === 0n) return
+    candidates.push({ source: 'Aerodrome_V2', stable, pool, amountOut })
+  })
+  let best: PoolVenue | null = null
+  for (const c of candidates) if (best === null || c.amountOut > best.amountOut) best = c
+  return best
+}
+
+async function readPools(
+  chain: PublicClient,
+  sell: Address,
+  buy: Address,
+  amountIn: bigint,
+): Promise<PoolQuote> {
+  const read = await multiRead(chain, {
+    blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBlockNumber', [])],
+    basefee: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBasefee', [])],
+    ...poolQuoteCalls(sell, buy, amountIn),
   })
   const blockNumber = read.blockNumber[0]
   const basefee = read.basefee[0]
   if (blockNumber === undefined || basefee === undefined) {
     throw new UpstreamError(CHAIN_UPSTREAM, 'Multicall3 did not report the block')
   }
-
-  type Candidate = NonNullable<PoolQuote['best']> & { aerodromePool?: { pool: Address; stable: boolean } }
-  const candidates: Candidate[] = []
-  read.uniswap.forEach((quote, i) => {
-    if (quote === undefined || quote[0] === 0n) return
-    const fee = UNISWAP_V3_FEE_TIERS[i] as number
-    candidates.push({
-      source: 'Uniswap_V3',
-      from: sell,
-      to: buy,
-      amountOut: quote[0],
-      poolFeeBps: fee / 100,
-      gasEstimate: quote[3],
-    })
-  })
-  read.aerodrome.forEach((amounts, i) => {
-    const pool = read.aerodromePools[i]
-    // The router reports 0 for a pool that does not exist.
-    const amountOut = amounts?.at(-1) ?? 0n
-    if (pool === undefined || amountOut === 0n) return
-    candidates.push({
-      source: 'Aerodrome_V2',
-      from: sell,
-      to: buy,
-      amountOut,
-      poolFeeBps: null,
-      gasEstimate: null,
-      aerodromePool: { pool, stable: stables[i] as boolean },
-    })
-  })
-  // Highest output wins; on a tie, the earlier candidate (lower Uniswap tier first).
-  let best: Candidate | undefined
-  for (const c of candidates) if (best === undefined || c.amountOut > best.amountOut) best = c
-  if (best === undefined) return { blockNumber, basefee, best: null }
-  const { aerodromePool, ...winner } = best
-  if (aerodromePool !== undefined) {
-    // The pool's fee (bps of the input) is only known once the pool's address is: one more read, at
-    // the same block.
-    const fee = await multiRead(
-      chain,
-      {
-        fee: [
-          viewCall(factory, aerodromePoolFactoryAbi, 'getFee', [aerodromePool.pool, aerodromePool.stable]),
-        ],
-      },
+  const venue = bestPoolVenue(read)
+  if (venue === null) return { blockNumber, basefee, best: null }
+  if (venue.source === 'Uniswap_V3') {
+    return {
       blockNumber,
-    )
-    winner.poolFeeBps = fee.fee[0] === undefined ? null : Number(fee.fee[0])
+      basefee,
+      best: {
+        source: venue.source,
+        from: sell,
+        to: buy,
+        amountOut: venue.amountOut,
+        poolFeeBps: venue.fee / 100,
+        gasEstimate: venue.gasEstimate,
+      },
+    }
   }
-  return { blockNumber, basefee, best: winner }
+  // The pool's fee (bps of the input) is only known once the pool's address is: one more read, at the
+  // same block.
+  const fee = await multiRead(
+    chain,
+    {
+      fee: [
+        viewCall(BASE_ADDRESSES.AerodromePoolFactory, aerodromePoolFactoryAbi, 'getFee', [
+          venue.pool,
+          venue.stable,
+        ]),
+      ],
+    },
+    blockNumber,
+  )
+  return {
+    blockNumber,
+    basefee,
+    best: {
+      source: venue.source,
+      from: sell,
+      to: buy,
+      amountOut: venue.amountOut,
+      poolFeeBps: fee.fee[0] === undefined ? null : Number(fee.fee[0]),
+      gasEstimate: null,
+    },
+  }
 }

@@ -13,6 +13,7 @@ import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.j
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
+import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http/keepAlive.js'
 import { createLogger } from '../../src/logger.js'
 import { createReadiness } from '../../src/readiness.js'
 import { createServices, type Services } from '../../src/services.js'
@@ -78,6 +79,9 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
         port: 0,
         hostname: '127.0.0.1',
       })
+      // As the service process does (src/main.ts): idle keep-alive sockets outlive the client's, so a
+      // loaded machine never has the server close a socket the client is reusing (ECONNRESET).
+      ;(server as { keepAliveTimeout: number }).keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
       await new Promise((r) => server.once('listening', r))
       const { port: bound } = server.address() as AddressInfo
       const config = loadConfig({ ...env, PORT: String(bound), ...overrides })

@@ -1,0 +1,150 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { createWalletClient, type Hex, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { base } from 'viem/chains'
+import type { BuilderEnvelope } from '../src/builders/txStep.js'
+import { BASE_ADDRESSES } from '../src/chain/addresses.js'
+import { DEVNET_LENDING_CATALOG, DEVNET_VAULTS } from '../src/chain/lendingCatalog.js'
+import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
+import { freePort, freePortRange } from '../src/devnet/anvil.js'
+import { demoAccounts } from '../src/devnet/devnetAccounts.js'
+import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
+import { withGasHeadroom } from '../src/devnet/withGasHeadroom.js'
+import { createLogger } from '../src/logger.js'
+import { createReadiness } from '../src/readiness.js'
+import { routeTable } from '../src/routes/table.js'
+import { createServices } from '../src/services.js'
+import { countingProxy, percentile } from './countingProxy.js'
+
+/**
+ * `npm run bench` (builders): per builder, the server-side latency of a build (validation, the plan's
+ * reads, the bundle simulation, the envelope) and the JSON-RPC round trips it makes, counted by a proxy
+ * in front of anvil. Each builder runs in-process through its route (`route.run`, the code a paid request
+ * reaches after the gate) for demo account #1, which holds the seeded Morpho borrow and MetaMorpho
+ * deposit; builders that need a position first (Aave withdraw) get it by broadcasting their own
+ * counterpart's steps once. A warm graph (immutable data cached, as in a running service) is measured.
+ * Results: bench/results/builders.json.
+ */
+const SAMPLES = Number(process.env.BENCH_BUILDER_SAMPLES ?? 40)
+const owner = demoAccounts[1]!
+const me = owner.address
+const USDC = BASE_ADDRESSES.USDC
+const [WETH_USDC_MARKET] = DEVNET_LENDING_CATALOG.morphoMarkets as [Hex]
+
+interface Case {
+  id: string
+  body: Record<string, unknown>
+  /** A builder whose steps are broadcast once before measuring (to open the position another case needs). */
+  setup?: { id: string; body: Record<string, unknown> }
+}
+
+const WETH = BASE_ADDRESSES.WETH
+const market = { marketId: WETH_USDC_MARKET, owner: me }
+
+const CASES: Case[] = [
+  {
+    id: 'buildSwap',
+    body: { fromToken: USDC, toToken: WETH, fromAmount: '100000000', taker: me, slippageBps: 50 },
+  },
+  { id: 'buildEarnDeposit', body: { vault: DEVNET_VAULTS.metaMorphoUsdc, assets: '1000000', owner: me } },
+  { id: 'buildEarnWithdraw', body: { vault: DEVNET_VAULTS.metaMorphoUsdc, assets: '1000000', owner: me } },
+  { id: 'buildAaveSupply', body: { asset: USDC, amount: '1000000', owner: me } },
+  {
+    id: 'buildAaveWithdraw',
+    body: { asset: USDC, amount: '1000000', owner: me },
+    setup: { id: 'buildAaveSupply', body: { asset: USDC, amount: '10000000', owner: me } },
+  },
+  { id: 'buildLoanSupplyCollateral', body: { ...market, assets: '1000000000000000' } },
+  { id: 'buildLoanBorrow', body: { ...market, assets: '1000000' } },
+  { id: 'buildLoanRepay', body: { ...market, assets: '1000000' } },
+  { id: 'buildLoanWithdrawCollateral', body: { ...market, assets: '1000000000000000' } },
+  { id: 'buildStockOrder', body: { sym: 'AAPLc', side: 'buy', amount: '10', taker: me, slippageBps: 100 } },
+  { id: 'buildBurn', body: { amount: '1000000000000000000', owner: me } },
+]
+
+async function main(): Promise<void> {
+  const env = {
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    DEVNET_RPC_PORT: String(await freePort()),
+    DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
+  }
+  const world = await startDevnetWorld({
+    config: loadConfig(env),
+    logger: createLogger('silent'),
+    clock: Date.now,
+    pushIntervalMs: 0,
+  })
+  const proxy = await countingProxy(world.rpcUrl)
+  const logger = createLogger('silent')
+  const services = await createServices(loadConfig({ ...env, RPC_URL: proxy.url }), logger, createReadiness())
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(owner.privateKey),
+    chain: base,
+    transport: withGasHeadroom(http(world.rpcUrl)),
+  })
+  const build = async (id: string, body: Record<string, unknown>) => {
+    const route = routeTable.find((r) => r.id === id)
+    if (route === undefined) throw new Error(`no route ${id}`)
+    return (await route.run(
+      { params: {}, query: {}, body },
+      { deps: services.deps, routes: routeTable, requestId: 'bench', logger },
+    )) as BuilderEnvelope<unknown>
+  }
+
+  const rows: Record<string, unknown>[] = []
+  for (const c of CASES) {
+    const latency: number[] = []
+    const rpc: number[] = []
+    let failure: string | undefined
+    try {
+      if (c.setup !== undefined) {
+        const built = await build(c.setup.id, c.setup.body)
+        for (const step of built.steps) {
+          const hash = await wallet.sendTransaction({
+            to: step.to,
+            data: step.data,
+            value: BigInt(step.value),
+          })
+          await services.deps.chain.waitForTransactionReceipt({ hash })
+        }
+      }
+      for (let i = 0; i < 3; i++) await build(c.id, c.body) // warm: JIT, immutable caches
+      for (let i = 0; i < SAMPLES; i++) {
+        const before = proxy.count()
+        const started = performance.now()
+        await build(c.id, c.body)
+        latency.push(performance.now() - started)
+        rpc.push(proxy.count() - before)
+      }
+    } catch (err) {
+      failure = err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+    }
+    latency.sort((a, b) => a - b)
+    const route = routeTable.find((r) => r.id === c.id)
+    const row =
+      failure === undefined
+        ? {
+            builder: `${route?.method} ${route?.path}`,
+            ms: { p50: percentile(latency, 50), p99: percentile(latency, 99) },
+            rpcRoundTrips: { min: Math.min(...rpc), max: Math.max(...rpc) },
+          }
+        : { builder: `${route?.method} ${route?.path}`, failure }
+    rows.push(row)
+    console.log(JSON.stringify(row))
+  }
+  mkdirSync('bench/results', { recursive: true })
+  writeFileSync(
+    'bench/results/builders.json',
+    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, samples: SAMPLES, rows }, null, 2)}\n`,
+  )
+  proxy.server.close()
+  await services.close()
+  await world.stop()
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,105 @@
+import { type Address, encodeFunctionData, erc20Abi } from 'viem'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import type { AaveReserveInfo, LendingChain } from '../market/lendingChain.js'
+import { multiRead, viewCall } from '../market/multiRead.js'
+import { aavePoolAbi, finishAave } from './aavePool.js'
+import { approveIfShort } from './approveIfShort.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { assertBalance } from './builderErrors.js'
+import { findAaveReserve } from './findAaveReserve.js'
+import { required } from './required.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+const POOL = BASE_ADDRESSES.AavePool
+
+export interface AaveSupplyBody {
+  asset: string
+  amount: string
+  owner: string
+}
+
+export interface AaveSupplyAction {
+  type: 'aaveSupply'
+  asset: Address
+  amount: string
+  aToken: Address
+  expectedATokenBalanceAfter: string
+}
+
+/** The live state a supply needs, read in one multicall. */
+export interface AaveSupplyState {
+  reserve: AaveReserveInfo
+  allowance: bigint
+  balance: bigint
+  aTokenBalance: bigint
+}
+
+/**
+ * Pure: approve (only when short, exactly `amount`, to the Pool that pulls it) then
+ * `supply(asset, amount, onBehalfOf = owner, referralCode 0)`: the owner's aTokens are minted to it.
+ */
+export function encodeAaveSupply(p: { state: AaveSupplyState; amount: bigint; owner: Address }) {
+  const { asset } = p.state.reserve
+  const label = tokenLabel(p.amount, asset)
+  const approve = approveIfShort({
+    token: asset.address,
+    spender: POOL,
+    needed: p.amount,
+    allowance: p.state.allowance,
+    label,
+    spenderName: 'the Aave v3 Pool',
+  })
+  const supply: TxStep = {
+    to: POOL,
+    data: encodeFunctionData({
+      abi: aavePoolAbi,
+      functionName: 'supply',
+      args: [asset.address, p.amount, p.owner, 0],
+    }),
+    value: 0n,
+    description: `Supply ${label} to Aave v3 (receipt: ${p.state.reserve.name})`,
+  }
+  return { steps: [...approve.steps, supply], allowanceIssue: approve.issue }
+}
+
+export async function buildAaveSupply(
+  engine: BuilderEngine,
+  lending: LendingChain,
+  body: AaveSupplyBody,
+): Promise<BuilderEnvelope<AaveSupplyAction>> {
+  const owner = body.owner as Address
+  const amount = BigInt(body.amount)
+  const reserve = await findAaveReserve(lending, body.asset as Address)
+  const token = reserve.asset.address
+  const quotedAt = engine.nowSec()
+  const r = await multiRead(engine.chain, {
+    allowance: [viewCall(token, erc20Abi, 'allowance', [owner, POOL])],
+    balance: [viewCall(token, erc20Abi, 'balanceOf', [owner])],
+    aToken: [viewCall(reserve.aToken, erc20Abi, 'balanceOf', [owner])],
+  })
+  const state: AaveSupplyState = {
+    reserve,
+    allowance: required(r.allowance[0], `the ${reserve.asset.symbol} allowance`),
+    balance: required(r.balance[0], `the ${reserve.asset.symbol} balance`),
+    aTokenBalance: required(r.aToken[0], `the ${reserve.name} balance`),
+  }
+  assertBalance('amount', reserve.asset, state.balance, amount)
+  const { steps, allowanceIssue } = encodeAaveSupply({ state, amount, owner })
+  return finishAave(engine, {
+    owner,
+    steps,
+    watch: [token, reserve.aToken],
+    issues: { balance: null, allowance: allowanceIssue },
+    action: {
+      type: 'aaveSupply',
+      asset: token,
+      amount: body.amount,
+      aToken: reserve.aToken,
+      // aTokens are scaled balances: the mint rounds by at most 1 wei, and interest accrues until inclusion.
+      expectedATokenBalanceAfter: (state.aTokenBalance + amount).toString(),
+    },
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}

@@ -1,0 +1,72 @@
+import { type Address, encodeFunctionData } from 'viem'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { morphoAbi } from '../chain/morpho.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { BuildRefusedError } from './builderErrors.js'
+import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'
+import { afterBorrow } from './loanMath.js'
+import { assertHealthyAfter, type LoanPositionFields, positionFields } from './loanPositionFields.js'
+import { readLoanState } from './loanState.js'
+import type { LoanBody } from './loanSupplyCollateral.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+export interface LoanBorrowAction extends LoanPositionFields {
+  type: 'borrow'
+  marketId: string
+  assets: string
+  /** Borrow shares minted, at the quote (Morpho rounds them up; later inclusion mints slightly fewer). */
+  shares: string
+}
+
+/** Pure: `borrow(params, assets, 0, owner, owner)`: the owner borrows against its own collateral. */
+export function encodeLoanBorrow(p: { market: LoanMarket; assets: bigint; owner: Address }): TxStep {
+  return {
+    to: BASE_ADDRESSES.MorphoBlue,
+    data: encodeFunctionData({
+      abi: morphoAbi,
+      functionName: 'borrow',
+      args: [p.market.params, p.assets, 0n, p.owner, p.owner],
+    }),
+    value: 0n,
+    description: `Borrow ${tokenLabel(p.assets, p.market.loanToken)} from the ${p.market.label} Morpho market`,
+  }
+}
+
+export async function buildLoanBorrow(
+  engine: BuilderEngine,
+  body: LoanBody,
+): Promise<BuilderEnvelope<LoanBorrowAction>> {
+  const owner = body.owner as Address
+  const assets = BigInt(body.assets)
+  const market = await findMorphoMarket(engine, body.marketId)
+  const quotedAt = engine.nowSec()
+  const state = await readLoanState(market, engine.chain, owner, null)
+  const after = afterBorrow(state.position, state.totals, assets)
+  const { fields, health } = positionFields(market, state, after)
+  assertHealthyAfter(market, state, health, `borrowing ${tokenLabel(assets, market.loanToken)}`)
+  // Morpho checks liquidity after health: the market must still hold what it lent out.
+  const available = state.totals.totalSupplyAssets - state.totals.totalBorrowAssets
+  if (assets > available)
+    throw new BuildRefusedError(
+      'insufficient_liquidity',
+      `The ${market.label} market can lend at most ${tokenLabel(available, market.loanToken)} now.`,
+      'assets',
+      { available: available.toString() },
+    )
+  return engine.finish({
+    owner,
+    steps: [encodeLoanBorrow({ market, assets, owner })],
+    watch: [market.loanToken.address],
+    issues: { balance: null, allowance: null },
+    action: {
+      type: 'borrow',
+      marketId: market.id,
+      assets: body.assets,
+      shares: after.shares.toString(),
+      ...fields,
+    },
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}

@@ -1,0 +1,71 @@
+import { type Address, encodeFunctionData } from 'viem'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { morphoAbi } from '../chain/morpho.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { BuildRefusedError } from './builderErrors.js'
+import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'
+import { assertHealthyAfter, type LoanPositionFields, positionFields } from './loanPositionFields.js'
+import { readLoanState } from './loanState.js'
+import type { LoanBody } from './loanSupplyCollateral.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+export interface LoanWithdrawCollateralAction extends LoanPositionFields {
+  type: 'withdrawCollateral'
+  marketId: string
+  assets: string
+}
+
+/** Pure: `withdrawCollateral(params, assets, owner, owner)`: the owner takes its collateral back. */
+export function encodeLoanWithdrawCollateral(p: {
+  market: LoanMarket
+  assets: bigint
+  owner: Address
+}): TxStep {
+  return {
+    to: BASE_ADDRESSES.MorphoBlue,
+    data: encodeFunctionData({
+      abi: morphoAbi,
+      functionName: 'withdrawCollateral',
+      args: [p.market.params, p.assets, p.owner, p.owner],
+    }),
+    value: 0n,
+    description: `Withdraw ${tokenLabel(p.assets, p.market.collateralToken)} of collateral from the ${p.market.label} Morpho market`,
+  }
+}
+
+export async function buildLoanWithdrawCollateral(
+  engine: BuilderEngine,
+  body: LoanBody,
+): Promise<BuilderEnvelope<LoanWithdrawCollateralAction>> {
+  const owner = body.owner as Address
+  const assets = BigInt(body.assets)
+  const market = await findMorphoMarket(engine, body.marketId)
+  const quotedAt = engine.nowSec()
+  const state = await readLoanState(market, engine.chain, owner, null)
+  const { collateral } = state.position
+  if (assets > collateral)
+    throw new BuildRefusedError(
+      'exceeds_collateral',
+      `The owner has ${tokenLabel(collateral, market.collateralToken)} of collateral in the ${market.label} market.`,
+      'assets',
+      { collateral: collateral.toString() },
+    )
+  const position = { ...state.position, collateral: collateral - assets }
+  const { fields, health } = positionFields(market, state, { position, totals: state.totals })
+  assertHealthyAfter(
+    market,
+    state,
+    health,
+    `withdrawing ${tokenLabel(assets, market.collateralToken)} of collateral`,
+  )
+  return engine.finish({
+    owner,
+    steps: [encodeLoanWithdrawCollateral({ market, assets, owner })],
+    watch: [market.collateralToken.address],
+    issues: { balance: null, allowance: null },
+    action: { type: 'withdrawCollateral', marketId: market.id, assets: body.assets, ...fields },
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}

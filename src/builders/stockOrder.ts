@@ -1,0 +1,259 @@
+import { type Address, type ContractFunctionParameters, encodeFunctionData, erc20Abi, parseAbi } from 'viem'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { USDC_DECIMALS } from '../chain/network.js'
+import { swapRouter02Abi } from '../chain/swapVenueAbis.js'
+import {
+  findStockTicker,
+  STOCK_DECIMALS,
+  STOCK_FEED_HEARTBEAT_SEC,
+  STOCK_TICKERS,
+  type StockTicker,
+  TOKENIZED_STOCKS,
+} from '../chain/tokenizedStocks.js'
+import { InvalidInputError } from '../errors.js'
+import { stockAmountIn, stockQuoteReads } from '../market/getStockPrice.js'
+import { multicallAll } from '../market/readStocks.js'
+import { approveIfShort } from './approveIfShort.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { assertBalance, BuildRefusedError } from './builderErrors.js'
+import { required } from './required.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+/**
+ * The most a fill may deviate from the stock's feed, in percent either way (|vsFeedPct|): beyond it the
+ * order is refused (422 `fill_deviates_from_feed`). A pool that far off the feed is thin for this size,
+ * mispriced, or the feed is frozen (off-hours, stale); the caller should not pay that gap unknowingly.
+ */
+export const MAX_FEED_DEVIATION_PCT = 5
+
+const USDC_TOKEN = { address: BASE_ADDRESSES.USDC, symbol: 'USDC', decimals: USDC_DECIMALS }
+
+/** Errors the stock swap can revert with beyond the common ones (the token's pause; Uniswap's are strings). */
+const stockRevertAbi = parseAbi(['error EnforcedPause()'])
+
+export interface StockOrderBody {
+  sym: string
+  side: 'buy' | 'sell'
+  /** Human-scale: USDC to spend on a buy, shares to sell on a sell. */
+  amount: string
+  taker: string
+  slippageBps: number
+}
+
+export interface StockOrderAction {
+  type: 'stockOrder'
+  sym: StockTicker
+  side: 'buy' | 'sell'
+  tokenIn: Address
+  /** Atomic: USDC (6 dp) on a buy, stock tokens (8 dp) on a sell. */
+  amountIn: string
+  tokenOut: Address
+  /** The Uniswap v3 stock/USDC pool the swap goes through. */
+  pool: Address
+}
+
+export interface StockAdvisory {
+  amountOut: string
+  amountOutMin: string
+  pricePerShare: number
+  feedUsd: number
+  feedUpdatedAt: number
+  /** The feed's answer is older than its heartbeat (STOCK_FEED_HEARTBEAT_SEC). */
+  feedStale: boolean
+  vsFeedPct: number
+  multiplier: number
+  pool: { fee: number; usdc: number; shares: number }
+}
+
+export type StockOrderEnvelope = BuilderEnvelope<StockOrderAction> & { advisory: StockAdvisory }
+
+/** What the encoder needs of the live state (read in one multicall with the quote). */
+export interface StockOrderState {
+  ticker: StockTicker
+  token: Address
+  /** The pool the quote chose. */
+  pool: { address: Address; fee: number }
+  /** The taker's allowance of the token going in to SwapRouter02. */
+  allowance: bigint
+}
+
+/** amountOut less slippageBps, rounded down (the router's `amountOutMinimum`). */
+export function minOut(amountOut: bigint, slippageBps: number): bigint {
+  return (amountOut * BigInt(10_000 - slippageBps)) / 10_000n
+}
+
+/**
+ * Pure: approve (only when short, exactly amountIn, on the token going in: USDC on a buy, the stock on a
+ * sell, to SwapRouter02 which pulls it) then SwapRouter02 `multicall(deadline, [exactInputSingle])` through
+ * the chosen pool, paying the taker; the deadline is the quote's `expiresAt`.
+ */
+export function encodeStockOrder(p: {
+  state: StockOrderState
+  side: 'buy' | 'sell'
+  amountIn: bigint
+  amountOutMin: bigint
+  taker: Address
+  deadline: number
+}) {
+  const { state } = p
+  const stock = { address: state.token, symbol: state.ticker, decimals: STOCK_DECIMALS }
+  const [tokenIn, tokenOut] = p.side === 'buy' ? [USDC_TOKEN, stock] : [stock, USDC_TOKEN]
+  const approve = approveIfShort({
+    token: tokenIn.address,
+    spender: BASE_ADDRESSES.SwapRouter02,
+    needed: p.amountIn,
+    allowance: state.allowance,
+    label: tokenLabel(p.amountIn, tokenIn),
+    spenderName: 'the swap router (SwapRouter02)',
+  })
+  const exactIn = encodeFunctionData({
+    abi: swapRouter02Abi,
+    functionName: 'exactInputSingle',
+    args: [
+      {
+        tokenIn: tokenIn.address,
+        tokenOut: tokenOut.address,
+        fee: state.pool.fee,
+        recipient: p.taker,
+        amountIn: p.amountIn,
+        amountOutMinimum: p.amountOutMin,
+        sqrtPriceLimitX96: 0n,
+      },
+    ],
+  })
+  const tier = `${state.pool.fee / 10_000}%`
+  const swap: TxStep = {
+    to: BASE_ADDRESSES.SwapRouter02,
+    data: encodeFunctionData({
+      abi: swapRouter02Abi,
+      functionName: 'multicall',
+      args: [BigInt(p.deadline), [exactIn]],
+    }),
+    value: 0n,
+    description:
+      p.side === 'buy'
+        ? `Buy at least ${tokenLabel(p.amountOutMin, stock)} with ${tokenLabel(p.amountIn, USDC_TOKEN)} in the ${tier} pool`
+        : `Sell ${tokenLabel(p.amountIn, stock)} for at least ${tokenLabel(p.amountOutMin, USDC_TOKEN)} in the ${tier} pool`,
+  }
+  return { steps: [...approve.steps, swap], allowanceIssue: approve.issue }
+}
+
+/**
+ * A tokenized-stock order: the quote (ticker state, reserves, every fee tier's QuoterV2 quote) and the
+ * taker's allowance and balance of the token going in, in one multicall; then the guards (409 from the
+ * quote for unminted/paused/unregistered/no pool, 422 without a feed answer or beyond
+ * MAX_FEED_DEVIATION_PCT, 422 insufficient balance), then the engine (simulation, envelope).
+ */
+export async function buildStockOrder(
+  engine: BuilderEngine,
+  body: StockOrderBody,
+): Promise<StockOrderEnvelope> {
+  const ticker = findStockTicker(body.sym)
+  if (ticker === undefined)
+    throw new InvalidInputError(
+      'sym',
+      `${body.sym} is not a registered tokenized stock: use one of ${STOCK_TICKERS.join(', ')} (GET /v1/stocks).`,
+    )
+  const taker = body.taker as Address
+  const token = TOKENIZED_STOCKS[ticker].token
+  const buy = body.side === 'buy'
+  const tokenIn = buy ? USDC_TOKEN.address : token
+  const amountIn = stockAmountIn(body.side, body.amount)
+  const quotedAt = engine.nowSec()
+  const expiresAt = quotedAt + BUILD_TTL_SEC
+
+  const reads = stockQuoteReads(ticker, body.side, amountIn)
+  const own: ContractFunctionParameters[] = [
+    {
+      address: tokenIn,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [taker, BASE_ADDRESSES.SwapRouter02],
+    },
+    { address: tokenIn, abi: erc20Abi, functionName: 'balanceOf', args: [taker] },
+  ]
+  const results = await multicallAll(engine.chain, [...reads.calls, ...own])
+  const { quote, state } = reads.decode(results.slice(0, reads.calls.length), quotedAt * 1000)
+  const [allowanceRead, balanceRead] = results.slice(reads.calls.length)
+  const symbolIn = buy ? 'USDC' : ticker
+  const allowance = required(
+    allowanceRead?.status === 'success' ? (allowanceRead.result as bigint) : undefined,
+    `the ${symbolIn} allowance`,
+  )
+  const balance = required(
+    balanceRead?.status === 'success' ? (balanceRead.result as bigint) : undefined,
+    `the ${symbolIn} balance`,
+  )
+
+  // Registered implies the registry answered its multiplier; a missing one is a read fault, not a 0.
+  const multiplier = required(quote.multiplier ?? undefined, `${ticker}'s multiplier`)
+  // Without a feed answer the fill cannot be checked against anything: refuse rather than trade blind.
+  if (quote.feedUsd === null || quote.vsFeedPct === null || state.feedUpdatedAt === null)
+    throw new BuildRefusedError(
+      'stock_feed_unavailable',
+      `${ticker}'s price feed has no usable answer, so the fill cannot be checked against it.`,
+      'sym',
+    )
+  const feedAgeSec = quote.feedAgeSec ?? 0
+  const feedStale = feedAgeSec > STOCK_FEED_HEARTBEAT_SEC
+  if (Math.abs(quote.vsFeedPct) > MAX_FEED_DEVIATION_PCT)
+    throw new BuildRefusedError(
+      'fill_deviates_from_feed',
+      `This ${body.side} fills at ${quote.pricePerShare} USDC per ${ticker}, ${quote.vsFeedPct}% from the feed's ${quote.feedUsd}${feedStale ? ` (stale: ${feedAgeSec} s old)` : ''}; orders are refused beyond ${MAX_FEED_DEVIATION_PCT}% either way. A smaller amount moves the pool less; a pool already that far off the feed is not fixed by size.`,
+      'amount',
+      {
+        vsFeedPct: quote.vsFeedPct,
+        maxVsFeedPct: MAX_FEED_DEVIATION_PCT,
+        pricePerShare: quote.pricePerShare,
+        feedUsd: quote.feedUsd,
+        feedUpdatedAt: state.feedUpdatedAt,
+        feedAgeSec,
+        feedStale,
+      },
+    )
+  assertBalance('amount', { address: tokenIn, symbol: symbolIn }, balance, amountIn)
+
+  const amountOut = BigInt(quote.amountOut)
+  const amountOutMin = minOut(amountOut, body.slippageBps)
+  const { steps, allowanceIssue } = encodeStockOrder({
+    state: { ticker, token, pool: quote.pool, allowance },
+    side: body.side,
+    amountIn,
+    amountOutMin,
+    taker,
+    deadline: expiresAt,
+  })
+  const envelope = await engine.finish<StockOrderAction>({
+    owner: taker,
+    steps,
+    watch: [USDC_TOKEN.address, token],
+    issues: { balance: null, allowance: allowanceIssue },
+    action: {
+      type: 'stockOrder',
+      sym: ticker,
+      side: body.side,
+      tokenIn,
+      amountIn: amountIn.toString(),
+      tokenOut: buy ? token : USDC_TOKEN.address,
+      pool: quote.pool.address,
+    },
+    revertAbi: stockRevertAbi,
+    quotedAt,
+    expiresAt,
+  })
+  return {
+    ...envelope,
+    advisory: {
+      amountOut: quote.amountOut,
+      amountOutMin: amountOutMin.toString(),
+      pricePerShare: quote.pricePerShare,
+      feedUsd: quote.feedUsd,
+      feedUpdatedAt: state.feedUpdatedAt,
+      feedStale,
+      vsFeedPct: quote.vsFeedPct,
+      multiplier,
+      pool: { fee: quote.pool.fee, usdc: quote.pool.usdc, shares: quote.pool.shares },
+    },
+  }
+}

@@ -1,0 +1,127 @@
+import { type Address, parseAbi } from 'viem'
+import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { NoLiquidityError } from '../market/getSwapPrice.js'
+import { multiRead } from '../market/multiRead.js'
+import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import type { ZeroEx, ZeroExFirmQuote } from '../market/upstreams/zeroEx.js'
+import type { AddressBook } from './addressBook.js'
+import { approveIfShort } from './approveIfShort.js'
+import type { BuilderEngine } from './builderEngine.js'
+import {
+  parseSwapState,
+  type SwapPlan,
+  type SwapRequest,
+  type SwapState,
+  swapStateCalls,
+} from './swapState.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { TxStep } from './txStep.js'
+
+const ZEROX = '0x Swap API'
+
+/** The errors a 0x transaction reverts with (0xProject/0x-settler: the Settler's final check, AllowanceHolder). */
+export const zeroExRevertAbi = parseAbi([
+  'error TooMuchSlippage(address token, uint256 expected, uint256 actual)',
+  'error ConfusedDeputy()',
+])
+
+/**
+ * What is refused in a 0x quote before it is handed on: a spender other than AllowanceHolder (0x's own
+ * rule: never approve the Settler or anything else), a transaction to a contract outside the address book,
+ * ETH attached other than the ETH sold, or a minimum looser than slippageBps allows. Each is a 502 (the
+ * quote is unusable; nothing is charged).
+ */
+export function checkZeroExQuote(
+  quote: ZeroExFirmQuote,
+  req: Pick<SwapRequest, 'amountIn' | 'slippageBps'>,
+  state: Pick<SwapState, 'from'>,
+  book: AddressBook,
+): void {
+  const spender = quote.allowanceSpender
+  if (spender !== null && spender !== BASE_ADDRESSES.ZeroExAllowanceHolder)
+    throw new UpstreamError(ZEROX, `the quote asks for an allowance to ${spender}, not to AllowanceHolder`)
+  const { to, value } = quote.transaction
+  if (!book.has(to))
+    throw new UpstreamError(ZEROX, `the quote's transaction goes to ${to}, outside the address book`)
+  const expectedValue = state.from.native ? req.amountIn : 0n
+  if (value !== expectedValue)
+    throw new UpstreamError(ZEROX, `the quote attaches ${value} wei where the swap sends ${expectedValue}`)
+  if (quote.minBuyAmount < minOutAfterSlippage(quote.buyAmount, req.slippageBps))
+    throw new UpstreamError(ZEROX, `the quote's minBuyAmount is looser than slippageBps ${req.slippageBps}`)
+}
+
+/**
+ * Pure: an exact approve of fromToken to AllowanceHolder when the live allowance is short (none for ETH),
+ * then the quote's transaction exactly as 0x quoted it (to, data, value).
+ */
+export function encodeZeroExSwap(p: {
+  quote: ZeroExFirmQuote
+  state: SwapState
+  amountIn: bigint
+  /** The owner's live allowance of fromToken to AllowanceHolder (none is read for ETH). */
+  allowance: bigint | undefined
+}) {
+  const { quote, state, amountIn } = p
+  const swap: TxStep = {
+    to: quote.transaction.to,
+    data: quote.transaction.data,
+    value: quote.transaction.value,
+    description: `Swap ${tokenLabel(amountIn, state.from)} for at least ${tokenLabel(quote.minBuyAmount, state.to)} through 0x (AllowanceHolder)`,
+  }
+  if (state.from.native) return { steps: [swap], allowanceIssue: null }
+  if (p.allowance === undefined) throw new Error('the plan read no allowance to AllowanceHolder')
+  const approve = approveIfShort({
+    token: state.from.address,
+    spender: BASE_ADDRESSES.ZeroExAllowanceHolder,
+    needed: amountIn,
+    allowance: p.allowance,
+    label: tokenLabel(amountIn, state.from),
+    spenderName: '0x AllowanceHolder',
+  })
+  return { steps: [...approve.steps, swap], allowanceIssue: approve.issue }
+}
+
+/**
+ * The 0x path (ZEROX_API_KEY set): the allowance-holder `quote` for the owner as taker (a smart wallet's
+ * signer as `txOrigin`) and ONE multicall of the owner's balance, its allowance to AllowanceHolder and the
+ * tokens' metadata, both in flight at once. expectedOut is 0x's buyAmount, minOut its minBuyAmount (what
+ * the Settler enforces), route its fills.
+ */
+export async function planZeroExSwap(
+  engine: BuilderEngine,
+  zeroEx: ZeroEx,
+  req: SwapRequest,
+): Promise<SwapPlan> {
+  const spenders: readonly Address[] = [BASE_ADDRESSES.ZeroExAllowanceHolder]
+  const [quote, read] = await Promise.all([
+    zeroEx.firmQuote({
+      sellToken: req.fromToken,
+      buyToken: req.toToken,
+      sellAmount: req.amountIn,
+      taker: req.owner,
+      slippageBps: req.slippageBps,
+      ...(req.signer === null ? {} : { txOrigin: req.signer }),
+    }),
+    multiRead(engine.chain, swapStateCalls(req.fromToken, req.toToken, req.owner, spenders)),
+  ])
+  const state = parseSwapState(read, req, spenders)
+  if (quote === null) throw new NoLiquidityError(req.fromToken, req.toToken)
+  checkZeroExQuote(quote, req, state, engine.book)
+  const { steps, allowanceIssue } = encodeZeroExSwap({
+    quote,
+    state,
+    amountIn: req.amountIn,
+    allowance: state.allowances[0],
+  })
+  return {
+    steps,
+    allowanceIssue,
+    expectedOut: quote.buyAmount,
+    minOut: quote.minBuyAmount,
+    quotedBy: '0x',
+    route: quote.route,
+    zid: quote.zid,
+    revertAbi: zeroExRevertAbi,
+  }
+}
