@@ -14,6 +14,7 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { SwapAction } from '../../src/builders/swap.js'
+import type { SwapToken } from '../../src/builders/swapState.js'
 import { checkZeroExQuote } from '../../src/builders/swapZeroEx.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
@@ -776,7 +777,7 @@ describe('swap builder, 0x quote guards (pure)', () => {
   const req = { amountIn: 5_000n, slippageBps: 100 }
   const erc20 = { from: { address: USDC, erc20: USDC, native: false, symbol: 'USDC', decimals: 6 } }
   const eth = { from: { address: NATIVE_SENTINEL, erc20: WETH, native: true, symbol: 'ETH', decimals: 18 } }
-  const refusal = (q: ZeroExFirmQuote, state = erc20) => {
+  const refusal = (q: ZeroExFirmQuote, state: { from: SwapToken } = erc20) => {
     try {
       checkZeroExQuote(q, req, state, devnetBook)
       return null

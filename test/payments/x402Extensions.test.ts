@@ -83,7 +83,12 @@ describe('bazaar discovery in every challenge', () => {
       if (route.method === 'POST') expect(info.input.body).toEqual(route.example?.body)
       else expect(Object.keys(info.input.queryParams ?? {})).toEqual(Object.keys(route.example?.query ?? {}))
       if (route.input.params) expect(info.input.pathParams).toEqual(route.example?.params)
-      expect(route.output.safeParse(info.output?.example).success, route.id).toBe(true)
+      // Builders publish their example without walletSendCalls (it repeats the steps; see bazaarExtension).
+      const { walletSendCalls: _repeat, ...abbreviated } = route.example?.output as Record<string, unknown>
+      expect(info.output?.example, route.id).toEqual(
+        route.tier === 'builder' ? abbreviated : route.example?.output,
+      )
+      expect(route.output.safeParse(route.example?.output).success, route.id).toBe(true)
 
       const paid = await fetch(url, {
         ...init,
