@@ -29,7 +29,9 @@ export function bazaarExtension(route: Route): BazaarExtension {
   const full = withoutDescriptions(toJsonSchema(route.output, 'output', 'ref'))
   const { $defs, ...outputSchema } = route.tier === 'builder' ? abbreviateEnvelope(full) : full
   const outputExample =
-    route.tier === 'builder' ? withoutKey(example.output as Record<string, unknown>, 'walletSendCalls') : example.output
+    route.tier === 'builder'
+      ? withoutKey(example.output as Record<string, unknown>, 'walletSendCalls')
+      : example.output
   const output = { example: outputExample, schema: objectSchema(outputSchema) }
   const pathParams = route.input.params
     ? {
@@ -87,7 +89,10 @@ function withReachableDefs(schema: JsonSchema): JsonSchema {
   const defs = $defs as Record<string, unknown>
   const kept = new Set<string>()
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit)
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item)
+      return
+    }
     if (node === null || typeof node !== 'object') return
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')) {

@@ -84,7 +84,10 @@ describe('bazaar discovery in every challenge', () => {
       else expect(Object.keys(info.input.queryParams ?? {})).toEqual(Object.keys(route.example?.query ?? {}))
       if (route.input.params) expect(info.input.pathParams).toEqual(route.example?.params)
       // Builders publish their example without walletSendCalls (it repeats the steps; see bazaarExtension).
-      const { walletSendCalls: _repeat, ...abbreviated } = route.example?.output as Record<string, unknown>
+      const { walletSendCalls: _repeat, ...abbreviated } = (route.example?.output ?? {}) as Record<
+        string,
+        unknown
+      >
       expect(info.output?.example, route.id).toEqual(
         route.tier === 'builder' ? abbreviated : route.example?.output,
       )
