@@ -1,13 +1,15 @@
 import { getAddress } from 'viem'
 import { InvalidInputError } from '../errors.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import type { SwapFill } from '../market/swapQuoteSource.js'
+import { UpstreamError } from '../market/upstreams/fetchJson.js'
 import type { ZeroEx } from '../market/upstreams/zeroEx.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { UnlistedTargetError } from './builderErrors.js'
 import { planDirectSwap } from './swapDirect.js'
-import { isNative, type SwapRequest } from './swapState.js'
+import { isNative, type SwapPlan, type SwapRequest } from './swapState.js'
 import { planZeroExSwap } from './swapZeroEx.js'
-import type { BuilderEnvelope } from './txStep.js'
+import type { BalanceChange, BuilderEnvelope } from './txStep.js'
 
 export interface SwapBody {
   fromToken: string
@@ -64,7 +66,7 @@ export async function buildSwap(
     expiresAt,
   }
   const plan = zeroEx === null ? await planDirectSwap(engine, req) : await planZeroExSwap(engine, zeroEx, req)
-  return engine.finish({
+  const envelope = await engine.finish<SwapAction>({
     owner,
     steps: plan.steps,
     watch: [fromToken, toToken],
@@ -82,4 +84,34 @@ export async function buildSwap(
     quotedAt,
     expiresAt,
   })
+  assertSimulatedOutcome(envelope.simulation.balanceChanges, req, plan)
+  return envelope
+}
+
+/**
+ * The bundle, as simulated from the taker, must do what the answer says: spend at most fromAmount of
+ * fromToken and pay the taker at least minOut of toToken. A step can pass every static check and still
+ * pay someone else (a 0x transaction whose Settler pays another recipient, or one that pulls the approved
+ * tokens and delivers nothing): such a bundle is refused as 502 from its source, never handed on (and so
+ * never charged). `balanceChanges` follow `watch`: [fromToken, toToken].
+ */
+function assertSimulatedOutcome(
+  changes: readonly BalanceChange[],
+  req: SwapRequest,
+  plan: Pick<SwapPlan, 'minOut' | 'quotedBy'>,
+): void {
+  const [spent, received] = changes
+  const source = plan.quotedBy === '0x' ? '0x Swap API' : CHAIN_UPSTREAM
+  if (spent === undefined || received === undefined)
+    throw new UpstreamError(source, 'the swap simulation reported no balance changes')
+  if (-BigInt(spent.delta) > req.amountIn)
+    throw new UpstreamError(
+      source,
+      `the swap, simulated, takes ${-BigInt(spent.delta)} of ${req.fromToken} from the taker, more than fromAmount ${req.amountIn}`,
+    )
+  if (BigInt(received.delta) < plan.minOut)
+    throw new UpstreamError(
+      source,
+      `the swap, simulated, pays the taker ${received.delta} of ${req.toToken}, less than minOut ${plan.minOut}`,
+    )
 }

@@ -24,12 +24,18 @@ const ROUTER_ITSELF: Address = '0x0000000000000000000000000000000000000002'
 
 const weth9Abi = parseAbi(['function deposit() payable', 'function withdraw(uint256 wad)'])
 
-/** The Aerodrome Router's custom errors (aerodrome-finance/contracts IRouter); SwapRouter02 reverts with strings. */
+/**
+ * The Aerodrome Router's and Pool's custom errors (aerodrome-finance/contracts IRouter, IPool: a dust
+ * amount the router quotes above 0 can still fail the pool's K check); SwapRouter02 reverts with strings.
+ */
 export const directSwapRevertAbi = parseAbi([
   'error InsufficientOutputAmount()',
   'error Expired()',
   'error PoolDoesNotExist()',
   'error InvalidPath()',
+  'error K()',
+  'error InsufficientLiquidity()',
+  'error InsufficientInputAmount()',
 ])
 
 interface SwapLeg {

@@ -121,10 +121,25 @@ export function parseSwapState(
 ): SwapState {
   const from = tokenOf(req.fromToken, 'fromToken', read.fromDecimals[0], read.fromSymbol[0])
   const to = tokenOf(req.toToken, 'toToken', read.toDecimals[0], read.toSymbol[0])
-  const balance = required(read.balance[0], `the ${from.symbol} balance`)
+  // The multicall answered (else it threw): a slot that reverted is the token refusing the read, as an
+  // Aave debt token refuses allowance() (and transfers). It cannot be approved or sold: 422, not a 502
+  // that invites a retry.
+  const unsellable = () =>
+    new BuildRefusedError(
+      'not_a_token',
+      `${from.address} is in the address book but does not answer balanceOf/allowance like a transferable ERC-20 token.`,
+      'fromToken',
+      { address: from.address },
+    )
+  const balance = from.native ? required(read.balance[0], 'the ETH balance') : read.balance[0]
+  if (balance === undefined) throw unsellable()
   const allowances = from.native
     ? []
-    : spenders.map((_, i) => required(read.allowances[i], `the ${from.symbol} allowance`))
+    : spenders.map((_, i) => {
+        const allowance = read.allowances[i]
+        if (allowance === undefined) throw unsellable()
+        return allowance
+      })
   assertBalance('fromAmount', from, balance, req.amountIn)
   return { from, to, balance, allowances }
 }

@@ -1,4 +1,4 @@
-import { type Address, parseAbi } from 'viem'
+import { type Address, isAddressEqual, parseAbi } from 'viem'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { NoLiquidityError } from '../market/getSwapPrice.js'
@@ -20,17 +20,25 @@ import type { TxStep } from './txStep.js'
 
 const ZEROX = '0x Swap API'
 
-/** The errors a 0x transaction reverts with (0xProject/0x-settler: the Settler's final check, AllowanceHolder). */
+/**
+ * The errors a 0x transaction reverts with (0xProject/0x-settler: the Settler's final check,
+ * AllowanceHolder), and those of the Aerodrome pools it may route through, which bubble up.
+ */
 export const zeroExRevertAbi = parseAbi([
   'error TooMuchSlippage(address token, uint256 expected, uint256 actual)',
   'error ConfusedDeputy()',
+  'error K()',
+  'error InsufficientLiquidity()',
+  'error InsufficientInputAmount()',
 ])
 
 /**
  * What is refused in a 0x quote before it is handed on: a spender other than AllowanceHolder (0x's own
- * rule: never approve the Settler or anything else), a transaction to a contract outside the address book,
- * ETH attached other than the ETH sold, or a minimum looser than slippageBps allows. Each is a 502 (the
- * quote is unusable; nothing is charged).
+ * rule: never approve the Settler or anything else), a transaction to anything but AllowanceHolder (the
+ * allowance-holder flow's only entry point; "in the address book" is not enough: the book lists tokens,
+ * and a quote whose transaction is `USDC.transfer(someone, …)` would drain the taker), ETH attached other
+ * than the ETH sold, or a minimum looser than slippageBps allows. Each is a 502 (the quote is unusable;
+ * nothing is charged). What the transaction then does is checked on its simulation (buildSwap).
  */
 export function checkZeroExQuote(
   quote: ZeroExFirmQuote,
@@ -42,8 +50,8 @@ export function checkZeroExQuote(
   if (spender !== null && spender !== BASE_ADDRESSES.ZeroExAllowanceHolder)
     throw new UpstreamError(ZEROX, `the quote asks for an allowance to ${spender}, not to AllowanceHolder`)
   const { to, value } = quote.transaction
-  if (!book.has(to))
-    throw new UpstreamError(ZEROX, `the quote's transaction goes to ${to}, outside the address book`)
+  if (!book.has(to) || !isAddressEqual(to, BASE_ADDRESSES.ZeroExAllowanceHolder))
+    throw new UpstreamError(ZEROX, `the quote's transaction goes to ${to}, not to AllowanceHolder`)
   const expectedValue = state.from.native ? req.amountIn : 0n
   if (value !== expectedValue)
     throw new UpstreamError(ZEROX, `the quote attaches ${value} wei where the swap sends ${expectedValue}`)

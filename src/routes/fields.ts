@@ -29,6 +29,19 @@ export const address = z
   })
   .describe('EVM address, 0x + 40 hex; mixed case must be a valid EIP-55 checksum')
 
+/**
+ * The wallet a builder builds for (owner, taker, signer): an address that can sign, so not the zero
+ * address (the usual unset value). It holds tokens on Base (burns) and would simulate fine, so a careless
+ * caller would be charged for steps nobody can send. (The burn builder refuses the dead address itself.)
+ */
+export const wallet = address
+  .refine((s) => !/^0x0{40}$/.test(s), {
+    error: 'is the zero address, which nobody can sign for: send the wallet that broadcasts the steps.',
+  })
+  .describe(
+    'EVM address of the wallet that signs (not the zero address); mixed case must be a valid EIP-55 checksum',
+  )
+
 export const tokenOrNative = address.describe(
   'Token address (mixed case must be a valid EIP-55 checksum); native ETH is the sentinel 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
 )
