@@ -199,13 +199,14 @@ describe('input rules on paid requests (devnet)', () => {
     })
     await expectRefused(deposit, 'assets', who, before)
 
-    // …and only a good one reaches the handler's 501. Zero stays valid where it means something.
+    // …and only a good one reaches the handler (which refuses this market from the chain's state, 422,
+    // never a 400). Zero stays valid where it means something.
     const good = await send('/v1/tx/loan/borrow', builderPayment, {
       marketId: MARKET_ID,
       assets: '1000000',
       owner: CHECKSUMMED,
     })
-    expect(good.status).toBe(501)
+    expect(good.status).toBe(422)
     const collectOnly = await send('/v1/tx/lp/uni/remove', builderPayment, {
       tokenId: '7',
       liquidity: '0',

@@ -13,6 +13,9 @@ describe('createAddressBook', () => {
     expect(book.has(BASE_LENDING_CATALOG.vaults[0]?.address ?? '0x')).toBe(true)
     expect(book.has(TOKENIZED_STOCKS.NVDAc.token)).toBe(true)
     expect(book.has(DEVNET_UTIL_TOKEN)).toBe(true)
+    const [market] = BASE_LENDING_CATALOG.morphoMarkets
+    expect(book.listsMarket((market ?? '0x').toUpperCase().replace('0X', '0x') as `0x${string}`)).toBe(true)
+    expect(book.listsMarket(`0x${'11'.repeat(32)}`)).toBe(false)
   })
 
   test('error: anything else is out, and UTIL only where it is deployed', () => {

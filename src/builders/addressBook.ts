@@ -1,4 +1,4 @@
-import { type Address, getAddress } from 'viem'
+import { type Address, getAddress, type Hex } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import type { LendingCatalog } from '../chain/lendingCatalog.js'
 import { TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
@@ -10,6 +10,12 @@ import { TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
  */
 export interface AddressBook {
   has(address: Address): boolean
+  /**
+   * Whether a Morpho Blue market id is one of the catalog's. Anyone can create a Morpho market with
+   * listed tokens and an oracle of their own, and such an oracle can take the collateral through
+   * liquidation, so the loan builders only build for vetted markets.
+   */
+  listsMarket(id: Hex): boolean
 }
 
 export function createAddressBook(options: {
@@ -25,5 +31,9 @@ export function createAddressBook(options: {
       ...(options.utilToken === null ? [] : [options.utilToken]),
     ].map((a) => getAddress(a)),
   )
-  return { has: (address) => entries.has(getAddress(address)) }
+  const markets = new Set(options.lending.morphoMarkets.map((id) => id.toLowerCase()))
+  return {
+    has: (address) => entries.has(getAddress(address)),
+    listsMarket: (id) => markets.has(id.toLowerCase()),
+  }
 }

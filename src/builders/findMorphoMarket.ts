@@ -28,7 +28,7 @@ export interface LoanMarket {
 const verified = cachePerClient<LoanMarket>(Number.POSITIVE_INFINITY)
 
 /**
- * The market `marketId` names, or 422 naming `marketId`: not created on Morpho Blue (`unknown_market`),
+ * The market `marketId` names, or 422 naming `marketId`: not in the catalog (`unlisted_market`), not created on Morpho Blue (`unknown_market`),
  * params that do not hash back to the id (`market_id_mismatch`, a chain answer we cannot trust), an idle
  * market without collateral or oracle (`idle_market`), or a token outside the address book
  * (`unlisted_target`: its approve could not be built, so neither is a position we could not unwind).
@@ -36,6 +36,13 @@ const verified = cachePerClient<LoanMarket>(Number.POSITIVE_INFINITY)
  */
 export async function findMorphoMarket(engine: BuilderEngine, marketId: string): Promise<LoanMarket> {
   const id = marketId.toLowerCase() as Hex
+  if (!engine.book.listsMarket(id))
+    throw new BuildRefusedError(
+      'unlisted_market',
+      `${id} is not one of the Morpho markets this service builds for (GET /v1/loan/markets lists them): a market anyone can create may price collateral with an oracle its creator controls.`,
+      'marketId',
+      { marketId: id },
+    )
   const market = await verified(engine.chain).get(id, () => readMarket(engine, id))
   // Checked again on a cache hit: the cache is per chain client, the book per engine.
   assertListedTokens(engine, market.params)

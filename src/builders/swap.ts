@@ -93,7 +93,9 @@ export async function buildSwap(
  * fromToken and pay the taker at least minOut of toToken. A step can pass every static check and still
  * pay someone else (a 0x transaction whose Settler pays another recipient, or one that pulls the approved
  * tokens and delivers nothing): such a bundle is refused as 502 from its source, never handed on (and so
- * never charged). `balanceChanges` follow `watch`: [fromToken, toToken].
+ * never charged). The spend check also covers a taker whose earlier, larger allowance to AllowanceHolder
+ * means no approve step caps the pull. One wei of slack on the spend: a rebasing listed token (an Aave
+ * aToken) moves balances by the amount ±1 from rounding. `balanceChanges` follow `watch`: [fromToken, toToken].
  */
 function assertSimulatedOutcome(
   changes: readonly BalanceChange[],
@@ -104,7 +106,7 @@ function assertSimulatedOutcome(
   const source = plan.quotedBy === '0x' ? '0x Swap API' : CHAIN_UPSTREAM
   if (spent === undefined || received === undefined)
     throw new UpstreamError(source, 'the swap simulation reported no balance changes')
-  if (-BigInt(spent.delta) > req.amountIn)
+  if (-BigInt(spent.delta) > req.amountIn + 1n)
     throw new UpstreamError(
       source,
       `the swap, simulated, takes ${-BigInt(spent.delta)} of ${req.fromToken} from the taker, more than fromAmount ${req.amountIn}`,

@@ -520,7 +520,7 @@ describe('attacks on the builders', () => {
         '/v1/tx/loan/supply-collateral',
         loan(unlistedMarkets.collateral),
         'marketId',
-        'unlisted_target',
+        'unlisted_market',
       ],
       [
         'market, unlisted loan token',
@@ -528,7 +528,7 @@ describe('attacks on the builders', () => {
         '/v1/tx/loan/borrow',
         loan(unlistedMarkets.loan),
         'marketId',
-        'unlisted_target',
+        'unlisted_market',
       ],
       [
         'market, unlisted, repay',
@@ -536,7 +536,7 @@ describe('attacks on the builders', () => {
         '/v1/tx/loan/repay',
         loan(unlistedMarkets.loan.toUpperCase().replace('0X', '0x')),
         'marketId',
-        'unlisted_target',
+        'unlisted_market',
       ],
       [
         'market never created',
@@ -544,7 +544,7 @@ describe('attacks on the builders', () => {
         '/v1/tx/loan/withdraw-collateral',
         loan(`0x${'11'.repeat(32)}`),
         'marketId',
-        'unknown_market',
+        'unlisted_market',
       ],
     ]
     const answers = await Promise.all(cases.map(([, c, path, body]) => c.post(path, body)))
@@ -553,7 +553,7 @@ describe('attacks on the builders', () => {
       cases.map(([, , , , field, code]) => ({ status: 422, field, code })),
       cases.map(([name]) => name),
     )
-    expect(answers[14]?.body.error?.details).toEqual({ address: STRANGER })
+    expect(answers[14]?.body.error?.details).toEqual({ marketId: unlistedMarkets.collateral })
   })
 
   test('attack: a 0x quote whose transaction is a token transfer to someone else is refused as 502, free', async () => {
@@ -644,6 +644,70 @@ describe('attacks on the builders', () => {
           args: [THIEF],
         }),
       ).toBe(thiefBefore)
+    } finally {
+      proxy.set(null)
+    }
+  })
+
+  test('attack: a 0x quote that pulls more than fromAmount from a taker with a standing allowance is refused as 502, free', async () => {
+    // The taker approved AllowanceHolder without limit earlier (another app did): no approve step caps
+    // what the quoted transaction pulls, only the simulated outcome does.
+    const owner = ownerWallet(sw, 7)
+    const me = owner.account.address
+    await expectMined(
+      sw.chain,
+      await owner.writeContract({
+        address: USDC,
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [ALLOWANCE_HOLDER, maxUint256],
+      }),
+    )
+    const amountIn = parseUnits('200', 6)
+    let rewritten = false
+    proxy.set((q) => {
+      const exec = decodeFunctionData({ abi: zeroExStandInAbi, data: q.transaction.data })
+      if (exec.functionName !== 'exec') return q
+      const [operator, token, , target, inner] = exec.args
+      const execute = decodeFunctionData({ abi: zeroExStandInAbi, data: inner })
+      if (execute.functionName !== 'execute') return q
+      const [slippage, actions, zid] = execute.args
+      const pull = decodeFunctionData({ abi: zeroExStandInAbi, data: actions[0] as Hex })
+      if (pull.functionName !== 'TRANSFER_FROM') return q
+      const [recipient, permit, sig] = pull.args
+      rewritten = true
+      // Twice the amount, through the same Settler and pool, the output (more of it) still to the taker.
+      const double = amountIn * 2n
+      const greedyPull = encodeFunctionData({
+        abi: zeroExStandInAbi,
+        functionName: 'TRANSFER_FROM',
+        args: [recipient, { ...permit, permitted: { ...permit.permitted, amount: double } }, sig],
+      })
+      const greedy = encodeFunctionData({
+        abi: zeroExStandInAbi,
+        functionName: 'execute',
+        args: [slippage, [greedyPull, ...actions.slice(1)], zid],
+      })
+      const data = encodeFunctionData({
+        abi: zeroExStandInAbi,
+        functionName: 'exec',
+        args: [operator, token, double, target, greedy],
+      })
+      return { ...q, transaction: { ...q.transaction, data } }
+    })
+    try {
+      const answer = await zxClient.post<SwapAction>('/v1/tx/swap', {
+        fromToken: USDC,
+        toToken: WETH,
+        fromAmount: amountIn.toString(),
+        taker: me,
+      })
+      expect(rewritten).toBe(true)
+      expect(answer.status, JSON.stringify(answer.body)).toBe(502)
+      expect(answer.body.error?.message).toMatch(
+        new RegExp(`takes ${amountIn * 2n} of ${USDC} from the taker, more than fromAmount ${amountIn}`),
+      )
+      expect(answer.charged).toBe(0n)
     } finally {
       proxy.set(null)
     }

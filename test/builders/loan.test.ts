@@ -464,11 +464,12 @@ describe('loan builders (Morpho Blue)', () => {
     expect(await positionOf(me)).toEqual({ collateral, borrowShares })
   }, 120_000)
 
-  test('error: a real market whose token is outside the address book is refused naming marketId, uncharged', async () => {
-    // Morpho markets are permissionless: anyone can list one over any token (here, a bare address).
+  test('attack: a real market outside the catalog, on listed tokens with an oracle its creator controls, is refused naming marketId, uncharged', async () => {
+    // Morpho markets are permissionless: anyone can list WETH/USDC over an oracle of their own, which
+    // could then price the caller's collateral at 0 and liquidate it.
     const creator = ownerWallet(sw, 5)
     const stranger: Address = '0x000000000000000000000000000000000000bEEF'
-    const strangeParams = { ...params, collateralToken: stranger }
+    const strangeParams = { ...params, oracle: stranger }
     const hash = await creator.writeContract({
       address: MORPHO,
       abi: morphoAbi,
@@ -482,8 +483,8 @@ describe('loan builders (Morpho Blue)', () => {
       owner: creator.account.address,
     })
     expect(answer.status, JSON.stringify(answer.body)).toBe(422)
-    expect(answer.body.error).toMatchObject({ code: 'unlisted_target', field: 'marketId' })
-    expect(answer.body.error?.details).toEqual({ address: stranger })
+    expect(answer.body.error).toMatchObject({ code: 'unlisted_market', field: 'marketId' })
+    expect(answer.body.error?.details).toEqual({ marketId: morphoMarketId(strangeParams) })
     expect(answer.charged).toBe(0n)
   })
 
@@ -505,7 +506,7 @@ describe('loan builders (Morpho Blue)', () => {
       client.post('/v1/tx/loan/withdraw-collateral', { marketId: MARKET, assets: '1', owner: 'me' }),
     ])
     expect(unknown.status).toBe(422)
-    expect(unknown.body.error).toMatchObject({ code: 'unknown_market', field: 'marketId' })
+    expect(unknown.body.error).toMatchObject({ code: 'unlisted_market', field: 'marketId' })
     expect(noDebt.status).toBe(422)
     expect(noDebt.body.error).toMatchObject({ code: 'nothing_to_repay', field: 'assets' })
     expect(short.status).toBe(422)
