@@ -1,7 +1,7 @@
-import { type Address, type ContractFunctionParameters, encodeFunctionData, erc20Abi, parseAbi } from 'viem'
+import { type Address, type ContractFunctionParameters, erc20Abi, parseAbi } from 'viem'
+import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { USDC_DECIMALS } from '../chain/network.js'
-import { swapRouter02Abi } from '../chain/swapVenueAbis.js'
 import {
   findStockTicker,
   STOCK_DECIMALS,
@@ -17,6 +17,7 @@ import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { required } from './required.js'
+import { encodeUniswapSwap } from './swapDirect.js'
 import { tokenLabel } from './tokenLabel.js'
 import type { BuilderEnvelope, TxStep } from './txStep.js'
 
@@ -78,11 +79,6 @@ export interface StockOrderState {
   allowance: bigint
 }
 
-/** amountOut less slippageBps, rounded down (the router's `amountOutMinimum`). */
-export function minOut(amountOut: bigint, slippageBps: number): bigint {
-  return (amountOut * BigInt(10_000 - slippageBps)) / 10_000n
-}
-
 /**
  * Pure: approve (only when short, exactly amountIn, on the token going in: USDC on a buy, the stock on a
  * sell, to SwapRouter02 which pulls it) then SwapRouter02 `multicall(deadline, [exactInputSingle])` through
@@ -107,30 +103,25 @@ export function encodeStockOrder(p: {
     label: tokenLabel(p.amountIn, tokenIn),
     spenderName: 'the swap router (SwapRouter02)',
   })
-  const exactIn = encodeFunctionData({
-    abi: swapRouter02Abi,
-    functionName: 'exactInputSingle',
-    args: [
-      {
-        tokenIn: tokenIn.address,
-        tokenOut: tokenOut.address,
-        fee: state.pool.fee,
-        recipient: p.taker,
-        amountIn: p.amountIn,
-        amountOutMinimum: p.amountOutMin,
-        sqrtPriceLimitX96: 0n,
-      },
-    ],
+  // The swap builder's own Uniswap encoder (ERC-20 to ERC-20, paid to the taker), with a stock's wording.
+  const token = (t: { address: Address; symbol: string; decimals: number }) => ({
+    ...t,
+    erc20: t.address,
+    native: false,
   })
   const tier = `${state.pool.fee / 10_000}%`
   const swap: TxStep = {
-    to: BASE_ADDRESSES.SwapRouter02,
-    data: encodeFunctionData({
-      abi: swapRouter02Abi,
-      functionName: 'multicall',
-      args: [BigInt(p.deadline), [exactIn]],
-    }),
-    value: 0n,
+    ...encodeUniswapSwap(
+      {
+        from: token(tokenIn),
+        to: token(tokenOut),
+        amountIn: p.amountIn,
+        minOut: p.amountOutMin,
+        owner: p.taker,
+        deadline: BigInt(p.deadline),
+      },
+      state.pool.fee,
+    ),
     description:
       p.side === 'buy'
         ? `Buy at least ${tokenLabel(p.amountOutMin, stock)} with ${tokenLabel(p.amountIn, USDC_TOKEN)} in the ${tier} pool`
@@ -215,7 +206,7 @@ export async function buildStockOrder(
   assertBalance('amount', { address: tokenIn, symbol: symbolIn }, balance, amountIn)
 
   const amountOut = BigInt(quote.amountOut)
-  const amountOutMin = minOut(amountOut, body.slippageBps)
+  const amountOutMin = minOutAfterSlippage(amountOut, body.slippageBps)
   const { steps, allowanceIssue } = encodeStockOrder({
     state: { ticker, token, pool: quote.pool, allowance },
     side: body.side,

@@ -38,7 +38,7 @@ export const directSwapRevertAbi = parseAbi([
   'error InsufficientInputAmount()',
 ])
 
-interface SwapLeg {
+export interface SwapLeg {
   from: SwapToken
   to: SwapToken
   amountIn: bigint

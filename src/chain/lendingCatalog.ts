@@ -9,7 +9,7 @@ import { BASE_ADDRESSES } from './addresses.js'
 export interface LendingCatalog {
   /**
    * ERC-4626 vaults. `metamorpho`: a MetaMorpho vault over Morpho Blue (BASE_ADDRESSES.MorphoBlue), whose
-   * APY comes from its allocation; `erc4626`: any other ERC-4626, whose APY is its share-price growth.
+   * APY comes from its allocation; `erc4626`: every other ERC-4626, whose APY is its share-price growth.
    */
   vaults: readonly CatalogVault[]
   /** Underlying assets of the Aave v3 reserves (pool BASE_ADDRESSES.AavePool) listed as pool-lender vaults. */
