@@ -1,8 +1,9 @@
 import { describe, expect, expectTypeOf, test } from 'vitest'
 import { z } from 'zod'
 import { InvalidInputError, NotImplementedError } from '../errors.js'
+import { type BuilderResult, builder } from './builder.js'
 import { exampleBuild } from './builderExample.js'
-import { type BuilderResult, builder, builderRoutes } from './builders.js'
+import { builderRoutes } from './builders.js'
 import { address, atomicAmount, positiveAtomicAmount } from './fields.js'
 import type { HandlerContext } from './route.js'
 
