@@ -212,7 +212,8 @@ describe('input rules on paid requests (devnet)', () => {
       liquidity: '0',
       owner: CHECKSUMMED,
     })
-    expect(collectOnly.status).toBe(501)
+    // Position 7 is not the caller's (or does not exist): refused from the chain's state, 422.
+    expect(collectOnly.status).toBe(422)
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
     expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
     // The well-formed swap price is served, and it alone is charged.

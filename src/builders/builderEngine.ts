@@ -19,6 +19,12 @@ export interface BuildPlan<A> {
   action: A
   /** The protocol's custom errors, to decode a revert. */
   revertAbi?: Abi
+  /**
+   * Targets outside the static book that the plan itself confirmed onchain as made by a listed protocol
+   * contract for listed tokens (an Aerodrome pool, i.e. its LP token, that the listed PoolFactory reports
+   * for two listed tokens). Never a caller-supplied address taken on trust.
+   */
+  confirmedTargets?: readonly Address[]
   quotedAt: number
   expiresAt: number
 }
@@ -45,7 +51,10 @@ export function createBuilderEngine(deps: {
     nowSec: () => Math.floor(deps.clock() / 1000),
     async finish(plan) {
       // The invariant that makes a builder safe to call with any address: no step leaves the book.
-      for (const step of plan.steps) if (!book.has(step.to)) throw new UnlistedTargetError(step.to)
+      const confirmed = new Set((plan.confirmedTargets ?? []).map((a) => a.toLowerCase()))
+      for (const step of plan.steps)
+        if (!book.has(step.to) && !confirmed.has(step.to.toLowerCase()))
+          throw new UnlistedTargetError(step.to)
       const steps = plan.steps.map((s) => ({ ...s, data: appendSuffix(s.data, suffix) }))
       const simulation = await simulateBundle(chain, plan.owner, steps, plan.watch, plan.revertAbi ?? [])
       return {

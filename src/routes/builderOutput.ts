@@ -12,7 +12,7 @@ export const txStep = z.object({
   description: z.string().describe('What this step does'),
 })
 
-const signedAmount = z
+export const signedAmount = z
   .string()
   .regex(/^-?[0-9]+$/)
   .describe('Signed atomic amount')

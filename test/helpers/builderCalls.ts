@@ -100,7 +100,11 @@ export function expectEnvelope(
   envelope: BuilderEnvelope<unknown>,
   owner: Address,
   codes = [DEVNET_BUILDER_CODE],
+  /** Targets the plan confirmed onchain beside the static book (an Aerodrome pool's LP token). */
+  confirmed: readonly Address[] = [],
 ) {
+  const listed = (to: Address) =>
+    devnetBook.has(to) || confirmed.some((c) => c.toLowerCase() === to.toLowerCase())
   const suffix = Attribution.toDataSuffix({ codes })
   expect(envelope.network).toBe('eip155:8453')
   expect(envelope.expiresAt).toBeGreaterThan(envelope.quotedAt)
@@ -109,7 +113,7 @@ export function expectEnvelope(
   expect(envelope.walletSendCalls.chainId).toBe('0x2105')
   expect(envelope.walletSendCalls.capabilities?.dataSuffix.value).toBe(suffix)
   for (const [i, step] of envelope.steps.entries()) {
-    expect(devnetBook.has(step.to), `step ${i} target ${step.to} is in the address book`).toBe(true)
+    expect(listed(step.to), `step ${i} target ${step.to} is in the address book`).toBe(true)
     expect(step.data.endsWith(suffix.slice(2)), `step ${i} ends with the builder-code suffix`).toBe(true)
     expect(Attribution.fromData(step.data as Hex)).toMatchObject({ codes })
     const call = envelope.walletSendCalls.calls[i]

@@ -11,6 +11,7 @@ interface IAerodromeRouterStandIn {
         address factory;
     }
 
+    error ETHTransferFailed();
     error Expired();
     error InsufficientAmount();
     error InsufficientAmountA();
@@ -21,6 +22,7 @@ interface IAerodromeRouterStandIn {
     error InsufficientLiquidity();
     error InsufficientOutputAmount();
     error InvalidPath();
+    error OnlyWETH();
     error PoolDoesNotExist();
     error PoolFactoryDoesNotExist();
     error SameAddresses();
@@ -70,6 +72,24 @@ interface IAerodromeRouterStandIn {
         address to,
         uint256 deadline
     ) external returns (uint256 amountA, uint256 amountB);
+    function addLiquidityETH(
+        address token,
+        bool stable,
+        uint256 amountTokenDesired,
+        uint256 amountTokenMin,
+        uint256 amountETHMin,
+        address to,
+        uint256 deadline
+    ) external payable returns (uint256 amountToken, uint256 amountETH, uint256 liquidity);
+    function removeLiquidityETH(
+        address token,
+        bool stable,
+        uint256 liquidity,
+        uint256 amountTokenMin,
+        uint256 amountETHMin,
+        address to,
+        uint256 deadline
+    ) external returns (uint256 amountToken, uint256 amountETH);
     function swapExactTokensForTokens(
         uint256 amountIn,
         uint256 amountOutMin,

@@ -6,6 +6,13 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {StandInBase} from "../common/StandInBase.sol";
+
+/// @dev WETH9's deposit/withdraw, as Aerodrome's Router uses them.
+interface IWETHStandIn {
+    function deposit() external payable;
+    function withdraw(uint256 amount) external;
+    function transfer(address to, uint256 amount) external returns (bool);
+}
 import {
     IAerodromePoolFactoryStandIn,
     IAerodromePoolStandIn,
@@ -15,8 +22,10 @@ import {
 /// @title Aerodrome Router stand-in (devnet only), etched at 0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43
 /// @notice Same signatures as aerodrome-finance/contracts Router.sol for volatile pools: addLiquidity,
 /// removeLiquidity, swapExactTokensForTokens with Route{from,to,stable,factory}, quoteAddLiquidity,
-/// quoteRemoveLiquidity, getAmountsOut, getReserves, poolFor, sortTokens. Tokens move with real transferFrom.
-/// @dev Deviations: only the default factory is "approved" (no FactoryRegistry); stable pools, ETH variants,
+/// quoteRemoveLiquidity, getAmountsOut, getReserves, poolFor, sortTokens, and the ETH variants of liquidity
+/// (addLiquidityETH wraps msg.value into WETH and refunds the unused ETH; removeLiquidityETH unwraps the WETH
+/// leg to `to`). Tokens move with real transferFrom.
+/// @dev Deviations: only the default factory is "approved" (no FactoryRegistry); stable pools, ETH swaps,
 /// fee-on-transfer variants and zaps are not implemented (they revert NotImplemented or StableNotSupported).
 contract AerodromeRouterStandIn is StandInBase, IAerodromeRouterStandIn {
     using SafeERC20 for IERC20;
@@ -144,6 +153,52 @@ contract AerodromeRouterStandIn is StandInBase, IAerodromeRouterStandIn {
     ) external ensure(deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity) {
         (amountA, amountB) = _addLiquidity(tokenA, tokenB, stable, amountADesired, amountBDesired, amountAMin, amountBMin);
         liquidity = _depositAndMint(tokenA, tokenB, stable, amountA, amountB, to);
+    }
+
+    function addLiquidityETH(
+        address token,
+        bool stable,
+        uint256 amountTokenDesired,
+        uint256 amountTokenMin,
+        uint256 amountETHMin,
+        address to,
+        uint256 deadline
+    ) external payable ensure(deadline) returns (uint256 amountToken, uint256 amountETH, uint256 liquidity) {
+        (amountToken, amountETH) =
+            _addLiquidity(token, weth, stable, amountTokenDesired, msg.value, amountTokenMin, amountETHMin);
+        address pool = poolFor(token, weth, stable, defaultFactory);
+        IERC20(token).safeTransferFrom(msg.sender, pool, amountToken);
+        IWETHStandIn(weth).deposit{value: amountETH}();
+        assert(IWETHStandIn(weth).transfer(pool, amountETH));
+        liquidity = IAerodromePoolStandIn(pool).mint(to);
+        // As the real Router: the ETH the pool did not take goes back to the sender.
+        if (msg.value > amountETH) _safeTransferETH(msg.sender, msg.value - amountETH);
+    }
+
+    function removeLiquidityETH(
+        address token,
+        bool stable,
+        uint256 liquidity,
+        uint256 amountTokenMin,
+        uint256 amountETHMin,
+        address to,
+        uint256 deadline
+    ) public ensure(deadline) returns (uint256 amountToken, uint256 amountETH) {
+        (amountToken, amountETH) =
+            removeLiquidity(token, weth, stable, liquidity, amountTokenMin, amountETHMin, address(this), deadline);
+        IERC20(token).safeTransfer(to, amountToken);
+        IWETHStandIn(weth).withdraw(amountETH);
+        _safeTransferETH(to, amountETH);
+    }
+
+    /// @dev Only WETH's withdraw may send ETH here (the real Router's rule).
+    receive() external payable {
+        if (msg.sender != weth) revert OnlyWETH();
+    }
+
+    function _safeTransferETH(address to, uint256 value) internal {
+        (bool success,) = to.call{value: value}(new bytes(0));
+        if (!success) revert ETHTransferFailed();
     }
 
     function _depositAndMint(address tokenA, address tokenB, bool stable, uint256 amountA, uint256 amountB, address to)

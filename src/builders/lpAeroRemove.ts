@@ -1,0 +1,178 @@
+import { type Address, encodeFunctionData, erc20Abi } from 'viem'
+import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { aerodromePoolFactoryAbi, multicall3BlockFactsAbi } from '../chain/swapVenueAbis.js'
+import { multiRead, viewCall } from '../market/multiRead.js'
+import { approveIfShort } from './approveIfShort.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { assertBalance, BuildRefusedError } from './builderErrors.js'
+import { aerodromeLiquidityAbi, lpRevertAbi } from './lpAbis.js'
+import { aeroPool } from './lpAeroAdd.js'
+import { aeroPair, type NativeSide, watchedSide } from './lpAeroPair.js'
+import { required } from './required.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+const ROUTER = BASE_ADDRESSES.AerodromeRouter
+const FACTORY = BASE_ADDRESSES.AerodromePoolFactory
+
+export interface AeroRemoveBody {
+  tokenA: string
+  tokenB: string
+  liquidity: string
+  owner: string
+  slippageBps: number
+}
+
+export interface AeroRemoveAction {
+  type: 'aeroRemove'
+  pool: Address
+  nativeSide: NativeSide
+  amountA: string
+  amountB: string
+  amountAMin: string
+  amountBMin: string
+}
+
+interface AeroRemoveArgs {
+  tokenA: Address
+  tokenB: Address
+  liquidity: bigint
+  amountAMin: bigint
+  amountBMin: bigint
+  owner: Address
+  deadline: bigint
+  poolSymbol: string
+}
+
+/**
+ * Pure: Router.removeLiquidity(tokenA, tokenB, stable = false, liquidity, mins, to = owner, deadline), or
+ * with one side native ETH, removeLiquidityETH(token, false, liquidity, tokenMin, ethMin, owner, deadline)
+ * (the router unwraps the pool's WETH and sends ETH to owner).
+ */
+export function encodeAeroRemove(r: AeroRemoveArgs, nativeSide: NativeSide): TxStep {
+  if (nativeSide !== null) {
+    const eth = nativeSide === 'tokenA'
+    const [token, tokenMin, ethMin] = eth
+      ? [r.tokenB, r.amountBMin, r.amountAMin]
+      : [r.tokenA, r.amountAMin, r.amountBMin]
+    return {
+      to: ROUTER,
+      data: encodeFunctionData({
+        abi: aerodromeLiquidityAbi,
+        functionName: 'removeLiquidityETH',
+        args: [token, false, r.liquidity, tokenMin, ethMin, r.owner, r.deadline],
+      }),
+      value: 0n,
+      description: `Remove ${r.liquidity} LP from ${r.poolSymbol}, the WETH side paid as ETH`,
+    }
+  }
+  return {
+    to: ROUTER,
+    data: encodeFunctionData({
+      abi: aerodromeLiquidityAbi,
+      functionName: 'removeLiquidity',
+      args: [r.tokenA, r.tokenB, false, r.liquidity, r.amountAMin, r.amountBMin, r.owner, r.deadline],
+    }),
+    value: 0n,
+    description: `Remove ${r.liquidity} LP from ${r.poolSymbol}`,
+  }
+}
+
+/**
+ * POST /v1/tx/lp/aero/remove: the factory's volatile pool of the pair (two listed tokens; its LP token is
+ * the pool itself, the approve target), then at the same block the router's quoteRemoveLiquidity and the
+ * owner's LP balance and allowance to the router. Mins are the quote less slippageBps; deadline =
+ * expiresAt. Two multicalls: the LP token's address comes from the first.
+ *
+ * Why the pool may be a target although it is not in the static address book: anyone can create an
+ * Aerodrome pool, but only for the pair given, only through the listed factory (getPool reports only pools
+ * it created, all clones of its own implementation), and only when both tokens are listed. A pool address
+ * from the caller is never taken: it is derived from the pair.
+ */
+export async function buildAeroRemove(
+  engine: BuilderEngine,
+  body: AeroRemoveBody,
+): Promise<BuilderEnvelope<AeroRemoveAction>> {
+  const pair = aeroPair(engine.book, body)
+  const { tokenA, tokenB } = pair
+  const owner = body.owner as Address
+  const liquidity = BigInt(body.liquidity)
+  const quotedAt = engine.nowSec()
+  const expiresAt = quotedAt + BUILD_TTL_SEC
+  const first = await multiRead(engine.chain, {
+    block: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBlockNumber', [])],
+    pool: [viewCall(FACTORY, aerodromePoolFactoryAbi, 'getPool', [tokenA, tokenB, false])],
+  })
+  const pool = aeroPool(first.pool[0], tokenA, tokenB)
+  const read = await multiRead(
+    engine.chain,
+    {
+      quote: [
+        viewCall(ROUTER, aerodromeLiquidityAbi, 'quoteRemoveLiquidity', [
+          tokenA,
+          tokenB,
+          false,
+          FACTORY,
+          liquidity,
+        ]),
+      ],
+      balance: [viewCall(pool, erc20Abi, 'balanceOf', [owner])],
+      allowance: [viewCall(pool, erc20Abi, 'allowance', [owner, ROUTER])],
+      symbol: [viewCall(pool, erc20Abi, 'symbol', [])],
+    },
+    required(first.block[0], 'the block number'),
+  )
+  const lp = { address: pool, symbol: read.symbol[0] ?? 'Aerodrome LP', decimals: 18 }
+  assertBalance('liquidity', lp, required(read.balance[0], 'the LP balance'), liquidity)
+  const [amountA, amountB] = required(read.quote[0], 'the router’s quoteRemoveLiquidity')
+  if (amountA === 0n || amountB === 0n)
+    throw new BuildRefusedError(
+      'amounts_too_small',
+      `${liquidity} LP of ${lp.symbol} returns nothing on one side at the pool’s reserves (the pool burns such dust with InsufficientLiquidityBurned).`,
+      'liquidity',
+    )
+  const amountAMin = minOutAfterSlippage(amountA, body.slippageBps)
+  const amountBMin = minOutAfterSlippage(amountB, body.slippageBps)
+  const approval = approveIfShort({
+    token: pool,
+    spender: ROUTER,
+    needed: liquidity,
+    allowance: required(read.allowance[0], 'the LP allowance'),
+    label: `${liquidity} ${lp.symbol} LP`,
+    spenderName: 'the Aerodrome router',
+  })
+  return engine.finish({
+    owner,
+    steps: [
+      ...approval.steps,
+      encodeAeroRemove(
+        {
+          tokenA,
+          tokenB,
+          liquidity,
+          amountAMin,
+          amountBMin,
+          owner,
+          deadline: BigInt(expiresAt),
+          poolSymbol: lp.symbol,
+        },
+        pair.nativeSide,
+      ),
+    ],
+    watch: [watchedSide(pair, 'tokenA'), watchedSide(pair, 'tokenB'), pool],
+    issues: { balance: null, allowance: approval.issue },
+    action: {
+      type: 'aeroRemove',
+      pool,
+      nativeSide: pair.nativeSide,
+      amountA: amountA.toString(),
+      amountB: amountB.toString(),
+      amountAMin: amountAMin.toString(),
+      amountBMin: amountBMin.toString(),
+    },
+    revertAbi: lpRevertAbi,
+    confirmedTargets: [pool],
+    quotedAt,
+    expiresAt,
+  })
+}

@@ -1,0 +1,75 @@
+import { type Address, encodeFunctionData, type Hex } from 'viem'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { lpRevertAbi, positionManagerAbi } from './lpAbis.js'
+import { readUniPosition } from './lpUniPosition.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+const NPM = BASE_ADDRESSES.NonfungiblePositionManager
+/** collect's "everything owed": type(uint128).max. */
+export const MAX_UINT128 = (1n << 128n) - 1n
+
+export interface UniCollectBody {
+  tokenId: string
+  owner: string
+}
+
+export interface UniCollectAction {
+  type: 'uniCollect'
+  tokenId: string
+  token0: Address
+  token1: Address
+  fees0: string
+  fees1: string
+}
+
+/** Pure: the calldata of `collect(tokenId, recipient, max, max)`: every fee owed, paid to `recipient`. */
+export function collectCall(tokenId: bigint, recipient: Address): Hex {
+  return encodeFunctionData({
+    abi: positionManagerAbi,
+    functionName: 'collect',
+    args: [{ tokenId, recipient, amount0Max: MAX_UINT128, amount1Max: MAX_UINT128 }],
+  })
+}
+
+/** Pure: the collect step alone. */
+export function encodeUniCollect(tokenId: bigint, recipient: Address): TxStep {
+  return {
+    to: NPM,
+    data: collectCall(tokenId, recipient),
+    value: 0n,
+    description: `Collect the fees of position ${tokenId}`,
+  }
+}
+
+/**
+ * POST /v1/tx/lp/uni/collect: the fees owed (tokensOwed plus the fee growth inside the range since the
+ * position's snapshot, computed from the pool's ticks and global growth as the NPM's collect does) paid to
+ * the owner; the liquidity stays.
+ */
+export async function buildUniCollect(
+  engine: BuilderEngine,
+  body: UniCollectBody,
+): Promise<BuilderEnvelope<UniCollectAction>> {
+  const owner = body.owner as Address
+  const tokenId = BigInt(body.tokenId)
+  const quotedAt = engine.nowSec()
+  const position = await readUniPosition(engine, tokenId, owner)
+  return engine.finish({
+    owner,
+    steps: [encodeUniCollect(tokenId, owner)],
+    watch: [position.token0.address, position.token1.address],
+    issues: { balance: null, allowance: null },
+    action: {
+      type: 'uniCollect',
+      tokenId: body.tokenId,
+      token0: position.token0.address,
+      token1: position.token1.address,
+      fees0: position.fees0.toString(),
+      fees1: position.fees1.toString(),
+    },
+    revertAbi: lpRevertAbi,
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}

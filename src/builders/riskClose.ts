@@ -1,0 +1,106 @@
+import { type Address, encodeFunctionData } from 'viem'
+import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { BuildRefusedError } from './builderErrors.js'
+import { MARKET_CLOSE_ORDER, riskDiamondAbi } from './riskAbi.js'
+import { human, humanPrice, tradeNotFound } from './riskFields.js'
+import { closeEstimate, fillPrice, LEVERAGE_DECIMALS, PRICE_DECIMALS, scaled } from './riskMath.js'
+import { pendingOn, readRiskPair, readRiskTrade } from './riskState.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+export interface RiskCloseBody {
+  index: number
+  expectedPrice: number
+  owner: string
+}
+
+export interface RiskCloseAction {
+  type: 'riskClose'
+  index: number
+  pairIndex: number
+  pair: string
+  long: boolean
+  leverage: number
+  /** Atomic USDC in the trade. */
+  collateral: string
+  openPrice: number
+  /** expectedPrice moved half the pair spread against the trader: what the close fills at. */
+  expectedExitPrice: number
+  /** Signed atomic USDC at expectedExitPrice, before holding (borrowing/funding) fees. */
+  expectedPnl: string
+  closingFee: string
+  /** Atomic USDC returned to the owner at expectedExitPrice: collateral + pnl − closing fee. */
+  expectedPayout: string
+}
+
+/** Pure: closeTradeMarket(index, expectedPrice x1e10). */
+export function encodeRiskClose(p: { index: number; expectedPrice: bigint; pair: string }): TxStep {
+  return {
+    to: BASE_ADDRESSES.GtradeDiamond,
+    data: encodeFunctionData({
+      abi: riskDiamondAbi,
+      functionName: 'closeTradeMarket',
+      args: [p.index, p.expectedPrice],
+    }),
+    value: 0n,
+    description: `Market-close ${p.pair} trade ${p.index} near ${humanPrice(p.expectedPrice)}`,
+  }
+}
+
+export async function buildRiskClose(
+  engine: BuilderEngine,
+  body: RiskCloseBody,
+): Promise<BuilderEnvelope<RiskCloseAction>> {
+  const owner = body.owner as Address
+  const quotedAt = engine.nowSec()
+  const { trade, pending } = await readRiskTrade(engine.chain, owner, body.index)
+  if (!trade.isOpen) throw tradeNotFound(body.index, 'open trade')
+  if (trade.tradeType !== 0)
+    throw new BuildRefusedError(
+      'resting_order',
+      `Index ${body.index} is a resting ${trade.tradeType === 1 ? 'LIMIT' : 'STOP'} order, not a filled trade: cancel it with POST /v1/tx/risk/cancel.`,
+      'index',
+      { index: body.index },
+    )
+  if (pendingOn(pending, body.index).some((o) => o.orderType === MARKET_CLOSE_ORDER))
+    throw new BuildRefusedError(
+      'close_pending',
+      `Trade ${body.index} already has a market close waiting to be filled.`,
+      'index',
+      { index: body.index },
+    )
+  // The trade names its pair: the pair's spread and fee are a second read.
+  const pair = await readRiskPair(engine.chain, owner, trade.pairIndex)
+  const expectedPrice = scaled(body.expectedPrice, PRICE_DECIMALS)
+  const exit = fillPrice(expectedPrice, pair.spreadP, trade.long, false)
+  const t = {
+    collateral: trade.collateralAmount,
+    leverage: BigInt(trade.leverage),
+    openPrice: trade.openPrice,
+    long: trade.long,
+  }
+  const estimate = closeEstimate(t, exit, pair.feeP)
+  return engine.finish({
+    owner,
+    steps: [encodeRiskClose({ index: body.index, expectedPrice, pair: pair.name })],
+    watch: [BASE_ADDRESSES.USDC],
+    issues: { balance: null, allowance: null },
+    revertAbi: riskDiamondAbi,
+    action: {
+      type: 'riskClose',
+      index: body.index,
+      pairIndex: trade.pairIndex,
+      pair: pair.name,
+      long: trade.long,
+      leverage: human(t.leverage, LEVERAGE_DECIMALS),
+      collateral: t.collateral.toString(),
+      openPrice: humanPrice(t.openPrice),
+      expectedExitPrice: humanPrice(exit),
+      expectedPnl: estimate.pnl.toString(),
+      closingFee: estimate.closingFee.toString(),
+      expectedPayout: estimate.value.toString(),
+    },
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}
