@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { createWalletClient, type Hex, http } from 'viem'
+import { createWalletClient, type Hex, http, type Log, parseAbi, parseEventLogs } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import type { BuilderEnvelope } from '../src/builders/txStep.js'
@@ -31,15 +31,35 @@ const me = owner.address
 const USDC = BASE_ADDRESSES.USDC
 const [WETH_USDC_MARKET] = DEVNET_LENDING_CATALOG.morphoMarkets as [Hex]
 
+type Body = Record<string, unknown>
+
 interface Case {
   id: string
-  body: Record<string, unknown>
+  /** A row label when one builder is measured on several paths. */
+  label?: string
+  /** The body, or a function of the setup's receipts' logs (a position id minted there). */
+  body: Body | ((setupLogs: Log[]) => Body)
   /** A builder whose steps are broadcast once before measuring (to open the position another case needs). */
-  setup?: { id: string; body: Record<string, unknown> }
+  setup?: { id: string; body: Body }
 }
+
+/** The Uniswap position NFT the setup's mint transferred to #1. */
+function mintedTokenId(logs: Log[]): string {
+  const [minted] = parseEventLogs({ abi: nftTransferAbi, logs, eventName: 'Transfer' }).filter(
+    (l) => l.address.toLowerCase() === BASE_ADDRESSES.NonfungiblePositionManager.toLowerCase(),
+  )
+  if (minted === undefined) throw new Error('the setup minted no position')
+  return minted.args.tokenId.toString()
+}
+const nftTransferAbi = parseAbi([
+  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+])
 
 const WETH = BASE_ADDRESSES.WETH
 const market = { marketId: WETH_USDC_MARKET, owner: me }
+const FIXED_LEND = '0x4183be0a905e735a704a587d73cff76e5af8b9ff3ca236bf61ded22b679cafec'
+const FIXED_BORROW = '0xf2e40d3e419a0b8ae1cb50e59951890fc1bfe23bbdb69c1af778b5c957c7fc16'
+const uniPair = { tokenA: WETH, tokenB: USDC, amountA: '100000000000000000', amountB: '300000000', owner: me }
 
 const CASES: Case[] = [
   {
@@ -60,6 +80,57 @@ const CASES: Case[] = [
   { id: 'buildLoanWithdrawCollateral', body: { ...market, assets: '1000000000000000' } },
   { id: 'buildStockOrder', body: { sym: 'AAPLc', side: 'buy', amount: '10', taker: me, slippageBps: 100 } },
   { id: 'buildBurn', body: { amount: '1000000000000000000', owner: me } },
+  // #1's gTrade state (demo trades): index 1 is the open ETH long, index 2 the resting ETH LIMIT order.
+  {
+    id: 'buildRiskOpen',
+    body: {
+      pairIndex: 0,
+      long: true,
+      leverage: 10,
+      collateralUsdc: 100,
+      markPrice: 95000,
+      owner: me,
+      tp: 104500,
+      sl: 90250,
+    },
+  },
+  { id: 'buildRiskClose', body: { index: 1, expectedPrice: 3500, owner: me } },
+  { id: 'buildRiskModify', label: 'tp and sl', body: { index: 1, owner: me, tp: 5000, sl: 3000 } },
+  { id: 'buildRiskModify', label: 'leverage down', body: { index: 1, owner: me, leverage: 1.5 } },
+  { id: 'buildRiskCancel', body: { index: 2, owner: me } },
+  { id: 'buildUniAdd', body: { ...uniPair, fee: 500 } },
+  {
+    id: 'buildUniRemove',
+    body: (logs) => ({ tokenId: mintedTokenId(logs), liquidity: '1000000', owner: me }),
+    setup: { id: 'buildUniAdd', body: { ...uniPair, fee: 500 } },
+  },
+  {
+    id: 'buildUniCollect',
+    body: (logs) => ({ tokenId: mintedTokenId(logs), owner: me }),
+    setup: { id: 'buildUniAdd', body: { ...uniPair, fee: 500 } },
+  },
+  { id: 'buildAeroAdd', body: { ...uniPair, slippageBps: 50 } },
+  {
+    id: 'buildAeroRemove',
+    body: { tokenA: WETH, tokenB: USDC, liquidity: '1000000000', owner: me },
+    setup: { id: 'buildAeroAdd', body: { ...uniPair, slippageBps: 50 } },
+  },
+  // #1's Midnight positions (midnightDemo.ts): credit in the lend market, collateral and debt in the borrow one.
+  { id: 'buildFixedLend', body: { marketId: FIXED_LEND, assets: '100000000', owner: me, slippageBps: 50 } },
+  {
+    id: 'buildFixedBorrow',
+    body: { marketId: FIXED_BORROW, assets: '100000000', owner: me, slippageBps: 50 },
+  },
+  { id: 'buildFixedRepay', body: { marketId: FIXED_BORROW, units: '100000000', owner: me } },
+  { id: 'buildFixedWithdraw', body: { marketId: FIXED_LEND, units: '100000000', owner: me } },
+  {
+    id: 'buildFixedSupplyCollateral',
+    body: { marketId: FIXED_BORROW, collateralToken: WETH, assets: '100000000000000000', owner: me },
+  },
+  {
+    id: 'buildFixedWithdrawCollateral',
+    body: { marketId: FIXED_BORROW, collateralToken: WETH, assets: '100000000000000000', owner: me },
+  },
 ]
 
 async function main(): Promise<void> {
@@ -99,6 +170,7 @@ async function main(): Promise<void> {
     const rpc: number[] = []
     let failure: string | undefined
     try {
+      const setupLogs: Log[] = []
       if (c.setup !== undefined) {
         const built = await build(c.setup.id, c.setup.body)
         for (const step of built.steps) {
@@ -107,14 +179,15 @@ async function main(): Promise<void> {
             data: step.data,
             value: BigInt(step.value),
           })
-          await services.deps.chain.waitForTransactionReceipt({ hash })
+          setupLogs.push(...(await services.deps.chain.waitForTransactionReceipt({ hash })).logs)
         }
       }
-      for (let i = 0; i < 3; i++) await build(c.id, c.body) // warm: JIT, immutable caches
+      const body = typeof c.body === 'function' ? c.body(setupLogs) : c.body
+      for (let i = 0; i < 3; i++) await build(c.id, body) // warm: JIT, immutable caches
       for (let i = 0; i < SAMPLES; i++) {
         const before = proxy.count()
         const started = performance.now()
-        await build(c.id, c.body)
+        await build(c.id, body)
         latency.push(performance.now() - started)
         rpc.push(proxy.count() - before)
       }
@@ -126,11 +199,14 @@ async function main(): Promise<void> {
     const row =
       failure === undefined
         ? {
-            builder: `${route?.method} ${route?.path}`,
+            builder: `${route?.method} ${route?.path}${c.label === undefined ? '' : ` (${c.label})`}`,
             ms: { p50: percentile(latency, 50), p99: percentile(latency, 99) },
             rpcRoundTrips: { min: Math.min(...rpc), max: Math.max(...rpc) },
           }
-        : { builder: `${route?.method} ${route?.path}`, failure }
+        : {
+            builder: `${route?.method} ${route?.path}${c.label === undefined ? '' : ` (${c.label})`}`,
+            failure,
+          }
     rows.push(row)
     console.log(JSON.stringify(row))
   }

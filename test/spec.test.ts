@@ -61,6 +61,7 @@ describe('spec conformance', () => {
       '/v1/tx/fixed/repay',
       '/v1/tx/fixed/supply-collateral',
       '/v1/tx/fixed/withdraw-collateral',
+      '/v1/tx/fixed/withdraw',
       '/v1/tx/risk/modify',
       '/v1/tx/risk/cancel',
     ]) {

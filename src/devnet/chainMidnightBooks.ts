@@ -72,7 +72,7 @@ export function chainMidnightBooks(
       const priceOf = new Map(ticks.map((tick, i) => [tick, prices[i] as bigint]))
       return ids.flatMap((id, i) => {
         const market = markets[i] as MidnightMarket
-        const [, offers, , remaining] = books[i] as (typeof books)[number]
+        const [, offers, ratifierData, remaining] = books[i] as (typeof books)[number]
         // toMarket of an id the stand-in never stored is all zeros: not a market.
         if (market.loanToken === '0x0000000000000000000000000000000000000000') return []
         return [
@@ -86,6 +86,8 @@ export function chainMidnightBooks(
                 price: priceOf.get(o.tick) as bigint,
                 remaining: remaining[k] as bigint,
                 cappedByAssets: o.maxAssets > 0n,
+                offer: o,
+                ratifierData: ratifierData[k] as Hex,
               }),
             ),
           },

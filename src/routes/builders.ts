@@ -29,6 +29,7 @@ import {
   fixedLendBuilder,
   fixedRepayBuilder,
   fixedSupplyCollateralBuilder,
+  fixedWithdrawBuilder,
   fixedWithdrawCollateralBuilder,
 } from './fixedBuilders.js'
 import {
@@ -708,6 +709,7 @@ export const builderRoutes = [
   fixedRepayBuilder,
   fixedSupplyCollateralBuilder,
   fixedWithdrawCollateralBuilder,
+  fixedWithdrawBuilder,
   riskModifyBuilder,
   riskCancelBuilder,
 ]

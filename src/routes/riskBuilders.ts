@@ -49,7 +49,7 @@ export const riskOpenBuilder = builder({
       leverage,
       collateralUsdc: positive.describe('Human USDC pulled from owner as collateral (6 dp)'),
       markPrice: price.describe(
-        'The pair’s current price (GET /v1/prices perp leg), human: MARKET’s slippage reference and the side check of triggers',
+        'The pair’s current oracle price, human: GET /v1/prices perp.index (not perp.mark, which already includes the half spread this builder adds for expectedOpenPrice). MARKET’s slippage reference and the side check of triggers',
       ),
       owner,
       tradeType,

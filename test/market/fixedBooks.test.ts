@@ -277,7 +277,10 @@ describe('GET /v1/loan/fixed', () => {
     const deps = svc.services.deps
     const out = await getFixedBooks(
       deps.chain,
-      { ...deps.market, midnight: { books: async () => [real, wrongId, phantom, otherChain] } },
+      {
+        ...deps.market,
+        midnight: { books: async () => [real, wrongId, phantom, otherChain], takeableOffers: async () => [] },
+      },
       frozenMs,
       { warn },
     )

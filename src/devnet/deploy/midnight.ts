@@ -10,8 +10,10 @@ import {
   toHex,
 } from 'viem'
 import { BASE_ADDRESSES } from '../../chain/addresses.js'
-import type { MidnightCollateralParams, MidnightMarket } from '../../chain/midnight.js'
+import type { MidnightCollateralParams, MidnightMarket, MidnightOffer } from '../../chain/midnight.js'
 import type { DeployContext } from '../deployContext.js'
+import { demoAccounts } from '../devnetAccounts.js'
+import { MIDNIGHT_DEMO_MATURITIES, seedMidnightDemo } from './midnightDemo.js'
 import type { DevnetModule } from './registry.js'
 import { ensureDeployerBalance } from './tokens.js'
 
@@ -50,25 +52,7 @@ export const midnightMarketAbiParameter = {
 } as const
 
 // The market types are the service's own (src/chain/midnight.ts): the devnet builds what the service reads.
-export type { MidnightCollateralParams, MidnightMarket } from '../../chain/midnight.js'
-
-export interface MidnightOffer {
-  market: MidnightMarket
-  buy: boolean
-  maker: Address
-  start: bigint
-  expiry: bigint
-  tick: bigint
-  group: Hex
-  callback: Address
-  callbackData: Hex
-  receiverIfMakerIsSeller: Address
-  ratifier: Address
-  reduceOnly: boolean
-  maxUnits: bigint
-  maxAssets: bigint
-  continuousFeeCap: bigint
-}
+export type { MidnightCollateralParams, MidnightMarket, MidnightOffer } from '../../chain/midnight.js'
 
 /** Stand-in-only helpers of the Midnight contracts (the real selectors come from abi/morpho-midnight.json). */
 export const midnightStandInAbi = parseAbi([
@@ -307,12 +291,32 @@ export const devnetModule: DevnetModule = {
   name: 'midnight',
   async deploy(ctx, core) {
     const lltv = 860_000_000_000_000_000n
+    const now = (await ctx.publicClient.getBlock()).timestamp
     const d = await deployMidnight(ctx, {
+      maturities: [...defaultMaturities(now), MIDNIGHT_DEMO_MATURITIES.lend, MIDNIGHT_DEMO_MATURITIES.borrow],
       usdc: core.tokens.USDC,
       collaterals: [
         { token: core.tokens.WETH, lltv, oracle: core.morpho.oracles.WETH_USDC },
         { token: core.tokens.cbBTC, lltv, oracle: core.morpho.oracles.cbBTC_USDC },
       ],
+    })
+    await seedMidnightDemo(ctx, demoAccounts[1]!, {
+      midnight: d.midnight,
+      markets: d.markets,
+      async offerOf(id, buy) {
+        const [, offers, ratifierData] = await ctx.read<
+          readonly [bigint[], MidnightOffer[], Hex[], bigint[]]
+        >({
+          address: d.offerBook,
+          abi: midnightStandInAbi,
+          functionName: 'liveOffers',
+          args: [id],
+        })
+        const i = offers.findIndex(
+          (o) => o.buy === buy && o.maker.toLowerCase() === ctx.deployer.toLowerCase(),
+        )
+        return { offer: offers[i] as MidnightOffer, ratifierData: ratifierData[i] as Hex }
+      },
     })
     return {
       midnight: d.midnight,

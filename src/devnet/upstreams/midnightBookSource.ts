@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import type { MidnightMarket } from '../../chain/midnight.js'
+import type { MidnightMarket, MidnightOffer } from '../../chain/midnight.js'
 
 /**
  * What the Morpho API simulator needs from the chain: every Midnight market the devnet holds and the offers
@@ -25,4 +25,7 @@ export interface MidnightSourceOffer {
   /** What is left to fill: units, or assets when the offer is capped by maxAssets. */
   remaining: bigint
   cappedByAssets: boolean
+  /** The offer itself and its ratifier data, for `/takeable-offers` (absent: listed in levels only). */
+  offer?: MidnightOffer
+  ratifierData?: Hex
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { type Address, getAddress, isAddress } from 'viem'
+import type { MidnightOffer } from '../../chain/midnight.js'
 import type { SimClock } from '../simulator/marketSimulator.js'
 import type { MidnightBookSource, MidnightSourceMarket, MidnightSourceOffer } from './midnightBookSource.js'
 
@@ -36,12 +37,18 @@ export interface WireLevel {
   count: number
 }
 
+/** Executable units of an offer (an offer capped by maxAssets: the whole units its remaining assets buy). */
+function takeableUnits(o: MidnightSourceOffer): bigint {
+  if (o.price === 0n) return 0n
+  return o.cappedByAssets ? (o.remaining * WAD) / o.price : o.remaining
+}
+
 /** Groups one side's offers into price levels, best first. */
 export function priceLevels(offers: readonly MidnightSourceOffer[], buy: boolean): WireLevel[] {
   const levels = new Map<number, { price: bigint; units: bigint; assets: bigint; count: number }>()
   for (const o of offers) {
     if (o.buy !== buy || o.price === 0n) continue
-    const units = o.cappedByAssets ? (o.remaining * WAD) / o.price : o.remaining
+    const units = takeableUnits(o)
     const assets = o.cappedByAssets
       ? o.remaining
       : buy
@@ -84,6 +91,42 @@ function bookJson(m: MidnightSourceMarket) {
     liquidator_gate: market.liquidatorGate,
     asks: priceLevels(m.offers, false),
     bids: priceLevels(m.offers, true),
+  }
+}
+
+/** An offer as the API inlines it (snake_case; uints as decimal strings, times and ticks as numbers). */
+function offerJson(o: MidnightOffer) {
+  const { market } = o
+  return {
+    market: {
+      chain_id: Number(market.chainId),
+      midnight: market.midnight,
+      loan_token: market.loanToken,
+      collaterals: market.collateralParams.map((c) => ({
+        token: c.token,
+        lltv: c.lltv.toString(),
+        liquidation_cursor: c.liquidationCursor.toString(),
+        oracle: c.oracle,
+      })),
+      maturity: Number(market.maturity),
+      rcf_threshold: market.rcfThreshold.toString(),
+      enter_gate: market.enterGate,
+      liquidator_gate: market.liquidatorGate,
+    },
+    buy: o.buy,
+    maker: o.maker,
+    start: Number(o.start),
+    expiry: Number(o.expiry),
+    tick: Number(o.tick),
+    group: o.group,
+    callback: o.callback,
+    callback_data: o.callbackData,
+    receiver_if_maker_is_seller: o.receiverIfMakerIsSeller,
+    ratifier: o.ratifier,
+    reduce_only: o.reduceOnly,
+    max_units: o.maxUnits.toString(),
+    max_assets: o.maxAssets.toString(),
+    continuous_fee_cap: o.continuousFeeCap.toString(),
   }
 }
 
@@ -160,6 +203,33 @@ export function createMorphoApiApp(options: MorphoApiAppOptions): Hono {
     const page = selected.slice(offset, offset + limit)
     const next = offset + limit < selected.length ? encodeCursor(offset + limit) : null
     return c.json({ cursor: next, data: page.map(bookJson) })
+  })
+
+  // One side's executable offers with what a taker needs to `take` them (SDK fetchBookTakeableOffers):
+  // `{data:[{market_id, units, offer, ratifier_data}]}`, best price first (asks lowest, bids highest),
+  // unpaginated. Any market the chain holds is served, matured or not (a matured market's asks are gone).
+  app.get('/v0/midnight/books/:id/:side/takeable-offers', async (c) => {
+    const id = asId(c.req.param('id'))
+    const side = c.req.param('side')
+    if (id === '') throw new BadRequest('invalid market id')
+    if (side !== 'asks' && side !== 'bids') throw new BadRequest(`unknown side: ${side}`)
+    const buy = side === 'bids'
+    const found = (await options.books.markets()).find((m) => m.id.toLowerCase() === id)
+    if (found === undefined) return c.json({ error: { code: 'not_found', message: 'Book not found' } }, 404)
+    const data = found.offers
+      .flatMap((o) => {
+        const units = takeableUnits(o)
+        if (o.buy !== buy || units === 0n || o.offer === undefined || o.ratifierData === undefined) return []
+        return [{ price: o.price, units, offer: o.offer, ratifierData: o.ratifierData }]
+      })
+      .sort((a, b) => (a.price === b.price ? 0 : a.price > b.price === buy ? -1 : 1))
+      .map((o) => ({
+        market_id: id,
+        units: o.units.toString(),
+        offer: offerJson(o.offer),
+        ratifier_data: o.ratifierData,
+      }))
+    return c.json({ data })
   })
 
   return app

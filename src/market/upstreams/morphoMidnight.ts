@@ -1,5 +1,7 @@
 import { type Address, getAddress, type Hex } from 'viem'
 import { z } from 'zod'
+import { BASE_ADDRESSES } from '../../chain/addresses.js'
+import type { MidnightOffer } from '../../chain/midnight.js'
 import { CHAIN_ID } from '../../chain/network.js'
 import { createTtlCache } from '../ttlCache.js'
 import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
@@ -50,6 +52,55 @@ const bookSchema = z.object({
   bids: z.array(levelSchema),
 })
 
+const wireBytes32 = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/)
+  .transform((h) => h.toLowerCase() as Hex)
+const wireBytes = z
+  .string()
+  .regex(/^0x([0-9a-fA-F]{2})*$/)
+  .transform((h) => h.toLowerCase() as Hex)
+const wireTime = uint
+
+/**
+ * A takeable offer (SDK `ApiTakeableOfferResponse`): the offer inline, with what is left to take and the
+ * ratifier data `take` needs. The SDK's offer market omits `chain_id` and `midnight` (implied by the API's
+ * chain) and its offer omits `continuous_fee_cap`; they default to Base, Base's Midnight and 0 when absent.
+ */
+const takeableSchema = z.object({
+  market_id: wireId,
+  units: uint,
+  offer: z.object({
+    market: z.object({
+      chain_id: z.coerce.number().int().optional(),
+      midnight: wireAddress.optional(),
+      loan_token: wireAddress,
+      collaterals: z
+        .array(z.object({ token: wireAddress, lltv: uint, liquidation_cursor: uint, oracle: wireAddress }))
+        .min(1),
+      maturity: wireTime,
+      rcf_threshold: uint,
+      enter_gate: wireAddress,
+      liquidator_gate: wireAddress,
+    }),
+    buy: z.boolean(),
+    maker: wireAddress,
+    start: wireTime,
+    expiry: wireTime,
+    tick: wireTime,
+    group: wireBytes32,
+    callback: wireAddress,
+    callback_data: wireBytes,
+    receiver_if_maker_is_seller: wireAddress,
+    ratifier: wireAddress,
+    reduce_only: z.boolean(),
+    max_units: uint,
+    max_assets: uint,
+    continuous_fee_cap: uint.optional(),
+  }),
+  ratifier_data: wireBytes,
+})
+
 const pageSchema = z.object({
   cursor: z.string().min(1).nullable().optional(),
   data: z.array(bookSchema),
@@ -96,9 +147,23 @@ export interface MidnightBook {
   bids: MidnightLevel[]
 }
 
+/** One executable offer of a book side, ready for `take(offer, ratifierData, units, …)`. */
+export interface MidnightTakeableOffer {
+  marketId: Hex
+  /** Units still takeable (atomic loan token at maturity). */
+  units: bigint
+  offer: MidnightOffer
+  ratifierData: Hex
+}
+
 export interface MorphoMidnight {
   /** Every Base book from `GET /v0/midnight/books`, all cursor pages followed (cached 10 s). */
   books(): Promise<MidnightBook[]>
+  /**
+   * One side's executable offers, `GET /v0/midnight/books/{id}/{asks|bids}/takeable-offers`, in the API's
+   * order (never cached: a builder takes them). An unknown book is an empty list.
+   */
+  takeableOffers(marketId: Hex, side: 'asks' | 'bids'): Promise<MidnightTakeableOffer[]>
 }
 
 export interface MorphoMidnightOptions {
@@ -145,7 +210,22 @@ export function createMorphoMidnight(
     return parsed.data
   }
 
+  async function takeableOffers(marketId: Hex, side: 'asks' | 'bids'): Promise<MidnightTakeableOffer[]> {
+    let raw: unknown
+    try {
+      raw = await fetchJson(NAME, `${baseUrl}/v0/midnight/books/${marketId}/${side}/takeable-offers`)
+    } catch (err) {
+      if (err instanceof UpstreamNotFound) return []
+      throw err
+    }
+    const parsed = z.object({ data: z.array(takeableSchema) }).safeParse(raw)
+    if (!parsed.success)
+      throw new UpstreamError(NAME, 'unexpected takeable-offers shape', { cause: parsed.error })
+    return parsed.data.data.map(toTakeable)
+  }
+
   return {
+    takeableOffers,
     books: () =>
       cache.get('books', async () => {
         const books: MidnightBook[] = []
@@ -163,6 +243,47 @@ export function createMorphoMidnight(
         // A book listed on two pages (the listing moved under the cursor) is counted once.
         return [...new Map(books.map((b) => [b.marketId, b])).values()]
       }),
+  }
+}
+
+function toTakeable(t: z.infer<typeof takeableSchema>): MidnightTakeableOffer {
+  const o = t.offer
+  const m = o.market
+  return {
+    marketId: t.market_id,
+    units: t.units,
+    ratifierData: t.ratifier_data,
+    offer: {
+      market: {
+        chainId: BigInt(m.chain_id ?? CHAIN_ID),
+        midnight: m.midnight ?? BASE_ADDRESSES.MorphoMidnight,
+        loanToken: m.loan_token,
+        collateralParams: m.collaterals.map((c) => ({
+          token: c.token,
+          lltv: c.lltv,
+          liquidationCursor: c.liquidation_cursor,
+          oracle: c.oracle,
+        })),
+        maturity: m.maturity,
+        rcfThreshold: m.rcf_threshold,
+        enterGate: m.enter_gate,
+        liquidatorGate: m.liquidator_gate,
+      },
+      buy: o.buy,
+      maker: o.maker,
+      start: o.start,
+      expiry: o.expiry,
+      tick: o.tick,
+      group: o.group,
+      callback: o.callback,
+      callbackData: o.callback_data,
+      receiverIfMakerIsSeller: o.receiver_if_maker_is_seller,
+      ratifier: o.ratifier,
+      reduceOnly: o.reduce_only,
+      maxUnits: o.max_units,
+      maxAssets: o.max_assets,
+      continuousFeeCap: o.continuous_fee_cap ?? 0n,
+    },
   }
 }
 

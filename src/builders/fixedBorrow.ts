@@ -1,0 +1,120 @@
+import type { Address } from 'viem'
+import { midnightAbi } from '../chain/midnight.js'
+import type { MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
+import { approveIfShort } from './approveIfShort.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { assertBalance, BuildRefusedError } from './builderErrors.js'
+import {
+  collateralIndex,
+  type FixedMarket,
+  findFixedMarket,
+  MIDNIGHT,
+  maxDebtOf,
+  readFixedState,
+} from './fixedMarket.js'
+import { encodeFixedSupplyCollateral } from './fixedSupplyCollateral.js'
+import { aprLabel, encodeFixedTakes, type FixedTakeFields, planFixedTake } from './fixedTake.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { AllowanceIssue, BuilderEnvelope, TxStep } from './txStep.js'
+
+export interface FixedBorrowBody {
+  marketId: string
+  assets: string
+  owner: string
+  slippageBps: number
+  collateral?: { token: string; assets: string } | undefined
+}
+
+export interface FixedBorrowAction extends FixedTakeFields {
+  type: 'fixedBorrow'
+  /** Debt in units after the bundle, and the most Midnight lets the position owe (Σ collateral × price × LLTV). */
+  debtAfter: string
+  maxDebtAfter: string | null
+}
+
+/**
+ * Borrow `assets` of loan token now by selling units to the bid book (lender-makers): the units owed at
+ * maturity are what the fills sell. With `collateral`, its approve (when short) and supplyCollateral come
+ * first. Refused before simulating when the position would be unhealthy: 422 `unhealthy_after` naming
+ * `collateral` (details debtAfter, maxDebtAfter).
+ */
+export async function buildFixedBorrow(
+  engine: BuilderEngine,
+  midnight: MorphoMidnight,
+  body: FixedBorrowBody,
+): Promise<BuilderEnvelope<FixedBorrowAction>> {
+  const owner = body.owner as Address
+  const m = await findFixedMarket(engine, body.marketId)
+  const index =
+    body.collateral === undefined ? null : collateralIndex(m, body.collateral.token, 'collateral.token')
+  const supplied = body.collateral === undefined ? 0n : BigInt(body.collateral.assets)
+  const pulls = index === null ? null : (m.collaterals[index]?.address ?? null)
+  const quotedAt = engine.nowSec()
+  const state = await readFixedState(engine, m, owner, pulls)
+  if (state.chainTime >= m.maturity)
+    throw new BuildRefusedError(
+      'matured',
+      `Market ${m.id} matured at ${m.maturity}: no debt can be added.`,
+      'marketId',
+      {
+        maturity: m.maturity,
+      },
+    )
+  const plan = await planFixedTake(engine, midnight, m, {
+    owner,
+    assets: BigInt(body.assets),
+    slippageBps: body.slippageBps,
+    takingBids: true,
+    fee: state.fee,
+  })
+  const units = BigInt(plan.fields.units)
+  // Selling units first cancels the owner's credit, then adds debt (Midnight's take).
+  const debtAfter = state.debt + (units > state.credit ? units - state.credit : 0n)
+  const collateralAfter = state.collateral.map((c, i) => (i === index ? c + supplied : c))
+  const maxDebtAfter = maxDebtOf(m, collateralAfter, state.prices)
+  if (debtAfter > state.debt && (maxDebtAfter === null || debtAfter > maxDebtAfter))
+    throw new BuildRefusedError(
+      'unhealthy_after',
+      `Owing ${debtAfter} units against collateral worth at most ${maxDebtAfter ?? 'an unpriced amount'} of debt would leave the position unhealthy: supply more collateral (\`collateral\`) or borrow less.`,
+      'collateral',
+      { debtAfter: debtAfter.toString(), maxDebtAfter: maxDebtAfter?.toString() ?? null },
+    )
+  const steps: TxStep[] = []
+  let allowance: AllowanceIssue | null = null
+  if (index !== null) {
+    const token = m.collaterals[index] as FixedMarket['collaterals'][number]
+    assertBalance('collateral.assets', token, state.balance, supplied)
+    const approve = approveIfShort({
+      token: token.address,
+      spender: MIDNIGHT,
+      needed: supplied,
+      allowance: state.allowance,
+      label: tokenLabel(supplied, token),
+      spenderName: 'Morpho Midnight',
+    })
+    allowance = approve.issue
+    steps.push(...approve.steps, encodeFixedSupplyCollateral(m, index, supplied, owner))
+  }
+  const f = plan.fields
+  steps.push(
+    encodeFixedTakes(
+      plan.calls,
+      `Borrow ${tokenLabel(BigInt(f.assets), m.loanToken)} until maturity (owe ${tokenLabel(units, m.loanToken)}) at ${aprLabel(f.averageApr)} APR, worst ${aprLabel(f.worstApr)}, over ${plan.calls.length} offer(s)`,
+    ),
+  )
+  return engine.finish({
+    owner,
+    steps,
+    watch: [m.loanToken.address, ...(pulls === null ? [] : [pulls])],
+    issues: { balance: null, allowance },
+    action: {
+      type: 'fixedBorrow',
+      ...f,
+      debtAfter: debtAfter.toString(),
+      maxDebtAfter: maxDebtAfter?.toString() ?? null,
+    },
+    revertAbi: midnightAbi,
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}

@@ -1,0 +1,85 @@
+import type { Address } from 'viem'
+import { midnightAbi } from '../chain/midnight.js'
+import type { MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
+import { approveIfShort } from './approveIfShort.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { assertBalance, BuildRefusedError } from './builderErrors.js'
+import { findFixedMarket, MIDNIGHT, readFixedState } from './fixedMarket.js'
+import { aprLabel, encodeFixedTakes, type FixedTakeFields, planFixedTake } from './fixedTake.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { BuilderEnvelope } from './txStep.js'
+
+export interface FixedLendBody {
+  marketId: string
+  assets: string
+  owner: string
+  slippageBps: number
+}
+
+export interface FixedLendAction extends FixedTakeFields {
+  type: 'fixedLend'
+  /** Credit in units after the bundle (what Midnight owes the owner at maturity). */
+  creditAfter: string
+}
+
+/**
+ * Lend `assets` of loan token now by buying units from the ask book (borrower-makers); the units bought
+ * pay one loan token each at maturity. The loan-token approve of exactly what the fills pay is prepended
+ * when short.
+ */
+export async function buildFixedLend(
+  engine: BuilderEngine,
+  midnight: MorphoMidnight,
+  body: FixedLendBody,
+): Promise<BuilderEnvelope<FixedLendAction>> {
+  const owner = body.owner as Address
+  const m = await findFixedMarket(engine, body.marketId)
+  const quotedAt = engine.nowSec()
+  const state = await readFixedState(engine, m, owner, m.loanToken.address)
+  if (state.chainTime >= m.maturity)
+    throw new BuildRefusedError(
+      'matured',
+      `Market ${m.id} matured at ${m.maturity}: nothing can be lent.`,
+      'marketId',
+      {
+        maturity: m.maturity,
+      },
+    )
+  const plan = await planFixedTake(engine, midnight, m, {
+    owner,
+    assets: BigInt(body.assets),
+    slippageBps: body.slippageBps,
+    takingBids: false,
+    fee: state.fee,
+  })
+  const f = plan.fields
+  const paid = BigInt(f.assets)
+  const units = BigInt(f.units)
+  assertBalance('assets', m.loanToken, state.balance, paid)
+  const approve = approveIfShort({
+    token: m.loanToken.address,
+    spender: MIDNIGHT,
+    needed: paid,
+    allowance: state.allowance,
+    label: tokenLabel(paid, m.loanToken),
+    spenderName: 'Morpho Midnight',
+  })
+  // Buying units first cancels the owner's debt, then adds credit (Midnight's take).
+  const creditAfter = state.credit + (units > state.debt ? units - state.debt : 0n)
+  return engine.finish({
+    owner,
+    steps: [
+      ...approve.steps,
+      encodeFixedTakes(
+        plan.calls,
+        `Lend ${tokenLabel(paid, m.loanToken)} until maturity (receive ${tokenLabel(units, m.loanToken)}) at ${aprLabel(f.averageApr)} APR, worst ${aprLabel(f.worstApr)}, over ${plan.calls.length} offer(s)`,
+      ),
+    ],
+    watch: [m.loanToken.address],
+    issues: { balance: null, allowance: approve.issue },
+    action: { type: 'fixedLend', ...f, creditAfter: creditAfter.toString() },
+    revertAbi: midnightAbi,
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}

@@ -1,0 +1,88 @@
+import { type Address, encodeFunctionData } from 'viem'
+import { midnightAbi } from '../chain/midnight.js'
+import { approveIfShort } from './approveIfShort.js'
+import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
+import { assertBalance } from './builderErrors.js'
+import {
+  collateralIndex,
+  type FixedMarket,
+  findFixedMarket,
+  MIDNIGHT,
+  readFixedState,
+} from './fixedMarket.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { BuilderEnvelope, TxStep } from './txStep.js'
+
+export interface FixedCollateralBody {
+  marketId: string
+  collateralToken: string
+  assets: string
+  owner: string
+}
+
+export interface FixedCollateralAction {
+  marketId: string
+  collateralToken: string
+  assets: string
+  /** The owner's amount of this collateral in the market after the bundle (atomic). */
+  collateralAfter: string
+}
+
+/** Pure: `supplyCollateral(market, index, assets, onBehalf = owner)`. */
+export function encodeFixedSupplyCollateral(
+  m: FixedMarket,
+  index: number,
+  assets: bigint,
+  owner: Address,
+): TxStep {
+  const token = m.collaterals[index] as FixedMarket['collaterals'][number]
+  return {
+    to: MIDNIGHT,
+    data: encodeFunctionData({
+      abi: midnightAbi,
+      functionName: 'supplyCollateral',
+      args: [m.market, BigInt(index), assets, owner],
+    }),
+    value: 0n,
+    description: `Supply ${tokenLabel(assets, token)} as collateral`,
+  }
+}
+
+/** Supply `assets` of one of the market's collaterals for the owner; the exact approve when short. */
+export async function buildFixedSupplyCollateral(
+  engine: BuilderEngine,
+  body: FixedCollateralBody,
+): Promise<BuilderEnvelope<FixedCollateralAction & { type: 'fixedSupplyCollateral' }>> {
+  const owner = body.owner as Address
+  const m = await findFixedMarket(engine, body.marketId)
+  const index = collateralIndex(m, body.collateralToken, 'collateralToken')
+  const token = m.collaterals[index] as FixedMarket['collaterals'][number]
+  const assets = BigInt(body.assets)
+  const quotedAt = engine.nowSec()
+  const state = await readFixedState(engine, m, owner, token.address)
+  assertBalance('assets', token, state.balance, assets)
+  const approve = approveIfShort({
+    token: token.address,
+    spender: MIDNIGHT,
+    needed: assets,
+    allowance: state.allowance,
+    label: tokenLabel(assets, token),
+    spenderName: 'Morpho Midnight',
+  })
+  return engine.finish({
+    owner,
+    steps: [...approve.steps, encodeFixedSupplyCollateral(m, index, assets, owner)],
+    watch: [token.address],
+    issues: { balance: null, allowance: approve.issue },
+    action: {
+      type: 'fixedSupplyCollateral',
+      marketId: m.id,
+      collateralToken: token.address,
+      assets: body.assets,
+      collateralAfter: ((state.collateral[index] ?? 0n) + assets).toString(),
+    },
+    revertAbi: midnightAbi,
+    quotedAt,
+    expiresAt: quotedAt + BUILD_TTL_SEC,
+  })
+}

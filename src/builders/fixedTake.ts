@@ -1,0 +1,135 @@
+import { type Address, encodeFunctionData, type Hex, isAddressEqual, zeroAddress } from 'viem'
+import { midnightAbi } from '../chain/midnight.js'
+import type { MidnightTakeableOffer, MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
+import type { BuilderEngine } from './builderEngine.js'
+import { BuildRefusedError } from './builderErrors.js'
+import { type FixedMarket, MIDNIGHT } from './fixedMarket.js'
+import { aprOf, averagePrice, type Fill, guardPrice, walkBook } from './fixedMath.js'
+import { tokenLabel } from './tokenLabel.js'
+import type { TxStep } from './txStep.js'
+
+/** What a borrow or lend reports about its fills (APRs are fractions: 0.05 = 5 %). */
+export interface FixedTakeFields {
+  marketId: string
+  /** Unix seconds. */
+  maturity: number
+  /** Loan-token assets now (atomic): received on a borrow, paid on a lend. */
+  assets: string
+  /** Units sold (borrow: debt added) or bought (lend: credit added); each pays 1 atomic loan token at maturity. */
+  units: string
+  /** Σ assets / Σ units, WAD. */
+  averagePrice: string
+  averageApr: number
+  /** The least favourable fill's price and APR. */
+  worstPrice: string
+  worstApr: number
+  /** The slippage bound no fill crosses, and its APR. */
+  guardPrice: string
+  /** One entry per offer taken, best first (taker price, WAD). */
+  fills: { price: string; units: string; assets: string }[]
+}
+
+/** Pure: `take(offer, ratifierData, units, taker = owner, receiver, 0, "")` for one fill. */
+export function encodeFixedTake(o: MidnightTakeableOffer, units: bigint, owner: Address): Hex {
+  return encodeFunctionData({
+    abi: midnightAbi,
+    functionName: 'take',
+    // The receiver is the taker when it sells units (a bid taken); Midnight wants zero otherwise.
+    args: [o.offer, o.ratifierData, units, owner, o.offer.buy ? owner : zeroAddress, zeroAddress, '0x'],
+  })
+}
+
+/** One step: the take itself, or Midnight's `multicall` of the takes (atomic: all fill or none). */
+export function encodeFixedTakes(calls: readonly Hex[], description: string): TxStep {
+  const data =
+    calls.length === 1
+      ? (calls[0] as Hex)
+      : encodeFunctionData({ abi: midnightAbi, functionName: 'multicall', args: [calls] })
+  return { to: MIDNIGHT, data, value: 0n, description }
+}
+
+/**
+ * The walk of one book side for `assets` of loan token now: the API's takeable offers (the owner's own
+ * offers left out: Midnight refuses a self-take), each at the taker's price (tick price ∓ the settlement
+ * fee), taken best first within the slippage guard. 422 `book_too_thin` naming `assets` when the depth
+ * within the guard is short, with what it holds (`availableAssets`, `availableUnits`).
+ */
+export async function planFixedTake(
+  engine: BuilderEngine,
+  midnight: MorphoMidnight,
+  m: FixedMarket,
+  p: { owner: Address; assets: bigint; slippageBps: number; takingBids: boolean; fee: bigint },
+): Promise<{ calls: Hex[]; fields: FixedTakeFields; fills: Fill[] }> {
+  const side = p.takingBids ? 'bids' : 'asks'
+  const [books, listed] = await Promise.all([midnight.books(), midnight.takeableOffers(m.id, side)])
+  const book = books.find((b) => b.marketId === m.id)
+  if (book === undefined)
+    throw new BuildRefusedError(
+      'unlisted_market',
+      `${m.id} is not an open market of the Midnight book listing (GET /v1/loan/fixed): matured, or never listed.`,
+      'marketId',
+      { marketId: m.id, maturity: m.maturity },
+    )
+  // The API's own price per tick, from the book's levels; an offer at a tick it does not list is left out.
+  const tickPrice = new Map([...book.asks, ...book.bids].map((l) => [BigInt(l.tick), l.price]))
+  const offers = listed.filter(
+    (o) =>
+      o.marketId === m.id &&
+      o.offer.buy === p.takingBids &&
+      !isAddressEqual(o.offer.maker, p.owner) &&
+      tickPrice.has(o.offer.tick),
+  )
+  const levels = offers.map((o) => {
+    const at = tickPrice.get(o.offer.tick) as bigint
+    const price = p.takingBids ? (at > p.fee ? at - p.fee : 0n) : at + p.fee
+    return { price, units: o.units }
+  })
+  const now = engine.nowSec()
+  const best = levels.reduce<bigint | null>(
+    (b, o) =>
+      o.units === 0n || o.price === 0n ? b : b === null || o.price > b === p.takingBids ? o.price : b,
+    null,
+  )
+  const guard = best === null ? 0n : guardPrice(best, p.slippageBps, p.takingBids)
+  const walk = walkBook(levels, p.assets, guard, p.takingBids)
+  if (best === null || !walk.filled)
+    throw new BuildRefusedError(
+      'book_too_thin',
+      `The ${side} of market ${m.id} hold ${tokenLabel(walk.availableAssets, m.loanToken)} within ${p.slippageBps} bps of the best price; ${tokenLabel(p.assets, m.loanToken)} was asked.`,
+      'assets',
+      {
+        availableAssets: walk.availableAssets.toString(),
+        availableUnits: walk.availableUnits.toString(),
+        bestPrice: best?.toString() ?? null,
+        guardPrice: guard.toString(),
+        guardApr: best === null ? null : aprOf(guard, m.maturity, now),
+      },
+    )
+  const fills = walk.fills
+  const worst = fills[fills.length - 1] as Fill
+  const average = averagePrice(fills)
+  const apr = (price: bigint) => aprOf(price, m.maturity, now) ?? 0
+  return {
+    fills,
+    calls: fills.map((f) => encodeFixedTake(offers[f.index] as MidnightTakeableOffer, f.units, p.owner)),
+    fields: {
+      marketId: m.id,
+      maturity: m.maturity,
+      assets: fills.reduce((s, f) => s + f.assets, 0n).toString(),
+      units: fills.reduce((s, f) => s + f.units, 0n).toString(),
+      averagePrice: average.toString(),
+      averageApr: apr(average),
+      worstPrice: worst.price.toString(),
+      worstApr: apr(worst.price),
+      guardPrice: guard.toString(),
+      fills: fills.map((f) => ({
+        price: f.price.toString(),
+        units: f.units.toString(),
+        assets: f.assets.toString(),
+      })),
+    },
+  }
+}
+
+/** "4.12%": an APR for a step description. */
+export const aprLabel = (apr: number) => `${(apr * 100).toFixed(2)}%`
