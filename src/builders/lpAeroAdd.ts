@@ -152,11 +152,22 @@ export async function buildAeroAdd(
         amountBDesired,
       ]),
     ],
+    reserves: [viewCall(ROUTER, aerodromeLiquidityAbi, 'getReserves', [tokenA, tokenB, false, FACTORY])],
     tokenA: lpTokenCalls(tokenA, owner, ROUTER),
     tokenB: lpTokenCalls(tokenB, owner, ROUTER),
     eth: [viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getEthBalance', [owner])],
   })
   const pool = aeroPool(read.pool[0], tokenA, tokenB)
+  // An empty pool (anyone can create one for a listed pair) takes the desired amounts as they are: the
+  // first deposit sets the price, which arbitrage then takes from the owner. This builder adds at a price.
+  const [reserveA, reserveB] = required(read.reserves[0], 'the Aerodrome pool reserves')
+  if (reserveA === 0n || reserveB === 0n)
+    throw new BuildRefusedError(
+      'pool_empty',
+      `The volatile Aerodrome pool of ${tokenA} and ${tokenB} holds no liquidity: a first deposit would set its price, and this builder only adds at the pool's price.`,
+      'tokenB',
+      { pool },
+    )
   const a = side(pair, 'tokenA', parseLpToken(tokenA, 'tokenA', read.tokenA), read.eth[0])
   const b = side(pair, 'tokenB', parseLpToken(tokenB, 'tokenB', read.tokenB), read.eth[0])
   const [amountA, amountB, liquidity] = required(read.quote[0], 'the router’s quoteAddLiquidity')
@@ -166,8 +177,10 @@ export async function buildAeroAdd(
       'At the pool’s reserves these amounts mint no LP tokens.',
       'amountA',
     )
-  assertBalance('amountA', a, a.balance, amountA)
-  assertBalance('amountB', b, b.balance, amountB)
+  // Native ETH is sent in full as value (the router refunds what the pool does not take), so the owner must
+  // hold the desired amount, not only the quoted one.
+  assertBalance('amountA', a, a.balance, pair.nativeSide === 'tokenA' ? amountADesired : amountA)
+  assertBalance('amountB', b, b.balance, pair.nativeSide === 'tokenB' ? amountBDesired : amountB)
   const amountAMin = minOutAfterSlippage(amountA, body.slippageBps)
   const amountBMin = minOutAfterSlippage(amountB, body.slippageBps)
   // Native ETH is sent as value: only the ERC-20 side is approved.

@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { InvalidInputError } from '../errors.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
@@ -63,9 +64,13 @@ const call = (data: `0x${string}`, description: string): TxStep => ({
   description,
 })
 
-/** TP/SL against the trade's entry (the venue checks against the stored openPrice): 422 naming the field. */
-function checkTpSl(long: boolean, entry: bigint, tp: number | undefined, sl: number | undefined): void {
-  const problem = tpSlProblem(long, humanPrice(entry), tp, sl)
+/**
+ * TP/SL as encoded (x1e10) against the trade's entry (the venue checks against the stored openPrice):
+ * 422 naming the field.
+ */
+function checkTpSl(long: boolean, entry: bigint, tp: bigint | undefined, sl: bigint | undefined): void {
+  const human = (p: bigint | undefined) => (p === undefined ? undefined : humanPrice(p))
+  const problem = tpSlProblem(long, humanPrice(entry), human(tp), human(sl))
   if (problem)
     throw new BuildRefusedError('wrong_side', `${problem.field} ${problem.message}`, problem.field, {
       entry: humanPrice(entry),
@@ -87,9 +92,10 @@ function modifyRestingOrder(
       )
   const trigger =
     body.triggerPrice === undefined ? trade.openPrice : scaled(body.triggerPrice, PRICE_DECIMALS)
-  checkTpSl(trade.long, trigger, body.tp, body.sl)
   const tp = body.tp === undefined ? trade.tp : scaled(body.tp, PRICE_DECIMALS)
   const sl = body.sl === undefined ? trade.sl : scaled(body.sl, PRICE_DECIMALS)
+  // The TP/SL carried over count too: a new trigger past the order's own TP or SL is refused here.
+  checkTpSl(trade.long, trigger, tp, sl)
   const maxSlippageP = Number(scaled(body.slippagePct, SLIPPAGE_DECIMALS))
   const changes = (['triggerPrice', 'tp', 'sl'] as const).filter((f) => body[f] !== undefined)
   const data = encodeFunctionData({
@@ -124,7 +130,8 @@ async function modifyOpenTrade(
       'triggerPrice',
       { index: body.index },
     )
-  checkTpSl(trade.long, trade.openPrice, body.tp, body.sl)
+  const scaledOrNot = (p: number | undefined) => (p === undefined ? undefined : scaled(p, PRICE_DECIMALS))
+  checkTpSl(trade.long, trade.openPrice, scaledOrNot(body.tp), scaledOrNot(body.sl))
   const plan: OpenTradePlan = {
     steps: [],
     changes: [],
@@ -214,6 +221,11 @@ async function modifyOpenTrade(
   const sizeDelta = body.sizeDeltaUsdc as number
   const expectedPrice = scaled(body.expectedPrice as number, PRICE_DECIMALS)
   const amount = scaled(Math.abs(sizeDelta), USDC_DECIMALS)
+  if (amount === 0n)
+    throw new InvalidInputError(
+      'sizeDeltaUsdc',
+      'body field "sizeDeltaUsdc" rounds to 0 at USDC’s 6 decimals: change the collateral by at least 0.000001 USDC.',
+    )
   if (sizeDelta > 0) {
     pull(amount, 'sizeDeltaUsdc')
     const maxSlippageP = Number(scaled(body.slippagePct, SLIPPAGE_DECIMALS))

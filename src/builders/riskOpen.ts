@@ -112,15 +112,23 @@ export function encodeRiskOpen(p: {
   }
 }
 
-/** Refusals that need no chain read: sides of the trigger, TP and SL (400 naming the field). */
+/** A human price as the venue will hold it: rounded to 1e10 (what the side checks must compare). */
+const encodedPrice = (value: number): number => humanPrice(scaled(value, PRICE_DECIMALS))
+
+/**
+ * Refusals that need no chain read: sides of the trigger, TP and SL (400 naming the field), on the prices
+ * as encoded, so a TP a rounding above the entry (equal to it at 1e10) is refused here, not by the venue.
+ */
 function checkSides(body: RiskOpenBody): void {
+  const mark = encodedPrice(body.markPrice)
+  const trigger = body.tradeType === 0 ? mark : encodedPrice(body.triggerPrice as number)
   if (body.tradeType !== 0) {
-    const trigger = body.triggerPrice as number
-    const problem = triggerProblem(body.tradeType, body.long, trigger, body.markPrice)
+    const problem = triggerProblem(body.tradeType, body.long, trigger, mark)
     if (problem) throw new InvalidInputError(problem.field, `${problem.field} ${problem.message}`)
   }
-  const entry = body.tradeType === 0 ? body.markPrice : (body.triggerPrice as number)
-  const problem = tpSlProblem(body.long, entry, body.tp, body.sl)
+  const tp = body.tp === undefined ? undefined : encodedPrice(body.tp)
+  const sl = body.sl === undefined ? undefined : encodedPrice(body.sl)
+  const problem = tpSlProblem(body.long, trigger, tp, sl)
   if (problem) throw new InvalidInputError(problem.field, `${problem.field} ${problem.message}`)
 }
 

@@ -9,15 +9,41 @@ import { atomicAmount, nonNegative, positive } from './fields.js'
 
 /** Section E: leveraged trades on the perp venue (gTrade v10 on Base, USDC collateral index 1). */
 const positiveInt = z.number().int().min(0)
-const tradeIndex = positiveInt.describe(
-  'The venue’s trade index for this wallet (`index` in GET /v1/positions/{address} and /v1/pending-orders/{address}), not a position in a list',
-)
+/**
+ * The venue's integer fields bound what a human number may be: a price is a uint64 x1e10 (at most
+ * 1844674407.37…), leverage a uint24 x1e3 (16777.215), a trade index a uint32, a pair a uint16. Past them
+ * the calldata cannot be encoded (a 500 or a 502, not the caller's 400); below 1e-10 a price encodes to 0,
+ * which the venue reads as "none" (a TP or SL) or refuses (a price).
+ */
+const MAX_PRICE = 1_844_674_407
+const MIN_PRICE = 1e-10
+/** Far above USDC's supply, and below 1e21, where a number prints in exponent notation. */
+const MAX_USDC = 1e12
+const PRICE_RANGE = `must lie within ${MIN_PRICE}..${MAX_PRICE} (the venue holds prices as uint64 x1e10).`
+const tradeIndex = positiveInt
+  .max(2 ** 32 - 1, { error: 'must fit the venue’s uint32 trade index.' })
+  .describe(
+    'The venue’s trade index for this wallet (`index` in GET /v1/positions/{address} and /v1/pending-orders/{address}), not a position in a list',
+  )
 const leverage = z
   .number()
   .min(1.1)
+  .max(16_777, { error: 'must be at most 16777 (the venue holds leverage as uint24 x1e3).' })
   .describe('Human leverage, >= 1.1 and within the pair’s live min/max (sent x1e3, rounded to 0.001)')
-const price = positive.describe('Human price in USD (sent x1e10)')
-const tpSl = (what: string) => nonNegative.describe(`Human ${what} price (sent x1e10); 0 or absent = none`)
+const price = z
+  .number()
+  .min(MIN_PRICE, { error: PRICE_RANGE })
+  .max(MAX_PRICE, { error: PRICE_RANGE })
+  .describe(`Human price in USD (sent x1e10), ${MIN_PRICE}..${MAX_PRICE}`)
+const tpSl = (what: string) =>
+  nonNegative
+    .max(MAX_PRICE, { error: PRICE_RANGE })
+    .refine((v) => v === 0 || v >= MIN_PRICE, {
+      error: `must be 0 (none) or at least ${MIN_PRICE}: a smaller price encodes to 0, which the venue reads as none.`,
+    })
+    .describe(`Human ${what} price (sent x1e10); 0 or absent = none`)
+const usdc = (what: string) =>
+  positive.max(MAX_USDC, { error: `must be at most ${MAX_USDC} USDC.` }).describe(what)
 const slippagePct = z
   .number()
   .min(0.001)
@@ -44,10 +70,12 @@ export const riskOpenBuilder = builder({
     COMMON,
   body: z
     .strictObject({
-      pairIndex: positiveInt.describe('gTrade pair index (GET /v1/risk/pairs): 0 BTC/USD, 1 ETH/USD, …'),
+      pairIndex: positiveInt
+        .max(65_535, { error: 'must fit the venue’s uint16 pair index.' })
+        .describe('gTrade pair index (GET /v1/risk/pairs): 0 BTC/USD, 1 ETH/USD, …'),
       long: z.boolean().describe('true = long, false = short'),
       leverage,
-      collateralUsdc: positive.describe('Human USDC pulled from owner as collateral (6 dp)'),
+      collateralUsdc: usdc('Human USDC pulled from owner as collateral (6 dp)'),
       markPrice: price.describe(
         'The pair’s current oracle price, human: GET /v1/prices perp.index (not perp.mark, which already includes the half spread this builder adds for expectedOpenPrice). MARKET’s slippage reference and the side check of triggers',
       ),
@@ -213,6 +241,8 @@ export const riskModifyBuilder = builder({
         .describe('New leverage of a filled trade, human, within the pair’s live max'),
       sizeDeltaUsdc: z
         .number()
+        .min(-MAX_USDC, { error: `must lie within -${MAX_USDC}..${MAX_USDC} USDC.` })
+        .max(MAX_USDC, { error: `must lie within -${MAX_USDC}..${MAX_USDC} USDC.` })
         .refine((v) => v !== 0, { error: 'must not be 0: positive increases, negative decreases.' })
         .optional()
         .describe('Collateral delta in human USDC at the trade’s leverage: + increase / − decrease, never 0'),

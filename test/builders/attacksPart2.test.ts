@@ -1,0 +1,942 @@
+import { wrapFetchWithPayment } from '@x402/fetch'
+import {
+  type Address,
+  decodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  parseAbi,
+  parseEther,
+  parseUnits,
+  type TransactionReceipt,
+  zeroAddress,
+} from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { AeroAddAction } from '../../src/builders/lpAeroAdd.js'
+import type { AeroRemoveAction } from '../../src/builders/lpAeroRemove.js'
+import type { UniAddAction } from '../../src/builders/lpUniAdd.js'
+import type { UniRemoveAction } from '../../src/builders/lpUniRemove.js'
+import { riskDiamondAbi } from '../../src/builders/riskAbi.js'
+import type { RiskModifyAction } from '../../src/builders/riskModify.js'
+import type { RiskOpenAction } from '../../src/builders/riskOpen.js'
+import type { BuilderEnvelope } from '../../src/builders/txStep.js'
+import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
+import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
+import {
+  broadcast,
+  builderClient,
+  expectEnvelope,
+  ownerWallet,
+  type PaidAnswer,
+  selectorOf,
+} from '../helpers/builderCalls.js'
+import { eventually } from '../helpers/eventually.js'
+import { expectMined } from '../helpers/expectMined.js'
+import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+
+// Part 2 of the attacks: the perp builders (gTrade v10) and the liquidity builders (Uniswap v3 and
+// Aerodrome), as a hostile or careless caller would call them. The money rules under test: a number the
+// venue's integer fields cannot hold (uint16/24/32/64), or one that only the rounding to the venue's scale
+// moves across a guard, is a 400 naming the field (never a 500, never a silent "none"); TP/SL are checked
+// against what is encoded, including the ones a resting order carries over; the ETH sent as value is what
+// the owner must hold; deadlines are `expiresAt` and mins are floored on their own side; a pool of a
+// listed non-token never gets built for; another wallet's trade or NFT is refused; nothing is charged
+// unless the answer is 200.
+const { USDC, WETH } = BASE_ADDRESSES
+const DIAMOND = BASE_ADDRESSES.GtradeDiamond
+const NPM = BASE_ADDRESSES.NonfungiblePositionManager
+const ROUTER = BASE_ADDRESSES.AerodromeRouter
+const FACTORY = BASE_ADDRESSES.AerodromePoolFactory
+const BTC = 0
+const ETH_PAIR = 1
+/** The largest human price a uint64 ×1e10 field holds is 1844674407.3709551615. */
+const ABOVE_UINT64_PRICE = 1_844_674_408
+
+const npmAbi = parseAbi([
+  'function ownerOf(uint256) view returns (address)',
+  'function positions(uint256) view returns (uint96, address, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256, uint256, uint128, uint128)',
+  'struct M { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
+  'function mint(M params) returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
+  'struct D { uint256 tokenId; uint128 liquidity; uint256 amount0Min; uint256 amount1Min; uint256 deadline; }',
+  'function decreaseLiquidity(D params) returns (uint256 amount0, uint256 amount1)',
+  'function multicall(bytes[] data) returns (bytes[] results)',
+  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+])
+const aeroAbi = parseAbi([
+  'function getPool(address, address, bool) view returns (address)',
+  'function createPool(address tokenA, address tokenB, bool stable) returns (address pool)',
+  'function addLiquidityETH(address token, bool stable, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256, uint256, uint256)',
+  'function removeLiquidityETH(address token, bool stable, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) returns (uint256, uint256)',
+])
+
+let sw: ServiceWorld
+let svc: Instance
+let client: ReturnType<typeof builderClient>
+
+beforeAll(async () => {
+  sw = await startServiceWorld()
+  svc = await sw.instance()
+  client = builderClient(sw, svc)
+}, 120_000)
+
+afterAll(async () => {
+  await sw?.stop()
+})
+
+const usdcOf = (who: Address) => sw.usdcBalance(who)
+const balanceOf = (token: Address, who: Address) =>
+  sw.chain.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] })
+const tradeOf = (who: Address, index: number) =>
+  sw.chain.readContract({
+    address: DIAMOND,
+    abi: riskDiamondAbi,
+    functionName: 'getTrade',
+    args: [who, index],
+  })
+const priceOf = async (pairIndex: number) =>
+  Number(
+    await sw.chain.readContract({
+      address: DIAMOND,
+      abi: gtradeStandInAbi,
+      functionName: 'prices',
+      args: [BigInt(pairIndex)],
+    }),
+  ) / 1e10
+const floorSlippage = (amount: bigint, bps: number) => (amount * BigInt(10_000 - bps)) / 10_000n
+const gasPaid = (receipts: readonly TransactionReceipt[]) =>
+  receipts.reduce((sum, r) => sum + r.gasUsed * r.effectiveGasPrice, 0n)
+
+/** Step `i`'s calldata without the builder-code suffix (the EIP-5792 form carries it bare). */
+const bare = (envelope: BuilderEnvelope<unknown>, i: number): Hex => {
+  const call = envelope.walletSendCalls.calls.at(i)
+  if (call === undefined) throw new Error(`no step ${i}`)
+  return call.data
+}
+
+/** A paid POST of a raw JSON text (what JSON.stringify cannot produce: 1e400, -0) from payer #8. */
+async function rawPost(path: string, text: string): Promise<PaidAnswer<unknown>> {
+  const who = payer(8)
+  const pay = wrapFetchWithPayment(fetch, who.client)
+  const before = await usdcOf(who.account.address)
+  const res = await pay(`${svc.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  })
+  const body = (await res.json()) as PaidAnswer<unknown>['body']
+  return { status: res.status, body, charged: before - (await usdcOf(who.account.address)) }
+}
+
+/** Every answer refused with its status (and field, code when given), none charged. */
+function expectRefused(
+  answers: readonly PaidAnswer<unknown>[],
+  cases: readonly { name: string; status: number; field?: string; code?: string }[],
+) {
+  for (const [i, a] of answers.entries()) {
+    const want = cases[i]
+    const label = `${want?.name}: ${JSON.stringify(a.body.error ?? a.body).slice(0, 300)}`
+    expect(a.status, label).toBe(want?.status)
+    if (want?.field !== undefined) expect(a.body.error?.field, label).toBe(want.field)
+    if (want?.code !== undefined) expect(a.body.error?.code, label).toBe(want.code)
+    expect(a.charged, label).toBe(0n)
+  }
+}
+
+describe('attacks on the perp builders', () => {
+  test('attack: numbers the venue fields cannot hold (uint16/24/32/64, exponent notation, dust that encodes to 0) are a 400 naming the field, never a 500, free', async () => {
+    const me = ownerWallet(sw, 2).account.address
+    const mark = await priceOf(BTC)
+    const open = (patch: Record<string, unknown>) => ({
+      pairIndex: BTC,
+      long: true,
+      leverage: 10,
+      collateralUsdc: 100,
+      markPrice: mark,
+      owner: me,
+      ...patch,
+    })
+    const modify = (patch: Record<string, unknown>) => ({ index: 1, owner: me, ...patch })
+    const cases: { name: string; path: string; body: unknown; field: string }[] = [
+      {
+        name: 'mark above uint64',
+        path: 'open',
+        body: open({ markPrice: ABOVE_UINT64_PRICE }),
+        field: 'markPrice',
+      },
+      { name: 'mark 1e21 (exponent)', path: 'open', body: open({ markPrice: 1e21 }), field: 'markPrice' },
+      { name: 'mark 1e300', path: 'open', body: open({ markPrice: 1e300 }), field: 'markPrice' },
+      { name: 'mark dust', path: 'open', body: open({ markPrice: 1e-11 }), field: 'markPrice' },
+      {
+        name: 'long TP above uint64',
+        path: 'open',
+        body: open({ tp: ABOVE_UINT64_PRICE }),
+        field: 'tp',
+      },
+      {
+        name: 'STOP trigger above uint64',
+        path: 'open',
+        body: open({ tradeType: 2, triggerPrice: ABOVE_UINT64_PRICE }),
+        field: 'triggerPrice',
+      },
+      // A stop-loss of 1e-11 is not "no stop-loss": it would encode to 0, which the venue reads as none.
+      { name: 'SL dust', path: 'open', body: open({ sl: 1e-11 }), field: 'sl' },
+      { name: 'short TP dust', path: 'open', body: open({ long: false, tp: 4e-11 }), field: 'tp' },
+      { name: 'leverage 1e21', path: 'open', body: open({ leverage: 1e21 }), field: 'leverage' },
+      { name: 'leverage above uint24', path: 'open', body: open({ leverage: 16_778 }), field: 'leverage' },
+      {
+        name: 'collateral 1e21',
+        path: 'open',
+        body: open({ collateralUsdc: 1e21 }),
+        field: 'collateralUsdc',
+      },
+      { name: 'pair above uint16', path: 'open', body: open({ pairIndex: 65_536 }), field: 'pairIndex' },
+      { name: 'pair negative', path: 'open', body: open({ pairIndex: -1 }), field: 'pairIndex' },
+      {
+        name: 'slippage below 0.001',
+        path: 'open',
+        body: open({ slippagePct: 0.0004 }),
+        field: 'slippagePct',
+      },
+      { name: 'leverage as text', path: 'open', body: open({ leverage: '10' }), field: 'leverage' },
+      { name: 'NaN (null in JSON)', path: 'open', body: open({ markPrice: Number.NaN }), field: 'markPrice' },
+      {
+        name: 'close index above uint32',
+        path: 'close',
+        body: { index: 2 ** 32, expectedPrice: mark, owner: me },
+        field: 'index',
+      },
+      {
+        name: 'close price above uint64',
+        path: 'close',
+        body: { index: 1, expectedPrice: ABOVE_UINT64_PRICE, owner: me },
+        field: 'expectedPrice',
+      },
+      {
+        name: 'cancel index above uint32',
+        path: 'cancel',
+        body: { index: 2 ** 32, owner: me },
+        field: 'index',
+      },
+      {
+        name: 'modify index above uint32',
+        path: 'modify',
+        body: modify({ index: 2 ** 32, tp: 1 }),
+        field: 'index',
+      },
+      {
+        name: 'modify TP above uint64',
+        path: 'modify',
+        body: modify({ tp: ABOVE_UINT64_PRICE }),
+        field: 'tp',
+      },
+      {
+        name: 'modify size 1e21',
+        path: 'modify',
+        body: modify({ sizeDeltaUsdc: 1e21, expectedPrice: mark }),
+        field: 'sizeDeltaUsdc',
+      },
+      {
+        name: 'modify size negative zero',
+        path: 'modify',
+        body: modify({ sizeDeltaUsdc: -0, expectedPrice: mark }),
+        field: 'sizeDeltaUsdc',
+      },
+      { name: 'modify leverage 1e21', path: 'modify', body: modify({ leverage: 1e21 }), field: 'leverage' },
+    ]
+    const answers = await Promise.all(cases.map((c) => client.post(`/v1/tx/risk/${c.path}`, c.body)))
+    expectRefused(
+      answers,
+      cases.map((c) => ({ name: c.name, status: 400, field: c.field, code: 'invalid_input' })),
+    )
+    // JSON that JSON.stringify never writes: 1e400 parses to Infinity.
+    const inf = await rawPost(
+      '/v1/tx/risk/open',
+      `{"pairIndex":0,"long":true,"leverage":10,"collateralUsdc":100,"markPrice":1e400,"owner":"${me}"}`,
+    )
+    expectRefused([inf], [{ name: '1e400', status: 400, field: 'markPrice' }])
+  })
+
+  test('attack: TP, SL and trigger only a rounding away from the entry (1e-11) are refused on what is encoded, 400 naming the field, free', async () => {
+    const me = ownerWallet(sw, 2).account.address
+    const mark = 50_000
+    const base = { pairIndex: BTC, long: true, leverage: 10, collateralUsdc: 100, markPrice: mark, owner: me }
+    const cases: { name: string; body: unknown; field: string }[] = [
+      // Above the entry as a float, equal to it at 1e10: the venue reads TP == openPrice.
+      { name: 'long TP = mark + 1e-11', body: { ...base, tp: mark + 1e-11 }, field: 'tp' },
+      { name: 'long SL = mark - 1e-11', body: { ...base, sl: mark - 1e-11 }, field: 'sl' },
+      { name: 'short TP = mark - 1e-11', body: { ...base, long: false, tp: mark - 1e-11 }, field: 'tp' },
+      { name: 'long TP = mark', body: { ...base, tp: mark }, field: 'tp' },
+      {
+        name: 'LIMIT long trigger = mark - 1e-11',
+        body: { ...base, tradeType: 1, triggerPrice: mark - 1e-11 },
+        field: 'triggerPrice',
+      },
+      {
+        name: 'STOP long trigger = mark + 1e-11',
+        body: { ...base, tradeType: 2, triggerPrice: mark + 1e-11 },
+        field: 'triggerPrice',
+      },
+      {
+        name: 'LIMIT long TP = trigger + 1e-11',
+        body: { ...base, tradeType: 1, triggerPrice: 40_000, tp: 40_000 + 1e-11 },
+        field: 'tp',
+      },
+    ]
+    const answers = await Promise.all(cases.map((c) => client.post('/v1/tx/risk/open', c.body)))
+    expectRefused(
+      answers,
+      cases.map((c) => ({ name: c.name, status: 400, field: c.field, code: 'invalid_input' })),
+    )
+    // Negative zero TP is "none", as 0 is: built, and TP 0 encoded.
+    const ok = await client.post<RiskOpenAction>('/v1/tx/risk/open', {
+      ...base,
+      markPrice: await priceOf(BTC),
+    })
+    const negZero = await rawPost(
+      '/v1/tx/risk/open',
+      JSON.stringify({ ...base, markPrice: await priceOf(BTC) }).replace('}', ',"tp":-0}'),
+    )
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    expect(negZero.status, JSON.stringify(negZero.body)).toBe(200)
+    expect((negZero.body as { action: RiskOpenAction }).action.tp).toBe(0)
+  })
+
+  test('attack: moving a resting order’s trigger past the TP/SL it carries over is 422 wrong_side (not left to the venue), free', async () => {
+    // #4 places a LIMIT long on ETH below the mark with a TP and an SL, which the order carries.
+    const wallet = ownerWallet(sw, 4)
+    const demo = wallet.account.address
+    const mark = await priceOf(ETH_PAIR)
+    const placed = await client.post<RiskOpenAction>('/v1/tx/risk/open', {
+      pairIndex: ETH_PAIR,
+      long: true,
+      leverage: 5,
+      collateralUsdc: 40,
+      markPrice: mark,
+      owner: demo,
+      tradeType: 1,
+      triggerPrice: Math.round(mark * 0.8),
+      tp: Math.round(mark * 0.9),
+      sl: Math.round(mark * 0.7),
+    })
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200)
+    await broadcast(sw.chain, wallet, placed.body)
+    const resting = (
+      await sw.chain.readContract({
+        address: DIAMOND,
+        abi: gtradeStandInAbi,
+        functionName: 'getTrades',
+        args: [demo],
+      })
+    ).find((t) => t.tradeType === 1 && t.isOpen)
+    if (resting === undefined) throw new Error('the LIMIT order is not resting')
+    const index = resting.index
+    const order = await tradeOf(demo, index)
+    const cases: { name: string; body: unknown; field: string }[] = [
+      {
+        name: 'trigger past the carried TP',
+        body: { index, owner: demo, triggerPrice: Math.round(mark * 0.95) },
+        field: 'tp',
+      },
+      {
+        name: 'trigger past the carried SL',
+        body: { index, owner: demo, triggerPrice: Math.round(mark * 0.65) },
+        field: 'sl',
+      },
+      {
+        name: 'trigger equal to the carried TP',
+        body: { index, owner: demo, triggerPrice: Math.round(mark * 0.9) },
+        field: 'tp',
+      },
+      {
+        name: 'TP a rounding from the trigger',
+        body: { index, owner: demo, tp: Number(order.openPrice) / 1e10 + 1e-11 },
+        field: 'tp',
+      },
+    ]
+    const answers = await Promise.all(cases.map((c) => client.post('/v1/tx/risk/modify', c.body)))
+    expectRefused(
+      answers,
+      cases.map((c) => ({ name: c.name, status: 422, field: c.field, code: 'wrong_side' })),
+    )
+    expect(await tradeOf(demo, index)).toEqual(order)
+  })
+
+  test('attack: another wallet’s trade index, and a size change of dust, are refused before any step, free', async () => {
+    // #1 holds an open ETH trade at index 1; #2 holds nothing.
+    const me = ownerWallet(sw, 2).account.address
+    const demo = ownerWallet(sw, 1).account.address
+    const mark = await priceOf(ETH_PAIR)
+    const trade = await tradeOf(demo, 1)
+    expect(trade.isOpen && trade.tradeType === 0).toBe(true)
+    const cases: { name: string; body: unknown; status: number; field: string; code: string }[] = [
+      {
+        name: 'size increase on #1’s index',
+        body: { index: 1, owner: me, sizeDeltaUsdc: 10, expectedPrice: mark },
+        status: 422,
+        field: 'index',
+        code: 'trade_not_found',
+      },
+      {
+        name: 'leverage on #1’s index',
+        body: { index: 1, owner: me, leverage: 3 },
+        status: 422,
+        field: 'index',
+        code: 'trade_not_found',
+      },
+      {
+        name: 'SL on #1’s index',
+        body: { index: 1, owner: me, sl: 1 },
+        status: 422,
+        field: 'index',
+        code: 'trade_not_found',
+      },
+      {
+        name: 'size increase of 1e-7 USDC (encodes to 0)',
+        body: { index: 1, owner: demo, sizeDeltaUsdc: 1e-7, expectedPrice: mark },
+        status: 400,
+        field: 'sizeDeltaUsdc',
+        code: 'invalid_input',
+      },
+      {
+        name: 'size decrease of 1e-7 USDC (encodes to 0)',
+        body: { index: 1, owner: demo, sizeDeltaUsdc: -1e-7, expectedPrice: mark },
+        status: 400,
+        field: 'sizeDeltaUsdc',
+        code: 'invalid_input',
+      },
+    ]
+    const answers = await Promise.all(cases.map((c) => client.post('/v1/tx/risk/modify', c.body)))
+    expectRefused(answers, cases)
+    expect(await tradeOf(demo, 1)).toEqual(trade)
+  })
+
+  test('attack: a leverage change encodes exactly the asked x1e3 and approves exactly the top-up it pulls (verified by broadcasting)', async () => {
+    const wallet = ownerWallet(sw, 3)
+    const me = wallet.account.address
+    const mark = await priceOf(BTC)
+    const opened = await client.post<RiskOpenAction>('/v1/tx/risk/open', {
+      pairIndex: BTC,
+      long: true,
+      leverage: 10.0004, // rounds to 10.000 at the venue's 1e3
+      collateralUsdc: 100.0000004, // rounds to 100.000000
+      markPrice: mark,
+      owner: me,
+    })
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200)
+    expect(opened.body.action).toMatchObject({ leverage: 10, collateral: '100000000' })
+    const { args } = decodeFunctionData({ abi: riskDiamondAbi, data: bare(opened.body, -1) })
+    expect(args[0]).toMatchObject({ leverage: 10_000, collateralAmount: 100_000_000n, user: me })
+    const before = await usdcOf(me)
+    await broadcast(sw.chain, wallet, opened.body)
+    expect(before - (await usdcOf(me))).toBe(100_000_000n)
+    await sw.world.keeperTick()
+    const filled = async () =>
+      (
+        await sw.chain.readContract({
+          address: DIAMOND,
+          abi: gtradeStandInAbi,
+          functionName: 'getTrades',
+          args: [me],
+        })
+      ).find((t) => t.tradeType === 0 && t.isOpen)
+    await eventually(async () => expect(await filled()).toBeDefined())
+    const trade = await filled()
+    if (trade === undefined) throw new Error('the MARKET open was not filled')
+    const lev = await client.post<RiskModifyAction>('/v1/tx/risk/modify', {
+      index: trade.index,
+      owner: me,
+      leverage: 7.0006, // 7.001x
+    })
+    expect(lev.status, JSON.stringify(lev.body)).toBe(200)
+    const topUp = (trade.collateralAmount * BigInt(trade.leverage)) / 7001n - trade.collateralAmount
+    expect(lev.body.action).toMatchObject({ newLeverage: 7.001, collateralDelta: topUp.toString() })
+    const approve = lev.body.steps.find((s) => selectorOf(s.data) === '0x095ea7b3')
+    if (approve !== undefined) {
+      const a = decodeFunctionData({ abi: erc20Abi, data: approve.data.slice(0, 138) as Hex })
+      expect(a.args).toEqual([DIAMOND, topUp])
+    }
+    const upd = decodeFunctionData({ abi: riskDiamondAbi, data: bare(lev.body, -1) })
+    expect(upd.args).toEqual([trade.index, 7001])
+    const mid = await usdcOf(me)
+    await broadcast(sw.chain, wallet, lev.body)
+    expect(mid - (await usdcOf(me))).toBe(topUp)
+  })
+})
+
+describe('attacks on the liquidity builders', () => {
+  test('attack: malformed liquidity bodies (ticks off the int24 range or fractional, fee as text, uint256+1, negative zero ticks) are 400 naming the field, free', async () => {
+    const me = ownerWallet(sw, 2).account.address
+    const uni = (patch: Record<string, unknown>) => ({
+      tokenA: WETH,
+      tokenB: USDC,
+      fee: 500,
+      amountA: '1000000000000000',
+      amountB: '3000000',
+      owner: me,
+      ...patch,
+    })
+    const cases: { name: string; path: string; body: unknown; field: string }[] = [
+      {
+        name: 'tick fraction',
+        path: 'uni/add',
+        body: uni({ tickLower: -60.5, tickUpper: 60 }),
+        field: 'tickLower',
+      },
+      {
+        name: 'tick beyond int24',
+        path: 'uni/add',
+        body: uni({ tickLower: -(2 ** 23), tickUpper: 60 }),
+        field: 'tickLower',
+      },
+      {
+        name: 'tick 1e21',
+        path: 'uni/add',
+        body: uni({ tickLower: -60, tickUpper: 1e21 }),
+        field: 'tickUpper',
+      },
+      { name: 'only one tick', path: 'uni/add', body: uni({ tickLower: -60 }), field: 'tickLower' },
+      {
+        name: 'ticks reversed',
+        path: 'uni/add',
+        body: uni({ tickLower: 60, tickUpper: -60 }),
+        field: 'tickLower',
+      },
+      { name: 'fee as text', path: 'uni/add', body: uni({ fee: '500' }), field: 'fee' },
+      { name: 'fee 0', path: 'uni/add', body: uni({ fee: 0 }), field: 'fee' },
+      {
+        name: 'amount uint256+1',
+        path: 'uni/add',
+        body: uni({ amountA: (2n ** 256n).toString() }),
+        field: 'amountA',
+      },
+      { name: 'amount exponent', path: 'uni/add', body: uni({ amountA: '1e18' }), field: 'amountA' },
+      { name: 'full range, one side 0', path: 'uni/add', body: uni({ amountB: '0' }), field: 'amountB' },
+      { name: 'ETH on uni', path: 'uni/add', body: uni({ tokenA: NATIVE_SENTINEL }), field: 'tokenA' },
+      {
+        name: 'remove liquidity uint256+1',
+        path: 'uni/remove',
+        body: { tokenId: '1', liquidity: (2n ** 256n).toString(), owner: me },
+        field: 'liquidity',
+      },
+      { name: 'tokenId 0', path: 'uni/collect', body: { tokenId: '0', owner: me }, field: 'tokenId' },
+      { name: 'tokenId as number', path: 'uni/collect', body: { tokenId: 1, owner: me }, field: 'tokenId' },
+      {
+        name: 'burn as text',
+        path: 'uni/remove',
+        body: { tokenId: '1', liquidity: '0', owner: me, burn: 'true' },
+        field: 'burn',
+      },
+      {
+        name: 'aero ETH both sides',
+        path: 'aero/add',
+        body: { tokenA: NATIVE_SENTINEL, tokenB: NATIVE_SENTINEL, amountA: '1', amountB: '1', owner: me },
+        field: 'tokenB',
+      },
+      {
+        name: 'aero ETH against WETH',
+        path: 'aero/remove',
+        body: { tokenA: NATIVE_SENTINEL, tokenB: WETH, liquidity: '1', owner: me },
+        field: 'tokenB',
+      },
+      {
+        name: 'aero slippage 5001',
+        path: 'aero/add',
+        body: { tokenA: WETH, tokenB: USDC, amountA: '1', amountB: '1', owner: me, slippageBps: 5001 },
+        field: 'slippageBps',
+      },
+      {
+        name: 'aero pool given by the caller',
+        path: 'aero/remove',
+        body: { tokenA: WETH, tokenB: USDC, liquidity: '1', owner: me, pool: ROUTER },
+        field: 'pool',
+      },
+    ]
+    const answers = await Promise.all(cases.map((c) => client.post(`/v1/tx/lp/${c.path}`, c.body)))
+    expectRefused(
+      answers,
+      cases.map((c) => ({ name: c.name, status: 400, field: c.field })),
+    )
+    // -0 is a tick of 0: accepted as the tick 0 (not a 500), and encoded as 0.
+    const negZero = await rawPost(
+      '/v1/tx/lp/uni/add',
+      JSON.stringify(uni({ tickUpper: 600 })).replace('}', ',"tickLower":-0}'),
+    )
+    expect([200, 422], JSON.stringify(negZero.body)).toContain(negZero.status)
+    if (negZero.status === 200)
+      expect((negZero.body as { action: UniAddAction }).action).toMatchObject({
+        tickLower: 0,
+        tickUpper: 600,
+      })
+    else expect(negZero.charged).toBe(0n)
+  })
+
+  test('attack: uni add with tokenA above tokenB sorts amounts, mins and approves to their own token; deadline = expiresAt (verified by broadcasting)', async () => {
+    const wallet = ownerWallet(sw, 5)
+    const me = wallet.account.address
+    // USDC (0x8335…) sorts above WETH (0x4200…): tokenA is the pool's token1.
+    const res = await client.post<UniAddAction>('/v1/tx/lp/uni/add', {
+      tokenA: USDC,
+      tokenB: WETH,
+      fee: 500,
+      amountA: '30000000',
+      amountB: '100000000000000000',
+      owner: me,
+      slippageBps: 37,
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expectEnvelope(res.body, me)
+    const a = res.body.action
+    expect([a.token0, a.token1]).toEqual([WETH, getAddress(USDC)])
+    const mint = res.body.steps.at(-1)
+    expect(getAddress(mint?.to as Address)).toBe(NPM)
+    expect(mint?.value).toBe('0')
+    const { args } = decodeFunctionData({ abi: npmAbi, data: bare(res.body, -1) })
+    const m = (args as readonly [Record<string, unknown>])[0]
+    expect(m).toMatchObject({
+      token0: WETH,
+      token1: getAddress(USDC),
+      amount0Desired: 100_000_000_000_000_000n,
+      amount1Desired: 30_000_000n,
+      amount0Min: floorSlippage(BigInt(a.amount0), 37),
+      amount1Min: floorSlippage(BigInt(a.amount1), 37),
+      recipient: me,
+      deadline: BigInt(res.body.expiresAt),
+    })
+    // Each approve goes to the NPM for its own token's desired amount, never more.
+    for (const s of res.body.steps.slice(0, -1)) {
+      const d = decodeFunctionData({ abi: erc20Abi, data: s.data.slice(0, 138) as Hex })
+      const want = getAddress(s.to) === WETH ? 100_000_000_000_000_000n : 30_000_000n
+      expect(d.args).toEqual([NPM, want])
+    }
+    const before = await Promise.all([balanceOf(WETH, me), balanceOf(USDC, me)])
+    await broadcast(sw.chain, wallet, res.body)
+    const after = await Promise.all([balanceOf(WETH, me), balanceOf(USDC, me)])
+    expect([(before[0] ?? 0n) - (after[0] ?? 0n), (before[1] ?? 0n) - (after[1] ?? 0n)]).toEqual([
+      BigInt(a.amount0),
+      BigInt(a.amount1),
+    ])
+  })
+
+  test('attack: another wallet’s position NFT is refused for remove, collect and burn; an unknown id is position_not_found; free, nothing moves', async () => {
+    const holderWallet = ownerWallet(sw, 5)
+    const holder = holderWallet.account.address
+    // A position of #5's own, minted here so the test does not depend on the seed.
+    const res = await client.post<UniAddAction>('/v1/tx/lp/uni/add', {
+      tokenA: WETH,
+      tokenB: USDC,
+      fee: 500,
+      amountA: '10000000000000000',
+      amountB: '30000000',
+      owner: holder,
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const receipts = await broadcast(sw.chain, holderWallet, res.body)
+    const mintLog = receipts.at(-1)?.logs.find((l) => getAddress(l.address) === NPM && l.topics.length === 4)
+    const tokenId = BigInt(mintLog?.topics[3] as Hex)
+    expect(
+      await sw.chain.readContract({ address: NPM, abi: npmAbi, functionName: 'ownerOf', args: [tokenId] }),
+    ).toBe(holder)
+    const liquidity = (
+      await sw.chain.readContract({ address: NPM, abi: npmAbi, functionName: 'positions', args: [tokenId] })
+    )[7]
+    const thief = ownerWallet(sw, 2).account.address
+    const id = tokenId.toString()
+    const cases: {
+      name: string
+      path: string
+      body: unknown
+      status: number
+      field: string
+      code: string
+    }[] = [
+      {
+        name: 'remove all of another’s position',
+        path: 'uni/remove',
+        body: { tokenId: id, liquidity: liquidity.toString(), owner: thief },
+        status: 422,
+        field: 'owner',
+        code: 'not_position_owner',
+      },
+      {
+        name: 'burn another’s position',
+        path: 'uni/remove',
+        body: { tokenId: id, liquidity: liquidity.toString(), owner: thief, burn: true },
+        status: 422,
+        field: 'owner',
+        code: 'not_position_owner',
+      },
+      {
+        name: 'collect another’s fees',
+        path: 'uni/collect',
+        body: { tokenId: id, owner: thief },
+        status: 422,
+        field: 'owner',
+        code: 'not_position_owner',
+      },
+      {
+        name: 'remove 0 (fees) of another’s position',
+        path: 'uni/remove',
+        body: { tokenId: id, liquidity: '0', owner: thief },
+        status: 422,
+        field: 'owner',
+        code: 'not_position_owner',
+      },
+      {
+        name: 'the holder burns with one unit left',
+        path: 'uni/remove',
+        body: { tokenId: id, liquidity: (liquidity - 1n).toString(), owner: holder, burn: true },
+        status: 422,
+        field: 'burn',
+        code: 'burn_needs_full_removal',
+      },
+      {
+        name: 'the holder burns with liquidity 0 left in',
+        path: 'uni/remove',
+        body: { tokenId: id, liquidity: '0', owner: holder, burn: true },
+        status: 422,
+        field: 'burn',
+        code: 'burn_needs_full_removal',
+      },
+      {
+        name: 'unknown id',
+        path: 'uni/collect',
+        body: { tokenId: (tokenId + 1000n).toString(), owner: holder },
+        status: 422,
+        field: 'tokenId',
+        code: 'position_not_found',
+      },
+      {
+        name: 'id 2^256-1',
+        path: 'uni/remove',
+        body: { tokenId: (2n ** 256n - 1n).toString(), liquidity: '1', owner: holder },
+        status: 422,
+        field: 'tokenId',
+        code: 'position_not_found',
+      },
+    ]
+    const answers = await Promise.all(cases.map((c) => client.post(`/v1/tx/lp/${c.path}`, c.body)))
+    expectRefused(answers, cases)
+    expect(
+      (
+        await sw.chain.readContract({ address: NPM, abi: npmAbi, functionName: 'positions', args: [tokenId] })
+      )[7],
+    ).toBe(liquidity)
+
+    // The holder's own remove: deadline = expiresAt, mins floored from the quoted amounts, paid to the holder.
+    const rm = await client.post<UniRemoveAction>('/v1/tx/lp/uni/remove', {
+      tokenId: id,
+      liquidity: liquidity.toString(),
+      owner: holder,
+      slippageBps: 13,
+      burn: true,
+    })
+    expect(rm.status, JSON.stringify(rm.body)).toBe(200)
+    const calls = decodeFunctionData({ abi: npmAbi, data: bare(rm.body, 0) }).args[0] as Hex[]
+    const dec = decodeFunctionData({ abi: npmAbi, data: calls[0] as Hex })
+    expect(dec.args[0]).toEqual({
+      tokenId,
+      liquidity,
+      amount0Min: floorSlippage(BigInt(rm.body.action.amount0), 13),
+      amount1Min: floorSlippage(BigInt(rm.body.action.amount1), 13),
+      deadline: BigInt(rm.body.expiresAt),
+    })
+    await broadcast(sw.chain, holderWallet, rm.body)
+    await expect(
+      sw.chain.readContract({ address: NPM, abi: npmAbi, functionName: 'ownerOf', args: [tokenId] }),
+    ).rejects.toThrow()
+  })
+
+  test('attack: native ETH sent as value must be held in full: ETH above the quote but below the desired value is 422 insufficient_balance, free', async () => {
+    // 0.02 ETH: more than the ~0.0033 ETH that 10 USDC pairs with, less than the 1 ETH the step would send.
+    const fresh = await sw.freshWallet(parseUnits('50', 6), parseEther('0.02'))
+    const me = fresh.account.address
+    const answers = await Promise.all([
+      client.post('/v1/tx/lp/aero/add', {
+        tokenA: USDC,
+        tokenB: NATIVE_SENTINEL,
+        amountA: '10000000',
+        amountB: parseEther('1').toString(),
+        owner: me,
+      }),
+      client.post('/v1/tx/lp/aero/add', {
+        tokenA: NATIVE_SENTINEL,
+        tokenB: USDC,
+        amountA: parseEther('1').toString(),
+        amountB: '10000000',
+        owner: me,
+      }),
+    ])
+    expectRefused(answers, [
+      { name: 'ETH as tokenB', status: 422, field: 'amountB', code: 'insufficient_balance' },
+      { name: 'ETH as tokenA', status: 422, field: 'amountA', code: 'insufficient_balance' },
+    ])
+    expect(answers[0]?.body.error?.details).toMatchObject({
+      issues: { balance: { token: NATIVE_SENTINEL, expected: parseEther('1').toString() } },
+    })
+  })
+
+  test('attack: aero add/remove with ETH as tokenB encode token/ETH mins on their own side, deadline = expiresAt, refund the unused ETH (verified by broadcasting)', async () => {
+    const wallet = ownerWallet(sw, 5)
+    const me = wallet.account.address
+    const pool = await sw.chain.readContract({
+      address: FACTORY,
+      abi: aeroAbi,
+      functionName: 'getPool',
+      args: [WETH, USDC, false],
+    })
+    const ethDesired = parseEther('1')
+    const add = await client.post<AeroAddAction>('/v1/tx/lp/aero/add', {
+      tokenA: USDC,
+      tokenB: NATIVE_SENTINEL,
+      amountA: '20000000',
+      amountB: ethDesired.toString(),
+      owner: me,
+      slippageBps: 29,
+    })
+    expect(add.status, JSON.stringify(add.body)).toBe(200)
+    expectEnvelope(add.body, me)
+    const a = add.body.action
+    expect(a).toMatchObject({ pool, nativeSide: 'tokenB' })
+    // USDC binds: the ETH side is cut to the pool's ratio, far under the 1 ETH sent.
+    expect(BigInt(a.amountB)).toBeLessThan(ethDesired / 10n)
+    const step = add.body.steps.at(-1)
+    expect(step?.value).toBe(ethDesired.toString())
+    expect(
+      add.body.steps.slice(0, -1).every((s) => s.value === '0' && getAddress(s.to) === getAddress(USDC)),
+    ).toBe(true)
+    const { functionName, args } = decodeFunctionData({ abi: aeroAbi, data: bare(add.body, -1) })
+    expect(functionName).toBe('addLiquidityETH')
+    expect(args).toEqual([
+      getAddress(USDC),
+      false,
+      20_000_000n,
+      floorSlippage(BigInt(a.amountA), 29),
+      floorSlippage(BigInt(a.amountB), 29),
+      me,
+      BigInt(add.body.expiresAt),
+    ])
+    const ethBefore = await sw.chain.getBalance({ address: me })
+    const lpBefore = await balanceOf(pool, me)
+    const receipts = await broadcast(sw.chain, wallet, add.body)
+    const ethSpent = ethBefore - (await sw.chain.getBalance({ address: me })) - gasPaid(receipts)
+    // Only what the pool took left the wallet: the rest of the 1 ETH came back in the same transaction.
+    expect(ethSpent).toBe(BigInt(a.amountB))
+    const lp = (await balanceOf(pool, me)) - lpBefore
+    expect(lp.toString()).toBe(a.expectedLiquidity)
+
+    const rm = await client.post<AeroRemoveAction>('/v1/tx/lp/aero/remove', {
+      tokenA: USDC,
+      tokenB: NATIVE_SENTINEL,
+      liquidity: lp.toString(),
+      owner: me,
+      slippageBps: 41,
+    })
+    expect(rm.status, JSON.stringify(rm.body)).toBe(200)
+    expectEnvelope(rm.body, me, undefined, [pool])
+    // The LP approve goes to the router, for exactly the LP burned; no step carries value.
+    expect(rm.body.steps.every((s) => s.value === '0')).toBe(true)
+    const approve = rm.body.steps.find((s) => selectorOf(s.data) === '0x095ea7b3')
+    if (approve !== undefined) {
+      expect(getAddress(approve.to)).toBe(pool)
+      expect(decodeFunctionData({ abi: erc20Abi, data: approve.data.slice(0, 138) as Hex }).args).toEqual([
+        ROUTER,
+        lp,
+      ])
+    }
+    const r = rm.body.action
+    const dec = decodeFunctionData({ abi: aeroAbi, data: bare(rm.body, -1) })
+    expect(dec.functionName).toBe('removeLiquidityETH')
+    expect(dec.args).toEqual([
+      getAddress(USDC),
+      false,
+      lp,
+      floorSlippage(BigInt(r.amountA), 41),
+      floorSlippage(BigInt(r.amountB), 41),
+      me,
+      BigInt(rm.body.expiresAt),
+    ])
+    const before = await Promise.all([sw.chain.getBalance({ address: me }), usdcOf(me)])
+    const rr = await broadcast(sw.chain, wallet, rm.body)
+    const after = await Promise.all([sw.chain.getBalance({ address: me }), usdcOf(me)])
+    expect((after[0] ?? 0n) - (before[0] ?? 0n) + gasPaid(rr)).toBe(BigInt(r.amountB))
+    expect((after[1] ?? 0n) - (before[1] ?? 0n)).toBe(BigInt(r.amountA))
+    expect(await balanceOf(pool, me)).toBe(lpBefore)
+  })
+
+  test('attack: an empty Aerodrome pool an attacker creates for a listed pair is refused (no first deposit at the caller’s ratio); a listed non-token or an unlisted token never gets a pool built for; free', async () => {
+    const me = ownerWallet(sw, 2).account.address
+    const attacker = ownerWallet(sw, 7)
+    const STRANGER = getAddress('0x000000000000000000000000000000000000bEEF')
+    const { cbBTC } = BASE_ADDRESSES
+    const getPool = (a: Address, b: Address) =>
+      sw.chain.readContract({ address: FACTORY, abi: aeroAbi, functionName: 'getPool', args: [a, b, false] })
+    // createPool is permissionless: the attacker makes an empty cbBTC/USDC pool the listed factory reports.
+    if ((await getPool(cbBTC, USDC)) === zeroAddress)
+      await expectMined(
+        sw.chain,
+        await attacker.writeContract({
+          address: FACTORY,
+          abi: aeroAbi,
+          functionName: 'createPool',
+          args: [cbBTC, USDC, false],
+        }),
+      )
+    const pool = await getPool(cbBTC, USDC)
+    expect(pool).not.toBe(zeroAddress)
+    expect(await balanceOf(pool, pool)).toBe(0n)
+    const before = await Promise.all([balanceOf(cbBTC, pool), balanceOf(USDC, pool)])
+    expect(before).toEqual([0n, 0n])
+    const cases: { name: string; path: string; body: unknown; field: string; code: string }[] = [
+      {
+        name: 'add to the empty cbBTC/USDC pool at a ratio of the caller’s',
+        path: 'aero/add',
+        body: { tokenA: cbBTC, tokenB: USDC, amountA: '100000', amountB: '1000000', owner: me },
+        field: 'tokenB',
+        code: 'pool_empty',
+      },
+      {
+        name: 'remove from the empty pool',
+        path: 'aero/remove',
+        body: { tokenA: USDC, tokenB: cbBTC, liquidity: '1', owner: me },
+        field: 'liquidity',
+        code: 'insufficient_balance',
+      },
+      // The stand-in's pool reads its tokens' symbols, so no pool of the diamond can exist.
+      {
+        name: 'add to USDC/diamond',
+        path: 'aero/add',
+        body: { tokenA: USDC, tokenB: DIAMOND, amountA: '1000000', amountB: '1000000', owner: me },
+        field: 'tokenB',
+        code: 'pool_not_found',
+      },
+      {
+        name: 'add to ETH/unlisted',
+        path: 'aero/add',
+        body: { tokenA: NATIVE_SENTINEL, tokenB: STRANGER, amountA: '1', amountB: '1', owner: me },
+        field: 'tokenB',
+        code: 'unlisted_target',
+      },
+      {
+        name: 'remove from unlisted/ETH',
+        path: 'aero/remove',
+        body: { tokenA: STRANGER, tokenB: NATIVE_SENTINEL, liquidity: '1', owner: me },
+        field: 'tokenA',
+        code: 'unlisted_target',
+      },
+      {
+        name: 'uni add of the diamond',
+        path: 'uni/add',
+        body: { tokenA: DIAMOND, tokenB: USDC, fee: 500, amountA: '1', amountB: '1', owner: me },
+        field: 'fee',
+        code: 'pool_not_found',
+      },
+    ]
+    const answers = await Promise.all(cases.map((c) => client.post(`/v1/tx/lp/${c.path}`, c.body)))
+    expectRefused(
+      answers,
+      cases.map((c) => ({ ...c, status: 422 })),
+    )
+    expect(answers[0]?.body.error?.details).toEqual({ pool })
+    expect(await Promise.all([balanceOf(cbBTC, pool), balanceOf(USDC, pool)])).toEqual([0n, 0n])
+  })
+})
