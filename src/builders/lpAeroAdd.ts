@@ -6,6 +6,7 @@ import { multiRead, viewCall } from '../market/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
+import { depositCap } from './depositCap.js'
 import { aerodromeLiquidityAbi, lpRevertAbi } from './lpAbis.js'
 import { type AeroPair, aeroPair, type NativeSide, watchedSide } from './lpAeroPair.js'
 import { type LpToken, lpTokenCalls, parseLpToken } from './lpTokens.js'
@@ -34,6 +35,9 @@ export interface AeroAddAction {
   amountB: string
   amountAMin: string
   amountBMin: string
+  /** The desired amounts the router is given and the approves cover (ETH: the value sent). */
+  amountAMax: string
+  amountBMax: string
   expectedLiquidity: string
 }
 
@@ -177,17 +181,26 @@ export async function buildAeroAdd(
       'At the pool’s reserves these amounts mint no LP tokens.',
       'amountA',
     )
+  // The router pulls at most the desired amounts it is given, whatever the reserves at inclusion: it gets
+  // (and the approves cover) each side's quote grossed up by the slippage, not the ask. The side the quote
+  // uses in full keeps its ask, so at the quoted reserves the router takes exactly the quote. Without a
+  // tolerance (slippageBps 0) the asks are passed: the router's 1-wei rounding of a capped side would fail
+  // the exact mins.
+  const cap = (desired: bigint, quoted: bigint) =>
+    body.slippageBps === 0 ? desired : depositCap(desired, quoted, body.slippageBps)
+  const maxA = cap(amountADesired, amountA)
+  const maxB = cap(amountBDesired, amountB)
   // Native ETH is sent in full as value (the router refunds what the pool does not take), so the owner must
-  // hold the desired amount, not only the quoted one.
-  assertBalance('amountA', a, a.balance, pair.nativeSide === 'tokenA' ? amountADesired : amountA)
-  assertBalance('amountB', b, b.balance, pair.nativeSide === 'tokenB' ? amountBDesired : amountB)
+  // hold that max, not only the quoted amount.
+  assertBalance('amountA', a, a.balance, pair.nativeSide === 'tokenA' ? maxA : amountA)
+  assertBalance('amountB', b, b.balance, pair.nativeSide === 'tokenB' ? maxB : amountB)
   const amountAMin = minOutAfterSlippage(amountA, body.slippageBps)
   const amountBMin = minOutAfterSlippage(amountB, body.slippageBps)
   // Native ETH is sent as value: only the ERC-20 side is approved.
   const approvals = (
     [
-      [a, amountADesired],
-      [b, amountBDesired],
+      [a, maxA],
+      [b, maxB],
     ] as const
   )
     .filter(([token]) => token.address !== NATIVE_SENTINEL)
@@ -205,8 +218,8 @@ export async function buildAeroAdd(
     {
       tokenA: a,
       tokenB: b,
-      amountADesired,
-      amountBDesired,
+      amountADesired: maxA,
+      amountBDesired: maxB,
       amountAMin,
       amountBMin,
       owner,
@@ -227,6 +240,8 @@ export async function buildAeroAdd(
       amountB: amountB.toString(),
       amountAMin: amountAMin.toString(),
       amountBMin: amountBMin.toString(),
+      amountAMax: maxA.toString(),
+      amountBMax: maxB.toString(),
       expectedLiquidity: liquidity.toString(),
     },
     revertAbi: lpRevertAbi,

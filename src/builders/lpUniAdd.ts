@@ -7,6 +7,7 @@ import { multiRead, viewCall } from '../market/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
+import { depositCap } from './depositCap.js'
 import { lpRevertAbi, positionManagerAbi } from './lpAbis.js'
 import { type LpToken, lpPair, lpTokenCalls, parseLpToken } from './lpTokens.js'
 import { fullRangeTicks, MAX_TICK, mintQuote, TICK_SPACING } from './lpUniMath.js'
@@ -44,6 +45,9 @@ export interface UniAddAction {
   amount1: string
   amount0Min: string
   amount1Min: string
+  /** The desired amounts the mint is given and the approves cover: the most it may pull of each side. */
+  amount0Max: string
+  amount1Max: string
 }
 
 export interface MintArgs {
@@ -166,7 +170,13 @@ export async function buildUniAdd(
   const token0 = parseLpToken(t0, aIs0 ? 'tokenA' : 'tokenB', read.token0)
   const token1 = parseLpToken(t1, aIs0 ? 'tokenB' : 'tokenA', read.token1)
   const state = { sqrtPriceX96: slot0[0], tick: slot0[1] }
-  const quote = mintQuote(state, range.tickLower, range.tickUpper, amount0Desired, amount1Desired)
+  const asked = mintQuote(state, range.tickLower, range.tickUpper, amount0Desired, amount1Desired)
+  // The NPM pulls at most the desired amounts it is given, whatever the price at inclusion: it gets (and
+  // the approves cover) each side's quote grossed up by the slippage, not the ask, so a moved price cannot
+  // take more. The mint is then quoted again at those caps: that is exactly what the NPM computes from them.
+  const cap0 = depositCap(amount0Desired, asked.amount0, body.slippageBps)
+  const cap1 = depositCap(amount1Desired, asked.amount1, body.slippageBps)
+  const quote = mintQuote(state, range.tickLower, range.tickUpper, cap0, cap1)
   if (quote.liquidity === 0n)
     throw new BuildRefusedError(
       'amounts_too_small',
@@ -178,10 +188,9 @@ export async function buildUniAdd(
   assertBalance(aIs0 ? 'amountB' : 'amountA', token1, token1.balance, quote.amount1)
   const amount0Min = minOutAfterSlippage(quote.amount0, body.slippageBps)
   const amount1Min = minOutAfterSlippage(quote.amount1, body.slippageBps)
-  // The NPM pulls at most the desired amounts whatever the price at inclusion: that is what is approved.
   const approves = [
-    [token0, amount0Desired],
-    [token1, amount1Desired],
+    [token0, cap0],
+    [token1, cap1],
   ] as const
   const approvals = approves
     .filter(([, amount]) => amount > 0n)
@@ -201,8 +210,8 @@ export async function buildUniAdd(
     fee: body.fee,
     tickLower: range.tickLower,
     tickUpper: range.tickUpper,
-    amount0Desired,
-    amount1Desired,
+    amount0Desired: cap0,
+    amount1Desired: cap1,
     amount0Min,
     amount1Min,
     owner,
@@ -230,6 +239,8 @@ export async function buildUniAdd(
       amount1: quote.amount1.toString(),
       amount0Min: amount0Min.toString(),
       amount1Min: amount1Min.toString(),
+      amount0Max: cap0.toString(),
+      amount1Max: cap1.toString(),
     },
     revertAbi: lpRevertAbi,
     quotedAt,

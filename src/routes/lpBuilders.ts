@@ -41,7 +41,7 @@ export const aeroAddBuilder = builder({
   id: 'buildAeroAdd',
   path: '/v1/tx/lp/aero/add',
   summary: 'Add liquidity to a volatile Aerodrome pair',
-  description: `Router.addLiquidity(tokenA, tokenB, stable = false, amountA, amountB, mins, to = owner, deadline) into the pair’s existing volatile pool (the builder never creates one). The router takes the amounts that keep the pool’s ratio (quoteAddLiquidity, read at the quote: \`amountA\`/\`amountB\` in the action, at most the desired ones); the rest stays with the owner. Exact approves of the desired amounts to the router are prepended when the allowance is short. One side may be native ETH (0xEeee…EEeE): then the step is addLiquidityETH(token, false, tokenDesired, tokenMin, ethMin, owner, deadline) with the desired ETH as \`value\` into the token/WETH pool; the router wraps what the pool takes and refunds the rest in the same transaction, and only the ERC-20 side is approved.${MINS} LP tokens are the pool’s ERC-20 (\`action.pool\`) and earn trading fees while not staked. Refusals: 422 pool_not_found naming tokenB (no volatile pool for the pair), 422 pool_empty naming tokenB (the pool holds no liquidity: a first deposit would set its price), 422 amounts_too_small naming amountA (no LP minted), 422 insufficient_balance naming the native side when the owner holds less ETH than the desired amount sent as value.${COMMON_ERRORS}`,
+  description: `Router.addLiquidity(tokenA, tokenB, stable = false, amountA, amountB, mins, to = owner, deadline) into the pair’s existing volatile pool (the builder never creates one). The router takes the amounts that keep the pool’s ratio (quoteAddLiquidity, read at the quote: \`amountA\`/\`amountB\` in the action, at most the desired ones); the rest stays with the owner. The router is given, as its desired amounts, each side’s quote grossed up by the slippage (\`amountAMax\`/\`amountBMax\`, never above the ask), and exactly those are approved to the router when the allowance is short: reserves moved before inclusion can take neither more than the max nor less than the min of a side. One side may be native ETH (0xEeee…EEeE): then the step is addLiquidityETH(token, false, tokenDesired, tokenMin, ethMin, owner, deadline) with the ETH max as \`value\` into the token/WETH pool; the router wraps what the pool takes and refunds the rest in the same transaction, and only the ERC-20 side is approved.${MINS} LP tokens are the pool’s ERC-20 (\`action.pool\`) and earn trading fees while not staked. Refusals: 422 pool_not_found naming tokenB (no volatile pool for the pair), 422 pool_empty naming tokenB (the pool holds no liquidity: a first deposit would set its price), 422 amounts_too_small naming amountA (no LP minted), 422 insufficient_balance naming the native side when the owner holds less ETH than the max sent as value.${COMMON_ERRORS}`,
   body: z.strictObject({
     ...aeroPair,
     amountA: positiveAtomicAmount.describe('Most tokenA to deposit, atomic'),
@@ -57,6 +57,10 @@ export const aeroAddBuilder = builder({
     amountB: atomicAmount.describe('tokenB the router takes at the quote'),
     amountAMin: atomicAmount.describe('Least tokenA the add may take (slippage floor)'),
     amountBMin: atomicAmount.describe('Least tokenB the add may take (slippage floor)'),
+    amountAMax: atomicAmount.describe(
+      'Most tokenA the add may take: amountA / (1 − slippageBps/10⁴) rounded up, at most the ask (the ask itself when slippageBps is 0); the router’s amountADesired and the approve (for ETH, the value sent)',
+    ),
+    amountBMax: atomicAmount.describe('Most tokenB the add may take, likewise'),
     expectedLiquidity: atomicAmount.describe('LP tokens minted at the quote'),
   },
   example: {
@@ -85,19 +89,21 @@ export const aeroAddBuilder = builder({
         },
         {
           to: '0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43',
-          data: '0x5a47ddc30000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000016345785d8a00000000000000000000000000000000000000000000000000000000000011e1a30000000000000000000000000000000000000000000000000001617eb90b26c0000000000000000000000000000000000000000000000000000000000011cabfa000000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8000000000000000000000000000000000000000000000000000000006b042fce',
+          data: '0x5a47ddc30000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000016345785d8a00000000000000000000000000000000000000000000000000000000000011e1a30000000000000000000000000000000000000000000000000001617eb90b26c0000000000000000000000000000000000000000000000000000000000011cabfa000000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8000000000000000000000000000000000000000000000000000000006b043868',
           value: '0',
           description: 'Add up to 0.1 WETH + 300 USDC to the volatile Aerodrome WETH/USDC pool',
         },
       ],
       action: {
         type: 'aeroAdd',
+        pool: '0xAE130edbE1A17824F82970664A96bAAF847D1566',
         nativeSide: null,
-        pool: '0xF7d172bbb0226a8143BBEFA5227b18f1340c3eb5',
         amountA: '100000000000000000',
         amountB: '300000000',
         amountAMin: '99500000000000000',
         amountBMin: '298500000',
+        amountAMax: '100000000000000000',
+        amountBMax: '300000000',
         expectedLiquidity: '5477225575051',
       },
     },
@@ -137,22 +143,22 @@ export const aeroRemoveBuilder = builder({
       network: 'eip155:8453',
       steps: [
         {
-          to: '0xF7d172bbb0226a8143BBEFA5227b18f1340c3eb5',
+          to: '0xAE130edbE1A17824F82970664A96bAAF847D1566',
           data: '0x095ea7b3000000000000000000000000cf77a3ba9a5ca399b7c97c74d54e5b1beb874e43000000000000000000000000000000000000000000000000000000014677d467',
           value: '0',
           description: 'Approve 5477225575 vAMM-WETH/USDC LP to the Aerodrome router',
         },
         {
           to: '0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43',
-          data: '0x0dede6c40000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000014677d46700000000000000000000000000000000000000000000000000005a7ea627b4540000000000000000000000000000000000000000000000000000000000048e03000000000000000000000000bcd4042de499d14e55001ccbb24a551f3b954096000000000000000000000000000000000000000000000000000000006b042fce',
+          data: '0x0dede6c40000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000014677d46700000000000000000000000000000000000000000000000000005a7ea627b4540000000000000000000000000000000000000000000000000000000000048e03000000000000000000000000bcd4042de499d14e55001ccbb24a551f3b954096000000000000000000000000000000000000000000000000000000006b0438ab',
           value: '0',
           description: 'Remove 5477225575 LP from vAMM-WETH/USDC',
         },
       ],
       action: {
         type: 'aeroRemove',
+        pool: '0xAE130edbE1A17824F82970664A96bAAF847D1566',
         nativeSide: null,
-        pool: '0xF7d172bbb0226a8143BBEFA5227b18f1340c3eb5',
         amountA: '99999999999056',
         amountB: '299999',
         amountAMin: '99499999999060',
@@ -167,7 +173,7 @@ export const uniAddBuilder = builder({
   id: 'buildUniAdd',
   path: '/v1/tx/lp/uni/add',
   summary: 'Mint a concentrated-liquidity position (full range by default)',
-  description: `NonfungiblePositionManager.mint(token0, token1, fee, ticks, desired amounts, mins, recipient = owner, deadline) into the pair’s existing, initialised pool at \`fee\` (the builder never creates one). ${TICK_NOTE} The liquidity is what the NPM computes from the desired amounts at the pool’s current sqrtPrice (LiquidityAmounts), and \`amount0\`/\`amount1\` what the pool pulls for it (rounded up); the rest stays with the owner. Amounts in the action follow the pool’s order (token0 < token1 by address). Exact approves of the desired amounts to the NPM are prepended when short.${MINS} The new tokenId is in the mint’s Transfer/IncreaseLiquidity logs. Refusals: 422 pool_not_found naming fee (no initialised pool at that tier), 422 amounts_too_small naming amountA (no liquidity at this price).${COMMON_ERRORS}`,
+  description: `NonfungiblePositionManager.mint(token0, token1, fee, ticks, desired amounts, mins, recipient = owner, deadline) into the pair’s existing, initialised pool at \`fee\` (the builder never creates one). ${TICK_NOTE} The liquidity is what the NPM computes from the desired amounts at the pool’s current sqrtPrice (LiquidityAmounts), and \`amount0\`/\`amount1\` what the pool pulls for it (rounded up); the rest stays with the owner. Amounts in the action follow the pool’s order (token0 < token1 by address). The mint is given, as its desired amounts, each side’s quote grossed up by the slippage (\`amount0Max\`/\`amount1Max\`: amount / (1 − slippageBps/10⁴), rounded up, never above the ask), and exactly those are approved to the NPM when the allowance is short: a price moved before inclusion can take neither more than the max nor less than the min of a side.${MINS} The new tokenId is in the mint’s Transfer/IncreaseLiquidity logs. Refusals: 422 pool_not_found naming fee (no initialised pool at that tier), 422 amounts_too_small naming amountA (no liquidity at this price).${COMMON_ERRORS}`,
   body: z
     .strictObject({
       ...uniPair,
@@ -212,6 +218,10 @@ export const uniAddBuilder = builder({
     amount1: atomicAmount.describe('token1 the pool takes at the quote'),
     amount0Min: atomicAmount.describe('Least token0 the mint may take (slippage floor)'),
     amount1Min: atomicAmount.describe('Least token1 the mint may take (slippage floor)'),
+    amount0Max: atomicAmount.describe(
+      'Most token0 the mint may take: amount0 / (1 − slippageBps/10⁴) rounded up, at most the ask; the mint’s amount0Desired and the approve',
+    ),
+    amount1Max: atomicAmount.describe('Most token1 the mint may take, likewise'),
   },
   example: {
     body: {
@@ -228,9 +238,9 @@ export const uniAddBuilder = builder({
       steps: [
         {
           to: '0x4200000000000000000000000000000000000006',
-          data: '0x095ea7b300000000000000000000000003a520b32c04bf3beef7beb72e919cf822ed34f1000000000000000000000000000000000000000000000000016345785d8a0000',
+          data: '0x095ea7b300000000000000000000000003a520b32c04bf3beef7beb72e919cf822ed34f1000000000000000000000000000000000000000000000000015d176d99fe6a00',
           value: '0',
-          description: 'Approve 0.1 WETH to the Uniswap position manager',
+          description: 'Approve 0.098260526374480384 WETH to the Uniswap position manager',
         },
         {
           to: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
@@ -240,7 +250,7 @@ export const uniAddBuilder = builder({
         },
         {
           to: '0x03a520b32C04BF3bEEf7BEb72E919cf822Ed34f1',
-          data: '0x883164560000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda0291300000000000000000000000000000000000000000000000000000000000001f4fffffffffffffffffffffffffffffffffffffffffffffffffffffffffff2761a00000000000000000000000000000000000000000000000000000000000d89e6000000000000000000000000000000000000000000000000016345785d8a00000000000000000000000000000000000000000000000000000000000011e1a3000000000000000000000000000000000000000000000000000156c975be4162fd0000000000000000000000000000000000000000000000000000000011b3dc4000000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8000000000000000000000000000000000000000000000000000000006b042fce',
+          data: '0x883164560000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda0291300000000000000000000000000000000000000000000000000000000000001f4fffffffffffffffffffffffffffffffffffffffffffffffffffffffffff2761a00000000000000000000000000000000000000000000000000000000000d89e6000000000000000000000000000000000000000000000000015d176d99fe6a000000000000000000000000000000000000000000000000000000000011e1a300000000000000000000000000000000000000000000000000015625042cf88ec00000000000000000000000000000000000000000000000000000000011b3dc4000000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8000000000000000000000000000000000000000000000000000000006b043798',
           value: '0',
           description: 'Mint a full-range WETH/USDC 0.05% position (ticks -887270..887270)',
         },
@@ -254,13 +264,15 @@ export const uniAddBuilder = builder({
         tickLower: -887270,
         tickUpper: 887270,
         fullRange: true,
-        sqrtPriceX96: '4395676982973930636574720',
-        tick: -196000,
-        liquidity: '5407232798575',
-        amount0: '97460555126623416',
+        sqrtPriceX96: '4399801370505477282070528',
+        tick: -195981,
+        liquidity: '5402164041680',
+        amount0: '97277921110735580',
         amount1: '300000000',
-        amount0Min: '96485949575357181',
+        amount0Min: '96305141899628224',
         amount1Min: '297000000',
+        amount0Max: '98260526374480384',
+        amount1Max: '300000000',
       },
     },
   },

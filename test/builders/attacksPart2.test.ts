@@ -595,17 +595,19 @@ describe('attacks on the liquidity builders', () => {
     expect(m).toMatchObject({
       token0: WETH,
       token1: getAddress(USDC),
-      amount0Desired: 100_000_000_000_000_000n,
-      amount1Desired: 30_000_000n,
+      amount0Desired: BigInt(a.amount0Max),
+      amount1Desired: BigInt(a.amount1Max),
       amount0Min: floorSlippage(BigInt(a.amount0), 37),
       amount1Min: floorSlippage(BigInt(a.amount1), 37),
       recipient: me,
       deadline: BigInt(res.body.expiresAt),
     })
-    // Each approve goes to the NPM for its own token's desired amount, never more.
+    // Each approve goes to the NPM for its own token's max (never above the ask), never more.
+    expect(BigInt(a.amount0Max)).toBeLessThanOrEqual(100_000_000_000_000_000n)
+    expect(BigInt(a.amount1Max)).toBeLessThanOrEqual(30_000_000n)
     for (const s of res.body.steps.slice(0, -1)) {
       const d = decodeFunctionData({ abi: erc20Abi, data: s.data.slice(0, 138) as Hex })
-      const want = getAddress(s.to) === WETH ? 100_000_000_000_000_000n : 30_000_000n
+      const want = getAddress(s.to) === WETH ? BigInt(a.amount0Max) : BigInt(a.amount1Max)
       expect(d.args).toEqual([NPM, want])
     }
     const before = await Promise.all([balanceOf(WETH, me), balanceOf(USDC, me)])
@@ -746,8 +748,9 @@ describe('attacks on the liquidity builders', () => {
     ).rejects.toThrow()
   })
 
-  test('attack: native ETH sent as value must be held in full: ETH above the quote but below the desired value is 422 insufficient_balance, free', async () => {
-    // 0.02 ETH: more than the ~0.0033 ETH that 10 USDC pairs with, less than the 1 ETH the step would send.
+  test('attack: native ETH sent as value must be held in full: ETH above the quote but below the value sent is 422 insufficient_balance, free', async () => {
+    // 0.02 ETH: more than the ~0.0033 ETH that 10 USDC pairs with, less than the 1 ETH the step would send
+    // (with slippageBps 0 the ask itself is the max sent as value).
     const fresh = await sw.freshWallet(parseUnits('50', 6), parseEther('0.02'))
     const me = fresh.account.address
     const answers = await Promise.all([
@@ -757,6 +760,7 @@ describe('attacks on the liquidity builders', () => {
         amountA: '10000000',
         amountB: parseEther('1').toString(),
         owner: me,
+        slippageBps: 0,
       }),
       client.post('/v1/tx/lp/aero/add', {
         tokenA: NATIVE_SENTINEL,
@@ -764,6 +768,7 @@ describe('attacks on the liquidity builders', () => {
         amountA: parseEther('1').toString(),
         amountB: '10000000',
         owner: me,
+        slippageBps: 0,
       }),
     ])
     expectRefused(answers, [
@@ -800,7 +805,9 @@ describe('attacks on the liquidity builders', () => {
     // USDC binds: the ETH side is cut to the pool's ratio, far under the 1 ETH sent.
     expect(BigInt(a.amountB)).toBeLessThan(ethDesired / 10n)
     const step = add.body.steps.at(-1)
-    expect(step?.value).toBe(ethDesired.toString())
+    // The value sent is the ETH max: the quote grossed up by 29 bps (rounded up), far under the 1 ETH asked.
+    expect(a.amountBMax).toBe(((BigInt(a.amountB) * 10_000n + 9_970n) / 9_971n).toString())
+    expect(step?.value).toBe(a.amountBMax)
     expect(
       add.body.steps.slice(0, -1).every((s) => s.value === '0' && getAddress(s.to) === getAddress(USDC)),
     ).toBe(true)
@@ -819,7 +826,7 @@ describe('attacks on the liquidity builders', () => {
     const lpBefore = await balanceOf(pool, me)
     const receipts = await broadcast(sw.chain, wallet, add.body)
     const ethSpent = ethBefore - (await sw.chain.getBalance({ address: me })) - gasPaid(receipts)
-    // Only what the pool took left the wallet: the rest of the 1 ETH came back in the same transaction.
+    // Only what the pool took left the wallet: the rest of the value came back in the same transaction.
     expect(ethSpent).toBe(BigInt(a.amountB))
     const lp = (await balanceOf(pool, me)) - lpBefore
     expect(lp.toString()).toBe(a.expectedLiquidity)

@@ -108,6 +108,12 @@ const position = (id: bigint) =>
   sw.chain.readContract({ address: NPM, abi: npmAbi, functionName: 'positions', args: [id] })
 const slot0 = () => sw.chain.readContract({ address: POOL_500, abi: poolAbi, functionName: 'slot0' })
 const floorSlippage = (amount: bigint, bps: number) => (amount * BigInt(10_000 - bps)) / 10_000n
+/** A side's max: ceil(quote / (1 − bps/10⁴)), never above the ask. */
+const grossed = (quote: bigint, ask: bigint, bps: number) => {
+  const d = BigInt(10_000 - bps)
+  const up = (quote * 10_000n + d - 1n) / d
+  return up < ask ? up : ask
+}
 /** |a/b − 1| for an independent float recomputation of an exact figure. */
 const relErr = (exact: bigint, approx: number) => Math.abs(Number(exact) / approx - 1)
 /** sqrt(1.0001^tick) · 2^96, from the definition rather than TickMath's table. */
@@ -200,14 +206,29 @@ describe('Uniswap v3 positions', () => {
       [WETH, APPROVE],
       [getAddress(USDC), APPROVE],
     ])
-    // Exact: each approve is the desired amount of its side, to the NPM.
+    // Each approve is its side's max, to the NPM: the quote grossed up by the slippage (recomputed here as
+    // ceil(amount / 0.99)), never above the ask; and the mint is given exactly those maxes as desired.
+    const q = first.body.action
+    const max0 = grossed(BigInt(q.amount0), 10n ** 18n, 100)
+    const max1 = grossed(BigInt(q.amount1), 3_500_000_000n, 100)
+    expect([q.amount0Max, q.amount1Max]).toEqual([max0.toString(), max1.toString()])
+    expect(
+      max0 < 10n ** 18n || max1 < 3_500_000_000n,
+      'the side the price cuts is capped below the ask',
+    ).toBe(true)
     for (const [step, amount] of [
-      [approves[0], 10n ** 18n],
-      [approves[1], 3_500_000_000n],
+      [approves[0], max0],
+      [approves[1], max1],
     ] as const) {
       const { args } = decodeFunctionData({ abi: erc20Abi, data: step?.data.slice(0, 138) as Hex })
       expect(args).toEqual([NPM, amount])
     }
+    const mintCall = decodeFunctionData({
+      abi: npmAbi,
+      data: first.body.steps.at(-1)?.data.slice(0, 10 + 64 * 11) as Hex,
+    })
+    expect(mintCall.functionName).toBe('mint')
+    expect(mintCall.args?.[0]).toMatchObject({ amount0Desired: max0, amount1Desired: max1 })
     expect(first.body.issues.allowance).toMatchObject({ spender: NPM, actual: '0' })
     await broadcast(sw.chain, uni, { ...first.body, steps: approves })
 
@@ -251,12 +272,13 @@ describe('Uniswap v3 positions', () => {
     const after = await balances(owner, [WETH, USDC])
     expect((before[0] ?? 0n) - (after[0] ?? 0n)).toBe(BigInt(a.amount0))
     expect((before[1] ?? 0n) - (after[1] ?? 0n)).toBe(BigInt(a.amount1))
-    // Independently: L = min(x · √P√B / (√B − √P), y / (√P − √A)) from slot0 and the desired amounts.
+    // Independently: L = min(x · √P√B / (√B − √P), y / (√P − √A)) from slot0 and the amounts the mint is
+    // given (the maxes).
     const sp = Number(sqrtP)
     const sa = sqrtAt(-887270)
     const sb = sqrtAt(887270)
-    const l0 = (1e18 * ((sp * sb) / 2 ** 96)) / (sb - sp)
-    const l1 = (3.5e9 * 2 ** 96) / (sp - sa)
+    const l0 = (Number(a.amount0Max) * ((sp * sb) / 2 ** 96)) / (sb - sp)
+    const l1 = (Number(a.amount1Max) * 2 ** 96) / (sp - sa)
     expect(relErr(p[7], Math.min(l0, l1))).toBeLessThan(1e-9)
   })
 
@@ -531,9 +553,14 @@ describe('Aerodrome volatile pools', () => {
       [getAddress(USDC), APPROVE],
       [ROUTER, '0x5a47ddc3'],
     ])
+    // Each side's max is its quote grossed up by 100 bps (rounded up), at most the ask: the side the pool's
+    // ratio cuts is capped below it, the other keeps its ask. Those maxes are approved and passed as desired.
+    const maxA = grossed(quoteA, 10n ** 18n, 100)
+    const maxB = grossed(quoteB, 4_000_000_000n, 100)
+    expect(maxA < 10n ** 18n || maxB < 4_000_000_000n).toBe(true)
     for (const [step, amount] of [
-      [add.body.steps[0], 10n ** 18n],
-      [add.body.steps[1], 4_000_000_000n],
+      [add.body.steps[0], maxA],
+      [add.body.steps[1], maxB],
     ] as const) {
       const { args } = decodeFunctionData({ abi: erc20Abi, data: step?.data.slice(0, 138) as Hex })
       expect(args).toEqual([ROUTER, amount])
@@ -546,8 +573,15 @@ describe('Aerodrome volatile pools', () => {
       amountB: quoteB.toString(),
       amountAMin: floorSlippage(quoteA, 100).toString(),
       amountBMin: floorSlippage(quoteB, 100).toString(),
+      amountAMax: maxA.toString(),
+      amountBMax: maxB.toString(),
       expectedLiquidity: quoteLp.toString(),
     })
+    const addCall = decodeFunctionData({
+      abi: aeroAbi,
+      data: add.body.steps[2]?.data.slice(0, 10 + 64 * 9) as Hex,
+    })
+    expect(addCall.args?.slice(3, 5)).toEqual([maxA, maxB])
     // The pool is not WETH/USDC 1:4000: one side is cut to the pool's ratio.
     expect(quoteA < 10n ** 18n || quoteB < 4_000_000_000n).toBe(true)
     await broadcast(sw.chain, aero, { ...add.body, steps: add.body.steps.slice(0, 2) })
@@ -639,16 +673,19 @@ describe('Aerodrome volatile pools', () => {
     expect(add.body.steps.slice(0, -1).map((s) => [getAddress(s.to), selectorOf(s.data)])).toEqual(
       add.body.steps.length === 2 ? [[getAddress(USDC), APPROVE]] : [],
     )
+    // The ETH sent is the quote grossed up by the slippage, not the whole ask; USDC binds, so keeps its ask.
+    const ethMax = grossed(quoteEth, ethDesired, 100)
+    expect(ethMax).toBeLessThan(ethDesired)
     expect([getAddress(last?.to ?? '0x'), selectorOf(last?.data ?? '0x'), last?.value]).toEqual([
       ROUTER,
       toFunctionSelector(aeroEthAbi[0]),
-      ethDesired.toString(),
+      ethMax.toString(),
     ])
     const { args } = decodeFunctionData({ abi: aeroEthAbi, data: last?.data as Hex })
     expect(args).toEqual([
       getAddress(USDC),
       false,
-      2_000_000_000n,
+      grossed(quoteUsdc, 2_000_000_000n, 100),
       floorSlippage(quoteUsdc, 100),
       floorSlippage(quoteEth, 100),
       owner,
