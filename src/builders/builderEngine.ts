@@ -3,8 +3,8 @@ import { CHAIN_ID, NETWORK } from '../chain/network.js'
 import type { AddressBook } from './addressBook.js'
 import { appendSuffix } from './builderCode.js'
 import { UnlistedTargetError } from './builderErrors.js'
-import { simulateBundle } from './simulateBundle.js'
-import type { BuilderEnvelope, BuilderIssues, TxStep } from './txStep.js'
+import { type Probe, type ProbeResult, simulateBundle } from './simulateBundle.js'
+import type { BuilderEnvelope, BuilderIssues, SimulationReport, TxStep } from './txStep.js'
 
 /** How long a bundle is quoted for; deadlines encoded in calldata use the same `expiresAt`. */
 export const BUILD_TTL_SEC = 120
@@ -25,6 +25,13 @@ export interface BuildPlan<A> {
    * for two listed tokens). Never a caller-supplied address taken on trust.
    */
   confirmedTargets?: readonly Address[]
+  /** Views read in the simulated block before and after the steps (a protocol position), for `verify`. */
+  probes?: readonly Probe[]
+  /**
+   * The plan's check of the simulated outcome (the owner's balance changes, the probes before/after)
+   * against what the answer states; it throws to refuse the bundle (an UpstreamError: 502, never charged).
+   */
+  verify?: (simulation: SimulationReport, probes: readonly ProbeResult[]) => void
   quotedAt: number
   expiresAt: number
 }
@@ -56,7 +63,15 @@ export function createBuilderEngine(deps: {
         if (!book.has(step.to) && !confirmed.has(step.to.toLowerCase()))
           throw new UnlistedTargetError(step.to)
       const steps = plan.steps.map((s) => ({ ...s, data: appendSuffix(s.data, suffix) }))
-      const simulation = await simulateBundle(chain, plan.owner, steps, plan.watch, plan.revertAbi ?? [])
+      const { report: simulation, probes } = await simulateBundle(
+        chain,
+        plan.owner,
+        steps,
+        plan.watch,
+        plan.revertAbi ?? [],
+        plan.probes ?? [],
+      )
+      plan.verify?.(simulation, probes)
       return {
         network: NETWORK,
         steps: steps.map((s) => ({

@@ -1,4 +1,4 @@
-import type { Address } from 'viem'
+import { type Address, isAddressEqual } from 'viem'
 import { midnightAbi } from '../chain/midnight.js'
 import type { MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
 import { approveIfShort } from './approveIfShort.js'
@@ -13,7 +13,14 @@ import {
   readFixedState,
 } from './fixedMarket.js'
 import { encodeFixedSupplyCollateral } from './fixedSupplyCollateral.js'
-import { aprLabel, encodeFixedTakes, type FixedTakeFields, planFixedTake } from './fixedTake.js'
+import {
+  aprLabel,
+  encodeFixedTakes,
+  type FixedTakeFields,
+  fixedTakeProbes,
+  planFixedTake,
+  verifyFixedTake,
+} from './fixedTake.js'
 import { tokenLabel } from './tokenLabel.js'
 import type { AllowanceIssue, BuilderEnvelope, TxStep } from './txStep.js'
 
@@ -36,7 +43,8 @@ export interface FixedBorrowAction extends FixedTakeFields {
  * Borrow `assets` of loan token now by selling units to the bid book (lender-makers): the units owed at
  * maturity are what the fills sell. With `collateral`, its approve (when short) and supplyCollateral come
  * first. Refused before simulating when the position would be unhealthy: 422 `unhealthy_after` naming
- * `collateral` (details debtAfter, maxDebtAfter).
+ * `collateral` (details debtAfter, maxDebtAfter); after simulating, 502 when the takes pay less than the
+ * planned assets or move the position by other than the planned units (`verifyFixedTake`).
  */
 export async function buildFixedBorrow(
   engine: BuilderEngine,
@@ -66,6 +74,7 @@ export async function buildFixedBorrow(
     slippageBps: body.slippageBps,
     takingBids: true,
     fee: state.fee,
+    chainTime: state.chainTime,
   })
   const units = BigInt(plan.fields.units)
   // Selling units first cancels the owner's credit, then adds debt (Midnight's take).
@@ -114,6 +123,19 @@ export async function buildFixedBorrow(
       maxDebtAfter: maxDebtAfter?.toString() ?? null,
     },
     revertAbi: midnightAbi,
+    probes: fixedTakeProbes(m, owner),
+    verify: (simulation, probes) =>
+      verifyFixedTake(
+        m,
+        {
+          takingBids: true,
+          assets: BigInt(f.assets),
+          units,
+          loanSpentElsewhere: pulls !== null && isAddressEqual(pulls, m.loanToken.address) ? supplied : 0n,
+        },
+        simulation,
+        probes,
+      ),
     quotedAt,
     expiresAt: quotedAt + BUILD_TTL_SEC,
   })

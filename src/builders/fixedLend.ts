@@ -5,7 +5,14 @@ import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { findFixedMarket, MIDNIGHT, readFixedState } from './fixedMarket.js'
-import { aprLabel, encodeFixedTakes, type FixedTakeFields, planFixedTake } from './fixedTake.js'
+import {
+  aprLabel,
+  encodeFixedTakes,
+  type FixedTakeFields,
+  fixedTakeProbes,
+  planFixedTake,
+  verifyFixedTake,
+} from './fixedTake.js'
 import { tokenLabel } from './tokenLabel.js'
 import type { BuilderEnvelope } from './txStep.js'
 
@@ -25,7 +32,8 @@ export interface FixedLendAction extends FixedTakeFields {
 /**
  * Lend `assets` of loan token now by buying units from the ask book (borrower-makers); the units bought
  * pay one loan token each at maturity. The loan-token approve of exactly what the fills pay is prepended
- * when short.
+ * when short. After simulating, 502 when the takes cost more than the planned assets or move the position
+ * by other than the planned units (`verifyFixedTake`).
  */
 export async function buildFixedLend(
   engine: BuilderEngine,
@@ -51,6 +59,7 @@ export async function buildFixedLend(
     slippageBps: body.slippageBps,
     takingBids: false,
     fee: state.fee,
+    chainTime: state.chainTime,
   })
   const f = plan.fields
   const paid = BigInt(f.assets)
@@ -79,6 +88,14 @@ export async function buildFixedLend(
     issues: { balance: null, allowance: approve.issue },
     action: { type: 'fixedLend', ...f, creditAfter: creditAfter.toString() },
     revertAbi: midnightAbi,
+    probes: fixedTakeProbes(m, owner),
+    verify: (simulation, probes) =>
+      verifyFixedTake(
+        m,
+        { takingBids: false, assets: paid, units, loanSpentElsewhere: 0n },
+        simulation,
+        probes,
+      ),
     quotedAt,
     expiresAt: quotedAt + BUILD_TTL_SEC,
   })

@@ -1,12 +1,26 @@
-import { type Address, encodeFunctionData, type Hex, isAddressEqual, zeroAddress } from 'viem'
-import { midnightAbi } from '../chain/midnight.js'
-import type { MidnightTakeableOffer, MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
+import {
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
+  isAddressEqual,
+  zeroAddress,
+} from 'viem'
+import { midnightAbi, midnightMarketId } from '../chain/midnight.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
+import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import {
+  MIDNIGHT_API,
+  type MidnightTakeableOffer,
+  type MorphoMidnight,
+} from '../market/upstreams/morphoMidnight.js'
 import type { BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { type FixedMarket, MIDNIGHT } from './fixedMarket.js'
 import { aprOf, averagePrice, type Fill, guardPrice, walkBook } from './fixedMath.js'
+import type { Probe, ProbeResult } from './simulateBundle.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { TxStep } from './txStep.js'
+import type { SimulationReport, TxStep } from './txStep.js'
 
 /** What a borrow or lend reports about its fills (APRs are fractions: 0.05 = 5 %). */
 export interface FixedTakeFields {
@@ -49,16 +63,25 @@ export function encodeFixedTakes(calls: readonly Hex[], description: string): Tx
 }
 
 /**
- * The walk of one book side for `assets` of loan token now: the API's takeable offers (the owner's own
- * offers left out: Midnight refuses a self-take), each at the taker's price (tick price ∓ the settlement
- * fee), taken best first within the slippage guard. 422 `book_too_thin` naming `assets` when the depth
+ * The walk of one book side for `assets` of loan token now: the API's takeable offers, each at the taker's
+ * price (tick price ∓ the settlement fee), taken best first within the slippage guard. Left out: the
+ * owner's own offers (Midnight refuses a self-take), offers of the other side, offers whose own market
+ * does not hash to this market's id (whatever `market_id` the API files them under: a take settles in
+ * the offer's market), and offers not live at `chainTime` (not started, or expired). 422 `book_too_thin` naming `assets` when the depth
  * within the guard is short, with what it holds (`availableAssets`, `availableUnits`).
  */
 export async function planFixedTake(
   engine: BuilderEngine,
   midnight: MorphoMidnight,
   m: FixedMarket,
-  p: { owner: Address; assets: bigint; slippageBps: number; takingBids: boolean; fee: bigint },
+  p: {
+    owner: Address
+    assets: bigint
+    slippageBps: number
+    takingBids: boolean
+    fee: bigint
+    chainTime: number
+  },
 ): Promise<{ calls: Hex[]; fields: FixedTakeFields; fills: Fill[] }> {
   const side = p.takingBids ? 'bids' : 'asks'
   const [books, listed] = await Promise.all([midnight.books(), midnight.takeableOffers(m.id, side)])
@@ -72,12 +95,16 @@ export async function planFixedTake(
     )
   // The API's own price per tick, from the book's levels; an offer at a tick it does not list is left out.
   const tickPrice = new Map([...book.asks, ...book.bids].map((l) => [BigInt(l.tick), l.price]))
+  const live = BigInt(Math.max(p.chainTime, engine.nowSec()))
   const offers = listed.filter(
     (o) =>
       o.marketId === m.id &&
       o.offer.buy === p.takingBids &&
       !isAddressEqual(o.offer.maker, p.owner) &&
-      tickPrice.has(o.offer.tick),
+      o.offer.start <= live &&
+      o.offer.expiry >= live &&
+      tickPrice.has(o.offer.tick) &&
+      midnightMarketId(o.offer.market) === m.id,
   )
   const levels = offers.map((o) => {
     const at = tickPrice.get(o.offer.tick) as bigint
@@ -129,6 +156,88 @@ export async function planFixedTake(
       })),
     },
   }
+}
+
+/**
+ * What the simulation reads for `verifyFixedTake`: the owner's credit with fees and losses accrued as a
+ * take would first accrue them (`updatePositionView`), and the stored position (credit, debt).
+ */
+export function fixedTakeProbes(m: FixedMarket, owner: Address): Probe[] {
+  return [
+    {
+      to: MIDNIGHT,
+      data: encodeFunctionData({
+        abi: midnightAbi,
+        functionName: 'updatePositionView',
+        args: [m.market, m.id, owner],
+      }),
+    },
+    {
+      to: MIDNIGHT,
+      data: encodeFunctionData({ abi: midnightAbi, functionName: 'position', args: [m.id, owner] }),
+    },
+  ]
+}
+
+function decodeProbes(probes: readonly ProbeResult[]) {
+  const [accrual, position] = probes
+  if (accrual === undefined || position === undefined || accrual.before === '0x' || position.after === '0x')
+    throw new UpstreamError(CHAIN_UPSTREAM, 'the take simulation could not read the Midnight position')
+  const [creditBefore] = decodeFunctionResult({
+    abi: midnightAbi,
+    functionName: 'updatePositionView',
+    data: accrual.before,
+  })
+  const before = decodeFunctionResult({
+    abi: midnightAbi,
+    functionName: 'position',
+    data: position.before === '0x' ? position.after : position.before,
+  })
+  const after = decodeFunctionResult({ abi: midnightAbi, functionName: 'position', data: position.after })
+  return { creditBefore, debtBefore: before[4], creditAfter: after[0], debtAfter: after[4] }
+}
+
+/**
+ * The takes, as simulated from the owner, must do what the answer says — the guard is computed from the
+ * API's tick prices and offers, and `take` executes at the offer's onchain price with nothing onchain
+ * bounding it. A borrow must pay the owner at least the planned `assets` of loan token and add at most
+ * `units` of debt; a lend must take at most the planned `assets` from the owner; either way the owner's
+ * position in THIS market must move by the `units` sold or bought (credit cancelled + debt added, or
+ * debt cancelled + credit added). Otherwise 502 from the Midnight API (it listed the offers), never
+ * charged. `loanSpentElsewhere`: loan token the bundle's other steps spend (collateral in the loan
+ * token), added back before comparing.
+ */
+export function verifyFixedTake(
+  m: FixedMarket,
+  plan: { takingBids: boolean; assets: bigint; units: bigint; loanSpentElsewhere: bigint },
+  simulation: SimulationReport,
+  probes: readonly ProbeResult[],
+): void {
+  const change = simulation.balanceChanges.find((c) => isAddressEqual(c.token, m.loanToken.address))
+  if (change === undefined)
+    throw new UpstreamError(CHAIN_UPSTREAM, 'the take simulation reported no loan-token balance change')
+  const delta = BigInt(change.delta) + plan.loanSpentElsewhere
+  const label = (v: bigint) => tokenLabel(v, m.loanToken)
+  if (plan.takingBids && delta < plan.assets)
+    throw new UpstreamError(
+      MIDNIGHT_API,
+      `the borrow, simulated, pays the owner ${label(delta)}, less than the planned ${label(plan.assets)}: the offers' onchain terms differ from the book's`,
+    )
+  if (!plan.takingBids && -delta > plan.assets)
+    throw new UpstreamError(
+      MIDNIGHT_API,
+      `the lend, simulated, takes ${label(-delta)} from the owner, more than the planned ${label(plan.assets)}: the offers' onchain terms differ from the book's`,
+    )
+  const u = decodeProbes(probes)
+  // Selling cancels credit then adds debt; buying cancels debt then adds credit.
+  const [gained, cancelled] = plan.takingBids
+    ? [u.debtAfter - u.debtBefore, u.creditBefore - u.creditAfter]
+    : [u.creditAfter - u.creditBefore, u.debtBefore - u.debtAfter]
+  if (gained < 0n || cancelled < 0n || gained + cancelled !== plan.units)
+    throw new UpstreamError(
+      MIDNIGHT_API,
+      `the ${plan.takingBids ? 'borrow' : 'lend'}, simulated, moves the owner's position in market ${m.id} by ${gained + cancelled} units (${gained} ${plan.takingBids ? 'debt added' : 'credit added'}), not the planned ${plan.units}`,
+    )
 }
 
 /** "4.12%": an APR for a step description. */

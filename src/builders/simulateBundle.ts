@@ -15,6 +15,18 @@ import { UpstreamError } from '../market/upstreams/fetchJson.js'
 import { SimulationRevertedError } from './builderErrors.js'
 import type { BalanceChange, SimulationReport, TxStep } from './txStep.js'
 
+/** A view call a plan reads inside the simulated block, before and after its steps (a protocol position). */
+export interface Probe {
+  to: Address
+  data: Hex
+}
+
+/** A probe's raw return data before and after the steps (`0x` when the read failed). */
+export interface ProbeResult {
+  before: Hex
+  after: Hex
+}
+
 /** Errors every bundle can hit (OpenZeppelin 5 tokens and vaults); builders add their protocol's own. */
 export const COMMON_REVERTS = parseAbi([
   'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
@@ -62,7 +74,8 @@ function balanceRead(token: Address, owner: Address): { to: Address; data: Hex }
  * The whole bundle, in order, from the owner, in one `eth_simulateV1` on top of the latest block
  * (validation off: no signature, no gas price, so native balances move by `value` only). The owner's
  * balance of each `watch` token is read before and after inside the same simulated block, so the changes
- * are what the bundle itself moves. A failing step is a 422 naming its index and decoded reason.
+ * are what the bundle itself moves; `probes` are read the same way and returned raw beside the report.
+ * A failing step is a 422 naming its index and decoded reason.
  */
 export async function simulateBundle(
   chain: PublicClient,
@@ -70,8 +83,9 @@ export async function simulateBundle(
   steps: readonly TxStep[],
   watch: readonly Address[],
   revertAbi: Abi,
-): Promise<SimulationReport> {
-  const reads = watch.map((token) => balanceRead(token, owner))
+  probes: readonly Probe[] = [],
+): Promise<{ report: SimulationReport; probes: ProbeResult[] }> {
+  const reads = [...watch.map((token) => balanceRead(token, owner)), ...probes]
   const calls = [...reads, ...steps.map((s) => ({ to: s.to, data: s.data, value: s.value })), ...reads].map(
     (c) => ({ ...c, account: owner }),
   )
@@ -103,10 +117,21 @@ export async function simulateBundle(
   const used = stepResults.map((r) =>
     r.maxUsedGas !== undefined && r.maxUsedGas > r.gasUsed ? r.maxUsedGas : r.gasUsed,
   )
+  const after = reads.length + steps.length
   return {
-    blockNumber: (block?.number ?? 0n).toString(),
-    gasUsed: used.reduce((a, b) => a + b, 0n).toString(),
-    steps: used.map((g) => ({ gasUsed: g.toString(), gasLimit: gasLimitFor(g).toString() })),
-    balanceChanges,
+    report: {
+      blockNumber: (block?.number ?? 0n).toString(),
+      gasUsed: used.reduce((a, b) => a + b, 0n).toString(),
+      steps: used.map((g) => ({ gasUsed: g.toString(), gasLimit: gasLimitFor(g).toString() })),
+      balanceChanges,
+    },
+    probes: probes.map((_, i) => ({
+      before:
+        results[watch.length + i]?.status === 'success' ? (results[watch.length + i]?.data ?? '0x') : '0x',
+      after:
+        results[after + watch.length + i]?.status === 'success'
+          ? (results[after + watch.length + i]?.data ?? '0x')
+          : '0x',
+    })),
   }
 }

@@ -67,6 +67,7 @@ export const midnightAbi = parseAbi([
   'function withdrawable(bytes32 id) view returns (uint128)',
   'function settlementFee(bytes32 id, uint256 timeToMaturity) view returns (uint256)',
   'function isHealthy(Market market, bytes32 id, address borrower) view returns (bool)',
+  'function updatePositionView(Market market, bytes32 id, address user) view returns (uint128 newCredit, uint128 newPendingFee, uint128 accruedFee)',
   'error AlreadyConsumed()',
   'error BuyerGatedFromIncreasingCredit()',
   'error CannotIncreaseDebtPostMaturity()',

@@ -6,7 +6,9 @@ import { CHAIN_ID } from '../../chain/network.js'
 import { createTtlCache } from '../ttlCache.js'
 import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
 
-const NAME = 'Morpho Midnight'
+/** The upstream's name in a 502 (`upstream_unavailable`, details.upstream). */
+export const MIDNIGHT_API = 'Morpho Midnight'
+const NAME = MIDNIGHT_API
 
 const WAD = 10n ** 18n
 /** Decimal uint as the API sends it (strings; plain JSON integers are accepted where they are exact). */
@@ -16,6 +18,8 @@ const uint = z
   .transform((v) => BigInt(v))
   // 78 digits reach past 2^256: such a value cannot be ABI-encoded (the id check would throw a 500).
   .refine((v) => v <= UINT256_MAX, { error: 'must fit in uint256' })
+/** Midnight's Offer caps are uint128: a larger cap cannot be encoded into `take` (it would be a 500). */
+const uint128 = uint.refine((v) => v < 2n ** 128n, { error: 'must fit in uint128' })
 const wireAddress = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/)
@@ -94,8 +98,8 @@ const takeableSchema = z.object({
     receiver_if_maker_is_seller: wireAddress,
     ratifier: wireAddress,
     reduce_only: z.boolean(),
-    max_units: uint,
-    max_assets: uint,
+    max_units: uint128,
+    max_assets: uint128,
     continuous_fee_cap: uint.optional(),
   }),
   ratifier_data: wireBytes,
