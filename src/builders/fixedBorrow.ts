@@ -17,6 +17,7 @@ import {
   aprLabel,
   encodeFixedTakes,
   type FixedTakeFields,
+  fetchFixedBookSide,
   fixedTakeProbes,
   planFixedTake,
   verifyFixedTake,
@@ -58,7 +59,11 @@ export async function buildFixedBorrow(
   const supplied = body.collateral === undefined ? 0n : BigInt(body.collateral.assets)
   const pulls = index === null ? null : (m.collaterals[index]?.address ?? null)
   const quotedAt = engine.nowSec()
-  const state = await readFixedState(engine, m, owner, pulls)
+  // The chain state and the API's book side, concurrently.
+  const [state, bookSide] = await Promise.all([
+    readFixedState(engine, m, owner, pulls),
+    fetchFixedBookSide(midnight, m.id, true),
+  ])
   if (state.chainTime >= m.maturity)
     throw new BuildRefusedError(
       'matured',
@@ -68,7 +73,7 @@ export async function buildFixedBorrow(
         maturity: m.maturity,
       },
     )
-  const plan = await planFixedTake(engine, midnight, m, {
+  const plan = planFixedTake(engine, bookSide, m, {
     owner,
     assets: BigInt(body.assets),
     slippageBps: body.slippageBps,

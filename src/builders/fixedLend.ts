@@ -9,6 +9,7 @@ import {
   aprLabel,
   encodeFixedTakes,
   type FixedTakeFields,
+  fetchFixedBookSide,
   fixedTakeProbes,
   planFixedTake,
   verifyFixedTake,
@@ -43,7 +44,11 @@ export async function buildFixedLend(
   const owner = body.owner as Address
   const m = await findFixedMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
-  const state = await readFixedState(engine, m, owner, m.loanToken.address)
+  // The chain state and the API's book side, concurrently.
+  const [state, bookSide] = await Promise.all([
+    readFixedState(engine, m, owner, m.loanToken.address),
+    fetchFixedBookSide(midnight, m.id, false),
+  ])
   if (state.chainTime >= m.maturity)
     throw new BuildRefusedError(
       'matured',
@@ -53,7 +58,7 @@ export async function buildFixedLend(
         maturity: m.maturity,
       },
     )
-  const plan = await planFixedTake(engine, midnight, m, {
+  const plan = planFixedTake(engine, bookSide, m, {
     owner,
     assets: BigInt(body.assets),
     slippageBps: body.slippageBps,

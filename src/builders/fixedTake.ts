@@ -11,6 +11,7 @@ import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { UpstreamError } from '../market/upstreams/fetchJson.js'
 import {
   MIDNIGHT_API,
+  type MidnightBook,
   type MidnightTakeableOffer,
   type MorphoMidnight,
 } from '../market/upstreams/morphoMidnight.js'
@@ -62,6 +63,28 @@ export function encodeFixedTakes(calls: readonly Hex[], description: string): Tx
   return { to: MIDNIGHT, data, value: 0n, description }
 }
 
+/** What the Midnight API says of one market side: the book listing (tick prices) and its takeable offers. */
+export interface FixedBookSide {
+  books: MidnightBook[]
+  listed: MidnightTakeableOffer[]
+}
+
+/**
+ * The API reads a take needs, fetched together (and, by the builders, concurrently with their chain
+ * read: the plan needs both, and neither depends on the other).
+ */
+export async function fetchFixedBookSide(
+  midnight: MorphoMidnight,
+  marketId: Hex,
+  takingBids: boolean,
+): Promise<FixedBookSide> {
+  const [books, listed] = await Promise.all([
+    midnight.books(),
+    midnight.takeableOffers(marketId, takingBids ? 'bids' : 'asks'),
+  ])
+  return { books, listed }
+}
+
 /**
  * The walk of one book side for `assets` of loan token now: the API's takeable offers, each at the taker's
  * price (tick price ∓ the settlement fee), taken best first within the slippage guard. Left out: the
@@ -70,9 +93,9 @@ export function encodeFixedTakes(calls: readonly Hex[], description: string): Tx
  * the offer's market), and offers not live at `chainTime` (not started, or expired). 422 `book_too_thin` naming `assets` when the depth
  * within the guard is short, with what it holds (`availableAssets`, `availableUnits`).
  */
-export async function planFixedTake(
+export function planFixedTake(
   engine: BuilderEngine,
-  midnight: MorphoMidnight,
+  source: FixedBookSide,
   m: FixedMarket,
   p: {
     owner: Address
@@ -82,9 +105,9 @@ export async function planFixedTake(
     fee: bigint
     chainTime: number
   },
-): Promise<{ calls: Hex[]; fields: FixedTakeFields; fills: Fill[] }> {
+): { calls: Hex[]; fields: FixedTakeFields; fills: Fill[] } {
   const side = p.takingBids ? 'bids' : 'asks'
-  const [books, listed] = await Promise.all([midnight.books(), midnight.takeableOffers(m.id, side)])
+  const { books, listed } = source
   const book = books.find((b) => b.marketId === m.id)
   if (book === undefined)
     throw new BuildRefusedError(
