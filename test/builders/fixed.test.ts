@@ -184,7 +184,9 @@ beforeAll(async () => {
       liquidationCursor,
       oracle,
     })),
-    maturity: block.timestamp + 100n,
+    // From the later of the latest block and the wall clock: a freshly loaded state's latest block is as
+    // old as the state cache, and the next block is mined at the wall clock.
+    maturity: laterThanNow(block.timestamp) + 100n,
     rcfThreshold: 0n,
     enterGate: zeroAddress,
     liquidatorGate: zeroAddress,
@@ -467,3 +469,9 @@ describe('fixed-rate builders (Morpho Midnight)', () => {
     expect((await balanceOf(WETH, who)) - wethBefore).toBe(held)
   })
 })
+
+/** The later of a block timestamp and the wall clock (unix seconds). */
+function laterThanNow(timestamp: bigint): bigint {
+  const now = BigInt(Math.floor(Date.now() / 1000))
+  return timestamp > now ? timestamp : now
+}

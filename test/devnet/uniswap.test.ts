@@ -91,7 +91,8 @@ describe('Uniswap v3 on the devnet', () => {
       address: BASE_ADDRESSES.SwapRouter02,
       abi: routerAbi,
       functionName: 'multicall',
-      args: [block.timestamp + 600n, [swap]],
+      // The later of the latest block (as old as the state cache) and the wall clock the next block uses.
+      args: [laterThanNow(block.timestamp) + 600n, [swap]],
     })
     const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash })
     expect(receipt.status).toBe('success')
@@ -119,3 +120,9 @@ describe('Uniswap v3 on the devnet', () => {
     expect(price).toBeCloseTo(1e8 / (60_000 * 1e6), 8)
   })
 })
+
+/** The later of a block timestamp and the wall clock (unix seconds). */
+function laterThanNow(timestamp: bigint): bigint {
+  const now = BigInt(Math.floor(Date.now() / 1000))
+  return timestamp > now ? timestamp : now
+}
