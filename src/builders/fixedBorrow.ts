@@ -73,13 +73,14 @@ export async function buildFixedBorrow(
         maturity: m.maturity,
       },
     )
-  const plan = planFixedTake(engine, bookSide, m, {
+  const plan = planFixedTake(bookSide, m, {
     owner,
     assets: BigInt(body.assets),
     slippageBps: body.slippageBps,
     takingBids: true,
     fee: state.fee,
     chainTime: state.chainTime,
+    quotedAt,
   })
   const units = BigInt(plan.fields.units)
   // Selling units first cancels the owner's credit, then adds debt (Midnight's take).

@@ -58,13 +58,14 @@ export async function buildFixedLend(
         maturity: m.maturity,
       },
     )
-  const plan = planFixedTake(engine, bookSide, m, {
+  const plan = planFixedTake(bookSide, m, {
     owner,
     assets: BigInt(body.assets),
     slippageBps: body.slippageBps,
     takingBids: false,
     fee: state.fee,
     chainTime: state.chainTime,
+    quotedAt,
   })
   const f = plan.fields
   const paid = BigInt(f.assets)

@@ -15,7 +15,6 @@ import {
   type MidnightTakeableOffer,
   type MorphoMidnight,
 } from '../market/upstreams/morphoMidnight.js'
-import type { BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { type FixedMarket, MIDNIGHT } from './fixedMarket.js'
 import { aprOf, averagePrice, type Fill, guardPrice, walkBook } from './fixedMath.js'
@@ -94,7 +93,6 @@ export async function fetchFixedBookSide(
  * within the guard is short, with what it holds (`availableAssets`, `availableUnits`).
  */
 export function planFixedTake(
-  engine: BuilderEngine,
   source: FixedBookSide,
   m: FixedMarket,
   p: {
@@ -104,6 +102,8 @@ export function planFixedTake(
     takingBids: boolean
     fee: bigint
     chainTime: number
+    /** Unix seconds of the quote: APRs and offer liveness are judged at it. */
+    quotedAt: number
   },
 ): { calls: Hex[]; fields: FixedTakeFields; fills: Fill[] } {
   const side = p.takingBids ? 'bids' : 'asks'
@@ -118,7 +118,7 @@ export function planFixedTake(
     )
   // The API's own price per tick, from the book's levels; an offer at a tick it does not list is left out.
   const tickPrice = new Map([...book.asks, ...book.bids].map((l) => [BigInt(l.tick), l.price]))
-  const live = BigInt(Math.max(p.chainTime, engine.nowSec()))
+  const live = BigInt(Math.max(p.chainTime, p.quotedAt))
   const offers = listed.filter(
     (o) =>
       o.marketId === m.id &&
@@ -134,7 +134,8 @@ export function planFixedTake(
     const price = p.takingBids ? (at > p.fee ? at - p.fee : 0n) : at + p.fee
     return { price, units: o.units }
   })
-  const now = engine.nowSec()
+  // APRs are stated at the quote: the answer's quotedAt, not a second clock read a moment later.
+  const now = p.quotedAt
   const best = levels.reduce<bigint | null>(
     (b, o) =>
       o.units === 0n || o.price === 0n ? b : b === null || o.price > b === p.takingBids ? o.price : b,
