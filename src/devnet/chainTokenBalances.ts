@@ -1,4 +1,4 @@
-import { type Address, erc20Abi, type PublicClient } from 'viem'
+import { type Address, erc20Abi, getAddress, type PublicClient, parseAbiItem } from 'viem'
 import type { TokenBalance, TokenBalanceSource } from './upstreams/tokenBalanceSource.js'
 
 export interface ListedToken {
@@ -10,17 +10,89 @@ export interface ListedToken {
   usd: () => number | null
 }
 
+const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+
+type Meta = TokenBalance['token']
+
 /**
- * The explorer simulator's data, read from the devnet chain: one multicall of balanceOf over every token
- * the world deployed, plus the native balance. Zero balances are left out, as explorers do.
+ * The explorer simulator's data, read from the devnet chain, the way an explorer indexes it: the tokens
+ * an address holds are the world's deployed tokens plus every contract that ever emitted an ERC-20
+ * Transfer (3 topics: ERC-721's has 4) to it, found with getLogs from block 0 and then incrementally from
+ * the last block scanned for that address. A discovered token's name/symbol/decimals/totalSupply are read
+ * from the chain once (cached; a contract without decimals() is not an ERC-20 and is ignored) and it has
+ * no price (null). Balances are one multicall of balanceOf at the latest block, plus the native balance;
+ * zero balances are left out, as explorers do.
  */
 export function chainTokenBalances(client: PublicClient, tokens: readonly ListedToken[]): TokenBalanceSource {
+  const listed = new Map(tokens.map((t) => [getAddress(t.address), t]))
+  const scans = new Map<Address, { next: bigint; found: Set<Address> }>()
+  const metas = new Map<Address, Promise<Meta | null>>()
+
+  async function discovered(owner: Address): Promise<Address[]> {
+    const latest = await client.getBlockNumber()
+    const scan = scans.get(owner) ?? { next: 0n, found: new Set<Address>() }
+    scans.set(owner, scan)
+    if (latest >= scan.next) {
+      const from = scan.next
+      scan.next = latest + 1n
+      try {
+        const logs = await client.getLogs({
+          event: transferEvent,
+          args: { to: owner },
+          fromBlock: from,
+          toBlock: latest,
+        })
+        for (const log of logs) if (log.topics.length === 3) scan.found.add(getAddress(log.address))
+      } catch (err) {
+        scan.next = from // scan this range again next time
+        throw err
+      }
+    }
+    return [...scan.found].filter((a) => !listed.has(a))
+  }
+
+  function metaOf(token: Address): Promise<Meta | null> {
+    let meta = metas.get(token)
+    if (meta === undefined) {
+      meta = client
+        .multicall({
+          contracts: (['name', 'symbol', 'decimals', 'totalSupply'] as const).map((functionName) => ({
+            address: token,
+            abi: erc20Abi,
+            functionName,
+          })),
+          allowFailure: true,
+        })
+        .then(([name, symbol, decimals, supply]) =>
+          decimals?.status !== 'success'
+            ? null
+            : {
+                address: token,
+                name: name?.status === 'success' ? String(name.result) : '',
+                symbol: symbol?.status === 'success' ? String(symbol.result) : '',
+                decimals: Number(decimals.result),
+                ...(supply?.status === 'success' ? { totalSupply: BigInt(supply.result) } : {}),
+              },
+        )
+      meta.catch(() => metas.delete(token))
+      metas.set(token, meta)
+    }
+    return meta
+  }
+
   return {
     nativeBalance: (address) => client.getBalance({ address }),
     async tokenBalances(address) {
+      const extra = (await Promise.all((await discovered(address)).map(metaOf))).filter(
+        (m): m is Meta => m !== null,
+      )
+      const all: { meta: Meta; usd: number | null }[] = [
+        ...tokens.map(({ usd, ...meta }) => ({ meta, usd: usd() })),
+        ...extra.map((meta) => ({ meta, usd: null })),
+      ]
       const results = await client.multicall({
-        contracts: tokens.map((t) => ({
-          address: t.address,
+        contracts: all.map((t) => ({
+          address: t.meta.address,
           abi: erc20Abi,
           functionName: 'balanceOf' as const,
           args: [address] as const,
@@ -29,10 +101,9 @@ export function chainTokenBalances(client: PublicClient, tokens: readonly Listed
       })
       const held: TokenBalance[] = []
       results.forEach((r, i) => {
-        const token = tokens[i]
+        const token = all[i]
         if (!token || r.status !== 'success' || r.result === 0n) return
-        const { usd, ...meta } = token
-        held.push({ token: meta, value: r.result, exchangeRateUsd: usd() })
+        held.push({ token: token.meta, value: r.result, exchangeRateUsd: token.usd })
       })
       return held
     },

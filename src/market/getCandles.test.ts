@@ -3,8 +3,10 @@ import { candlesRoute } from '../routes/data.js'
 import { getCandles } from './getCandles.js'
 import type { MarketData } from './marketData.js'
 import { createCoinbaseExchange } from './upstreams/coinbaseExchange.js'
+import { createExplorer } from './upstreams/explorer.js'
 import type { FetchJson } from './upstreams/fetchJson.js'
 import { createGtradeBackend } from './upstreams/gtradeBackend.js'
+import { createGtradeHistory } from './upstreams/gtradeHistory.js'
 import { createMorphoMidnight } from './upstreams/morphoMidnight.js'
 import { createPyth } from './upstreams/pyth.js'
 
@@ -20,8 +22,10 @@ function quietMarket(): MarketData {
     coinbase: createCoinbaseExchange('http://exchange.test', fetchJson),
     pyth: createPyth('http://hermes.test', 'http://benchmarks.test', fetchJson),
     gtrade: createGtradeBackend('http://gtrade.test', fetchJson),
+    gtradeHistory: createGtradeHistory('http://history.test', fetchJson),
     midnight: createMorphoMidnight('http://morpho.test', fetchJson),
     zeroEx: null,
+    explorer: createExplorer('http://explorer.test', fetchJson),
   }
 }
 

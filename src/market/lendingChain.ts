@@ -89,6 +89,8 @@ export interface VaultInfo {
 export interface AaveReserveInfo {
   asset: TokenMeta
   aToken: Address
+  /** The reserve's variable-debt token (what a borrower's debt is a balance of). */
+  variableDebtToken: Address
   name: string
 }
 
@@ -329,7 +331,8 @@ async function readStructure(
       })
       return
     }
-    aaveReserves.push({ asset, aToken, name })
+    const variableDebtToken = first.reserve[i]?.variableDebtTokenAddress ?? zeroAddress
+    aaveReserves.push({ asset, aToken, variableDebtToken, name })
   })
 
   const listedMarkets: LendingStructure['listedMarkets'] = []

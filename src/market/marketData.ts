@@ -1,7 +1,9 @@
 import type { Upstreams } from '../config.js'
 import { type CoinbaseExchange, createCoinbaseExchange } from './upstreams/coinbaseExchange.js'
+import { createExplorer, type Explorer } from './upstreams/explorer.js'
 import { createFetchJson } from './upstreams/fetchJson.js'
 import { createGtradeBackend, type GtradeBackend } from './upstreams/gtradeBackend.js'
+import { createGtradeHistory, type GtradeHistory } from './upstreams/gtradeHistory.js'
 import { createMorphoMidnight, type MorphoMidnight } from './upstreams/morphoMidnight.js'
 import { createPyth, type Pyth } from './upstreams/pyth.js'
 import { createZeroEx, type ZeroEx } from './upstreams/zeroEx.js'
@@ -11,10 +13,14 @@ export interface MarketData {
   coinbase: CoinbaseExchange
   pyth: Pyth
   gtrade: GtradeBackend
+  /** gTrade trade history (backend-global personal-trading-history), live. */
+  gtradeHistory: GtradeHistory
   /** Morpho's Midnight API (fixed-rate books). */
   midnight: MorphoMidnight
   /** The 0x Swap API, only when an API key is configured (ZEROX_API_KEY); else null. */
   zeroEx: ZeroEx | null
+  /** The block explorer (Blockscout REST v2): which ERC-20s an address holds. */
+  explorer: Explorer
 }
 
 export function createMarketData(upstreams: Upstreams): MarketData {
@@ -23,10 +29,12 @@ export function createMarketData(upstreams: Upstreams): MarketData {
     coinbase: createCoinbaseExchange(upstreams.coinbaseExchange, fetchJson),
     pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson),
     gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson),
+    gtradeHistory: createGtradeHistory(upstreams.gtradeHistory, fetchJson),
     midnight: createMorphoMidnight(upstreams.morphoApi, fetchJson),
     zeroEx:
       upstreams.zeroExApiKey === undefined
         ? null
         : createZeroEx(upstreams.zeroEx, upstreams.zeroExApiKey, fetchJson),
+    explorer: createExplorer(upstreams.explorer, fetchJson),
   }
 }

@@ -2,10 +2,15 @@ import { z } from 'zod'
 import { getCandles } from '../market/getCandles.js'
 import { getCrowd } from '../market/getCrowd.js'
 import { getFixedBooks } from '../market/getFixedBooks.js'
+import { getHistory } from '../market/getHistory.js'
 import { getLoanMarkets } from '../market/getLoanMarkets.js'
+import { getPendingOrders } from '../market/getPendingOrders.js'
+import { getPortfolio } from '../market/getPortfolio.js'
+import { getPositions } from '../market/getPositions.js'
 import { getPrices } from '../market/getPrices.js'
 import { getRiskPairs } from '../market/getRiskPairs.js'
 import { getSignals } from '../market/getSignals.js'
+import { getStats } from '../market/getStats.js'
 import { getStockPrice } from '../market/getStockPrice.js'
 import { getStocks, NOT_TRADABLE_REASONS } from '../market/getStocks.js'
 import { getSwapPrice } from '../market/getSwapPrice.js'
@@ -21,6 +26,7 @@ import {
   queryInt,
   side,
   slippageBpsQuery,
+  sourceStatus,
   symbol,
   symbolList,
   tokenOrNative,
@@ -28,16 +34,20 @@ import {
 } from './fields.js'
 import { idea } from './ideaSchema.js'
 import { defineRoute, notImplemented } from './route.js'
+import { POSITIONS_EXAMPLE } from './walletExamples.js'
 
 /** Section A: data reads, $0.001 each. */
 const PRICE = 0.001
-const WALLET_LAYER = 'wallet reads (chain and explorer adapters)'
 
 const walletParams = z.object({ address })
 const usdOrNull = z
   .number()
   .nullable()
   .describe('USD value; null when no reliable price exists (never a fake 0)')
+
+const readAt = z
+  .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+  .describe('The block every value was read at (answers are cached up to 15 s)')
 
 export const pricesRoute = defineRoute({
   id: 'getPrices',
@@ -451,28 +461,66 @@ export const portfolioRoute = defineRoute({
   path: '/v1/portfolio/{address}',
   priceUsd: PRICE,
   tier: 'data',
-  summary: 'Wallet balances (native + every ERC-20), spam-screened',
+  summary: 'Wallet balances (native + every ERC-20), spam-screened, priced',
   description:
-    'Every ERC-20 plus the native balance of `address`, spam-screened. `usd` is null when no reliable price exists: treat it as unknown, never as 0.',
+    'Every ERC-20 plus the native ETH of `address`, read live. Which tokens: those the block explorer (Blockscout REST v2 `/api/v2/addresses/{hash}/token-balances`, ERC-20 rows only) lists, plus every token of the service’s token list (the tokens the builders’ address book vets: USDC, WETH, cbBTC, cbETH, USDbC, wstETH, the Aave aTokens and variable-debt tokens, the catalog’s vault shares, the tokenized stocks, UTIL). Every balance is the chain’s, not the explorer’s: one eth_call of Multicall3 at `block` reads the block number and timestamp, getEthBalance and, per token, balanceOf, decimals, symbol and name; decimals, symbol and name are the chain’s (the explorer’s when the token does not answer). Tokens with a zero balance are left out, native ETH too; an address with nothing answers 200 with empty lists and totalUsd 0. `usd` = balance ÷ 10^decimals × price, from the source named in `priceSource`: `coinbase:ETH-USD` (Coinbase Exchange spot, native ETH, WETH and aBasWETH), `coinbase:BTC-USD` (cbBTC), `par:USD` (USDC and aBasUSDC, redeemable 1:1). The explorer’s own exchange_rate is never used. `usd` is null (never 0) for listed tokens without a price source here (cbETH, USDbC, wstETH; debt tokens, whose balance is owed; vault shares, valued in /v1/positions; tokenized stocks, priced by /v1/stocks/{ticker}/price; UTIL) and for spot-priced tokens while the exchange is unavailable. Spam rule (first match wins): a listed token is never screened; otherwise `scam-pattern` when the name or symbol holds a URL or domain, an airdrop-scam word (claim, visit, reward, airdrop, voucher, bonus, giveaway, gift, redeem, eligible), a `$` in the symbol, or a character outside printable ASCII (lookalikes, invisible characters); `impersonation` when its symbol equals a listed token’s; `unlisted-unpriced` when it is not listed and has no price source (price sources exist only for listed tokens, so every unlisted token is screened). Screened tokens are listed apart in `screened`, never priced and never in totalUsd. `totalUsd` sums the priced entries of `tokens`; `unpricedCount` counts entries of `tokens` whose usd is null. `tokens` is ordered native ETH first, then by usd descending, unpriced last. `sources` reports each upstream: explorer down → the token list and ETH are still read from the chain (an explorer-only token is then missing); exchange down → spot-priced usd null; the chain down → 502 `upstream_unavailable`, nothing charged.',
   input: { params: walletParams },
   output: z.object({
     address,
-    totalUsd: z.number().describe('Sum of the balances that have a price'),
+    block: z
+      .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+      .describe('The block every balance was read at (one Multicall3 eth_call; never cached)'),
+    totalUsd: z
+      .number()
+      .describe('Sum of usd over `tokens` with a price; screened and unpriced tokens are not counted'),
+    unpricedCount: z.number().int().nonnegative().describe('How many entries of `tokens` have usd null'),
     tokens: z.array(
       z.object({
-        token: address,
-        symbol: z.string(),
-        decimals: z.number().int(),
-        balance: atomicAmount,
+        token: address.describe('The ERC-20, or 0xEeee…EEeE for native ETH'),
+        symbol: z
+          .string()
+          .nullable()
+          .describe('symbol() onchain, else the explorer’s; null when neither names it'),
+        decimals: z.number().int().describe('decimals() onchain, else the explorer’s'),
+        balance: atomicAmount.describe('balanceOf (getEthBalance for ETH) at `block`, atomic units'),
         usd: usdOrNull,
+        priceSource: z
+          .string()
+          .nullable()
+          .describe('coinbase:<PRODUCT> (exchange spot) or par:USD; null exactly when usd is null'),
       }),
     ),
+    screened: z
+      .array(
+        z.object({
+          token: address,
+          symbol: z.string().nullable(),
+          name: z.string().nullable(),
+          decimals: z.number().int(),
+          balance: atomicAmount,
+          reason: z
+            .enum(['scam-pattern', 'impersonation', 'unlisted-unpriced'])
+            .describe('Which clause of the spam rule matched (see the description)'),
+        }),
+      )
+      .describe('Tokens held but screened as spam: never priced, never in totalUsd'),
+    sources: z
+      .object({
+        explorer: sourceStatus,
+        chain: sourceStatus,
+        prices: sourceStatus,
+      })
+      .describe(
+        'Each upstream’s outcome; a failed one names its error and its section degrades as described',
+      ),
   }),
   example: {
     params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     output: {
-      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      block: { number: 38712004, timestamp: 1795420800 },
       totalUsd: 4012.44,
+      unpricedCount: 1,
       tokens: [
         {
           token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
@@ -480,6 +528,7 @@ export const portfolioRoute = defineRoute({
           decimals: 18,
           balance: '500000000000000000',
           usd: 1506.22,
+          priceSource: 'coinbase:ETH-USD',
         },
         {
           token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
@@ -487,12 +536,54 @@ export const portfolioRoute = defineRoute({
           decimals: 6,
           balance: '2506220000',
           usd: 2506.22,
+          priceSource: 'par:USD',
+        },
+        {
+          token: '0xdE7e000000000000000000000000000000000030',
+          symbol: 'adUSDC',
+          decimals: 18,
+          balance: '1000000000000000000000',
+          usd: null,
+          priceSource: null,
         },
       ],
+      screened: [
+        {
+          token: '0x5A11000000000000000000000000000000000001',
+          symbol: 'CLAIM',
+          name: 'Visit base-drop.xyz to claim',
+          decimals: 18,
+          balance: '1000000000000000000000',
+          reason: 'scam-pattern',
+        },
+      ],
+      sources: { explorer: { ok: true }, chain: { ok: true }, prices: { ok: true } },
     },
   },
-  handler: notImplemented(WALLET_LAYER),
+  handler: async ({ params }, ctx) =>
+    getPortfolio(ctx.deps.chain, ctx.deps.market, ctx.deps.config, params.address as `0x${string}`),
 })
+
+const healthFields = {
+  healthFactor: z
+    .number()
+    .nullable()
+    .describe(
+      'maxBorrow ÷ debt, maxBorrow = ⌊⌊collateral × oracle price ÷ 1e36⌋ × lltv ÷ 1e18⌋; null with no debt or no oracle price',
+    ),
+  liquidatable: z.boolean().describe('Health factor ≤ 1: anyone may liquidate (no grace period)'),
+  price: z.number().nullable().describe('The market oracle’s price, loan tokens per whole collateral token'),
+  liquidationPrice: z
+    .number()
+    .nullable()
+    .describe('The oracle price at which the health factor reaches 1 (same unit)'),
+  liquidationDistancePct: z
+    .number()
+    .nullable()
+    .describe(
+      '(price − liquidationPrice) ÷ price × 100: how far the collateral may fall; ≤ 0 when liquidatable',
+    ),
+}
 
 export const positionsRoute = defineRoute({
   id: 'getPositions',
@@ -500,32 +591,66 @@ export const positionsRoute = defineRoute({
   path: '/v1/positions/{address}',
   priceUsd: PRICE,
   tier: 'data',
-  summary: 'Open borrow, vault and leveraged-trade positions',
+  summary: 'Open borrow, vault, leveraged-trade and fixed-rate positions',
   description:
-    'Borrow positions (collateral, debt, health factor, liquidation distance), vault deposits (APY, earnings) and open leveraged trades (pair, direction, leverage, entry, TP/SL, size, liquidation price, PnL). Resting orders are not positions: see /v1/pending-orders/{address}.',
+    'Every open position of `address`, read live from the chain, by source (run concurrently; each source’s outcome in `sources`, a failed one empties only its section; when lending, gTrade and Midnight all fail: 502, nothing charged). ' +
+    '`borrows`: Morpho Blue borrows in the service’s catalog markets (/v1/loan/markets): collateral and debt (atomic), debt = the borrow shares converted with the market totals accrued to `asOf` (Morpho’s own third-order Taylor accrual at the IRM’s borrowRateView, rounded up), health factor and liquidation price from the market oracle. ' +
+    '`aave`: Aave v3 account (Pool.getUserAccountData accrued to `asOf`, USD at Aave’s oracle) with the supplied and borrowed amounts per catalog reserve; null when the wallet has none. ' +
+    '`vaults`: catalog vault deposits (MetaMorpho, ERC-4626, Aave aTokens): shares, assets (convertToAssets at `asOf`), the vault’s net APY as /v1/earn/vaults reports it, and earnings since deposit = assets − (Σ Deposit assets − Σ Withdraw assets) over the wallet’s ERC-4626 events (Aave: the Pool’s Supply on behalf of and Withdraw by the wallet); null with `earningsNote` when shares were transferred (the cost basis is unknown) or the RPC refuses the log range. ' +
+    '`trades`: open gTrade v10 trades only (tradeType 0). Resting LIMIT/STOP orders are not positions: see /v1/pending-orders/{address}. Liquidation price = the diamond’s getTradeLiquidationPrice (protocols.md §1, no holding fees); PnL at the Pyth mark (the perp index of /v1/prices), before closing and holding fees. ' +
+    '`fixed`: Morpho Midnight positions in the markets the Midnight API lists: credit and debt in units (loan-token atomic amounts due at maturity), collateral, and health from the collateral oracle and lltv (liquidation price only with one collateral). ' +
+    'Full risk analysis (stress, time to liquidation, restore amounts): /v1/loan/analysis/{address}.',
   input: { params: walletParams },
   output: z.object({
     address,
+    block: readAt.nullable(),
+    asOf: unixSeconds
+      .nullable()
+      .describe('The time debts and deposits are accrued to: the later of the block time and now'),
     borrows: z.array(
       z.object({
-        protocol: z.string(),
+        protocol: z.literal('morpho-blue'),
         marketId,
         collateralToken: address,
+        collateralSymbol: z.string(),
         collateral: atomicAmount,
         loanToken: address,
-        debt: atomicAmount,
-        healthFactor: z.number().nullable(),
-        liquidationDistancePct: z.number().nullable(),
+        loanSymbol: z.string(),
+        debt: atomicAmount.describe(
+          'Loan-token atomic units owed at asOf, interest included (what a full repay costs)',
+        ),
+        lltv: z.number().describe('Liquidation loan-to-value, a fraction'),
+        borrowApy: z.number().describe('e^(borrowRateView × 31,536,000) − 1'),
+        ...healthFields,
       }),
     ),
+    aave: z
+      .object({
+        healthFactor: z.number().nullable().describe('Aave’s own healthFactor; null with no debt'),
+        totalCollateralUsd: z.number(),
+        totalDebtUsd: z.number(),
+        liquidationThreshold: z.number().describe('Weighted liquidation threshold, a fraction'),
+        ltv: z.number(),
+        liquidatable: z.boolean(),
+        supplied: z.array(z.object({ asset: address, symbol: z.string(), amount: atomicAmount })),
+        borrowed: z.array(z.object({ asset: address, symbol: z.string(), amount: atomicAmount })),
+      })
+      .nullable(),
     vaults: z.array(
       z.object({
-        vault: address,
+        vault: address.describe('The vault, or the aToken for Aave'),
+        protocol: z.enum(['metamorpho', 'erc4626', 'aave-v3']),
         asset: address,
+        symbol: z.string(),
         shares: atomicAmount,
         assets: atomicAmount,
-        apy: z.number(),
-        earnings: atomicAmount.nullable(),
+        apy: z.number().nullable(),
+        earnings: z
+          .string()
+          .regex(/^-?\d+$/)
+          .nullable()
+          .describe('Atomic asset units earned since deposit; null when unknown'),
+        earningsNote: z.string().nullable(),
       }),
     ),
     trades: z.array(
@@ -541,58 +666,48 @@ export const positionsRoute = defineRoute({
         collateralUsdc: z.number(),
         sizeUsd: z.number(),
         liquidationPrice: z.number(),
-        pnlUsd: z.number(),
-        pnlPct: z.number(),
+        liquidationDistancePct: z.number().nullable(),
+        markPrice: z.number().nullable(),
+        pnlUsd: z.number().nullable(),
+        pnlPct: z.number().nullable(),
+        closingFeeUsd: z.number(),
       }),
     ),
+    fixed: z.array(
+      z.object({
+        protocol: z.literal('morpho-midnight'),
+        marketId,
+        loanToken: address,
+        loanSymbol: z.string(),
+        maturity: unixSeconds,
+        credit: atomicAmount.describe('Units lent: loan-token atomic amounts owed to the wallet at maturity'),
+        debt: atomicAmount.describe('Units borrowed: owed by the wallet at maturity'),
+        collaterals: z.array(z.object({ token: address, symbol: z.string(), amount: atomicAmount })),
+        ...healthFields,
+      }),
+    ),
+    sources: z.object({
+      lending: sourceStatus,
+      vaultApy: sourceStatus,
+      vaultHistory: sourceStatus,
+      gtrade: sourceStatus,
+      gtradeMark: sourceStatus,
+      midnight: sourceStatus,
+    }),
   }),
-  example: {
-    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
-    output: {
-      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
-      borrows: [
-        {
-          protocol: 'morpho-blue',
-          marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
-          collateralToken: '0x4200000000000000000000000000000000000006',
-          collateral: '1000000000000000000',
-          loanToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          debt: '1500000000',
-          healthFactor: 1.72,
-          liquidationDistancePct: 41.9,
-        },
-      ],
-      vaults: [
-        {
-          vault: '0xc1256Ae5FF1cf2719D4937adb3bbCCab2E00A2Ca',
-          asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          shares: '981234567890123456789',
-          assets: '1002310000',
-          apy: 0.061,
-          earnings: '2310000',
-        },
-      ],
-      trades: [
-        {
-          index: 0,
-          pairIndex: 0,
-          pair: 'BTC/USD',
-          long: true,
-          leverage: 10,
-          entry: 94100,
-          tp: 99000,
-          sl: 92000,
-          collateralUsdc: 100,
-          sizeUsd: 1000,
-          liquidationPrice: 85150.2,
-          pnlUsd: 11.8,
-          pnlPct: 11.8,
-        },
-      ],
-    },
-  },
-  handler: notImplemented(WALLET_LAYER),
+  example: POSITIONS_EXAMPLE,
+  handler: (input, ctx) =>
+    getPositions(
+      { chain: ctx.deps.chain, lending: ctx.deps.lending, market: ctx.deps.market },
+      input.params.address as `0x${string}`,
+      ctx.deps.clock(),
+    ),
 })
+
+/** The block a live gTrade read was taken at. */
+const gtradeReadAt = z
+  .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+  .describe('The block every chain value was read at (live, not cached)')
 
 export const pendingOrdersRoute = defineRoute({
   id: 'getPendingOrders',
@@ -602,51 +717,86 @@ export const pendingOrdersRoute = defineRoute({
   tier: 'data',
   summary: 'Resting limit and stop orders not yet filled',
   description:
-    'Resting LIMIT and STOP orders on the perp venue. They hold collateral but carry no market exposure and are not positions. Cancel one with POST /v1/tx/risk/cancel.',
+    'Resting LIMIT and STOP orders on the perp venue (gTrade v10 on Base, USDC collateral): the owner’s open trade slots of tradeType 1 (LIMIT) or 2 (STOP), read live from the diamond (getTrades, getTradeInfos) in one multicall at one block (`block`). They hold collateral but carry no market exposure (`exposure: "none"`) and are not positions (filled trades are in /v1/positions/{address}). `triggerPrice` is the stored openPrice that fills the order; `sizeUsd` = collateral × leverage once filled; tp/sl null when none is set; `createdAt` is the timestamp of `createdBlock`. Each order carries the body of POST /v1/tx/risk/cancel that cancels it (its whole collateral returns). An address with none answers 200 with an empty list; a chain fault is a 502 and nothing is charged.',
   input: { params: walletParams },
   output: z.object({
     address,
+    block: gtradeReadAt,
     orders: z.array(
       z.object({
-        index: z.number().int(),
+        index: z.number().int().describe('The trade slot index'),
         pairIndex: z.number().int(),
-        pair: z.string(),
+        pair: z.string().describe('"ETH/USD", from the diamond’s pairs(pairIndex)'),
         long: z.boolean(),
         orderType: z.enum(['limit', 'stop']),
-        triggerPrice: z.number(),
+        triggerPrice: z.number().describe('The price that fills the order (stored openPrice)'),
         leverage: z.number(),
-        collateralUsdc: z.number(),
-        tp: z.number().nullable(),
-        sl: z.number().nullable(),
-        createdAt: unixSeconds,
+        collateralUsdc: z.number().describe('USDC held for the order; all of it returns on cancel'),
+        sizeUsd: z.number().describe('collateral × leverage once filled'),
+        tp: z.number().nullable().describe('Take-profit; null when none is set'),
+        sl: z.number().nullable().describe('Stop-loss; null when none is set'),
+        createdBlock: z.number().int().nonnegative(),
+        createdAt: unixSeconds.describe('Timestamp of createdBlock'),
+        exposure: z.literal('none').describe('A resting order has no market exposure until it fills'),
+        cancel: z
+          .object({
+            method: z.literal('POST'),
+            path: z.literal('/v1/tx/risk/cancel'),
+            body: z.object({ index: z.number().int(), owner: address }),
+          })
+          .describe('The request that builds the cancel transaction for this order'),
       }),
     ),
+    sources: z.object({ chain: sourceStatus }),
   }),
   example: {
-    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
     output: {
-      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      block: { number: 41234567, timestamp: 1795410012 },
       orders: [
         {
-          index: 1,
+          index: 2,
           pairIndex: 1,
           pair: 'ETH/USD',
           long: true,
           orderType: 'limit',
-          triggerPrice: 2900,
-          leverage: 5,
-          collateralUsdc: 200,
-          tp: 3200,
-          sl: 2800,
-          createdAt: 1795410000,
+          triggerPrice: 825,
+          leverage: 2,
+          collateralUsdc: 250,
+          sizeUsd: 500,
+          tp: null,
+          sl: null,
+          createdBlock: 41230001,
+          createdAt: 1795400000,
+          exposure: 'none',
+          cancel: {
+            method: 'POST',
+            path: '/v1/tx/risk/cancel',
+            body: { index: 2, owner: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+          },
         },
       ],
+      sources: { chain: { ok: true } },
     },
   },
-  handler: notImplemented(WALLET_LAYER),
+  handler: async ({ params }, ctx) => ({
+    address: params.address,
+    ...(await getPendingOrders(ctx.deps.chain, params.address as `0x${string}`)),
+    sources: { chain: { ok: true as const } },
+  }),
 })
 
-const closeReason = z.enum(['take-profit', 'stop-loss', 'liquidation', 'manual'])
+const closeReason = z
+  .enum(['take-profit', 'stop-loss', 'liquidation', 'manual'])
+  .describe('From the close action: TradeClosedTP, TradeClosedSL, TradeClosedLIQ, TradeClosedMarket')
+const historyCursor = z
+  .string()
+  .regex(/^[A-Za-z0-9._:=+/-]{1,256}$/, {
+    error: 'must be the nextCursor of a previous page (1..256 URL-safe characters).',
+  })
+  .optional()
+  .describe('Opaque: the nextCursor of the previous page; absent for the newest page')
 
 export const historyRoute = defineRoute({
   id: 'getHistory',
@@ -656,8 +806,14 @@ export const historyRoute = defineRoute({
   tier: 'data',
   summary: 'Closed leveraged round-trips, newest first',
   description:
-    'USDC-collateralized closed trades: pair (base and quote), side, leverage, collateral, open and close price, realized PnL and PnL%, close reason, open and close transaction hashes, timestamps. Newest first.',
-  input: { params: walletParams },
+    'Closed gTrade round trips on Base, newest first, from the gTrade history backend (personal-trading-history, read live). Each close event (TradeClosedMarket/TP/SL/LIQ) is paired with the open event (TradeOpenedMarket/Limit/Stop) of the same pair and trade index: pair (base and quote), side, leverage, collateral at open (USDC), open and close (execution) price, realized net PnL (`pnlUsd`, the backend’s pnl_net: after fees) and `pnlPct` = pnlUsd / collateral × 100, close reason, open and close transaction hashes, timestamps. Leverage and size updates are not round trips. Pagination: `limit` (1..100, default 50) counts backend events (opens, closes, updates), so a page may hold fewer round trips than `limit` — even none while `nextCursor` is not null; pass `nextCursor` as `cursor` for the next, older page (null at the end). A round trip is listed on the page of its close; if its open is on an older page, up to 5 more pages of 100 events are read to find it, and if still not found openPrice, openTx and openedAt are null. `sl` is the stop at open; the history records carry none, so it is null. An address with no history answers 200 with an empty list; a backend fault is a 502 and nothing is charged.',
+  input: {
+    params: walletParams,
+    query: z.object({
+      cursor: historyCursor,
+      limit: queryInt(1, 100).default(50).describe('Backend events per page, 1..100, default 50'),
+    }),
+  },
   output: z.object({
     address,
     trades: z.array(
@@ -665,43 +821,57 @@ export const historyRoute = defineRoute({
         pair: z.object({ base: z.string(), quote: z.string() }),
         side: z.enum(['long', 'short']),
         leverage: z.number(),
-        collateralUsdc: z.number(),
-        openPrice: z.number(),
+        collateralUsdc: z.number().describe('Collateral at open, USDC'),
+        openPrice: z.number().nullable().describe('null when the open event was not found (see description)'),
         closePrice: z.number(),
-        pnlUsd: z.number(),
-        pnlPct: z.number(),
+        pnlUsd: z
+          .number()
+          .nullable()
+          .describe('Realized net PnL (pnl_net, after fees); null if the backend sent none'),
+        pnlPct: z.number().nullable().describe('pnlUsd / collateralUsdc × 100; null with pnlUsd'),
         closeReason,
-        openTx: z.string().nullable(),
-        closeTx: z.string().nullable(),
-        openedAt: unixSeconds,
+        tradeIndex: z.number().int(),
+        openTx: z.string().nullable().describe('null when the open event was not found'),
+        closeTx: z.string(),
+        openedAt: unixSeconds.nullable(),
         closedAt: unixSeconds,
+        sl: z.number().nullable().describe('Stop at open; null: the history records do not carry it'),
       }),
     ),
+    nextCursor: z.string().nullable().describe('cursor of the next (older) page; null at the end'),
+    sources: z.object({ history: sourceStatus }),
   }),
   example: {
-    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
     output: {
-      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       trades: [
         {
           pair: { base: 'BTC', quote: 'USD' },
           side: 'long',
-          leverage: 10,
-          collateralUsdc: 100,
-          openPrice: 93000,
-          closePrice: 95000,
-          pnlUsd: 21.1,
-          pnlPct: 21.1,
-          closeReason: 'take-profit',
+          leverage: 2,
+          collateralUsdc: 249.7,
+          openPrice: 95030.2,
+          closePrice: 94969.8,
+          pnlUsd: -0.62,
+          pnlPct: -0.2483,
+          closeReason: 'manual',
+          tradeIndex: 0,
           openTx: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
           closeTx: '0x9f2d1a3b6c7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f506172',
           openedAt: 1795300000,
-          closedAt: 1795380000,
+          closedAt: 1795300004,
+          sl: null,
         },
       ],
+      nextCursor: null,
+      sources: { history: { ok: true } },
     },
   },
-  handler: notImplemented(WALLET_LAYER),
+  handler: async ({ params, query }, ctx) => ({
+    address: params.address,
+    ...(await getHistory(ctx.deps.market, params.address as `0x${string}`, query)),
+  }),
 })
 
 export const statsRoute = defineRoute({
@@ -712,28 +882,30 @@ export const statsRoute = defineRoute({
   tier: 'data',
   summary: 'Trading statistics over closed trades',
   description:
-    'Trades, wins, losses, win rate, net USD, gross profit and loss, profit factor (null with no losses), mean R-multiple expectancy, average win and loss, best and worst trade.',
+    'Statistics over every closed gTrade round trip of /v1/history/{address} (all pages, at most 5,000 backend events; `truncated` true when there were more and the stats cover the newest). A win has pnl > 0, a loss pnl < 0, a breakeven trade (pnl 0) is neither but counts in `trades`. winRate = wins / trades; netUsd = Σ pnl; grossProfit = Σ winning pnl; grossLoss = |Σ losing pnl| (positive); profitFactor = grossProfit / grossLoss, null when there are no losses (never Infinity); expectancyR = mean of pnl / R, where R is the loss at the stop when a stop was set at open (collateral × leverage × |open − sl| / open) and otherwise the collateral (the most an isolated trade can lose; the history carries no stops, so today R = collateral); avgWin = grossProfit / wins, avgLoss = grossLoss / losses (positive); bestTrade and worstTrade are the highest and lowest pnl. With no trades the counts and sums are 0 and every ratio, average and extreme is null. Round trips without a pnl from the backend are left out. A backend fault is a 502 and nothing is charged.',
   input: { params: walletParams },
   output: z.object({
     address,
     trades: z.number().int(),
     wins: z.number().int(),
     losses: z.number().int(),
-    winRate: z.number(),
+    winRate: z.number().nullable().describe('wins / trades; null with no trades'),
     netUsd: z.number(),
     grossProfit: z.number(),
-    grossLoss: z.number(),
-    profitFactor: z.number().nullable(),
-    expectancyR: z.number().nullable(),
-    avgWin: z.number(),
-    avgLoss: z.number(),
-    bestTrade: z.number(),
-    worstTrade: z.number(),
+    grossLoss: z.number().describe('Positive'),
+    profitFactor: z.number().nullable().describe('null with no losses (never Infinity)'),
+    expectancyR: z.number().nullable().describe('Mean R multiple; null with no trades'),
+    avgWin: z.number().nullable().describe('null with no wins'),
+    avgLoss: z.number().nullable().describe('Positive; null with no losses'),
+    bestTrade: z.number().nullable().describe('null with no trades'),
+    worstTrade: z.number().nullable().describe('null with no trades'),
+    truncated: z.boolean().describe('More history than 5,000 events: the stats cover the newest'),
+    sources: z.object({ history: sourceStatus }),
   }),
   example: {
-    params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
     output: {
-      address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       trades: 12,
       wins: 7,
       losses: 5,
@@ -747,15 +919,17 @@ export const statsRoute = defineRoute({
       avgLoss: 29.46,
       bestTrade: 61.2,
       worstTrade: -48.9,
+      truncated: false,
+      sources: { history: { ok: true } },
     },
   },
-  handler: notImplemented(WALLET_LAYER),
+  handler: async ({ params }, ctx) => ({
+    address: params.address,
+    ...(await getStats(ctx.deps.market, params.address as `0x${string}`)),
+  }),
 })
 
 const tokenRef = z.object({ address, symbol: z.string(), decimals: z.number().int() })
-const readAt = z
-  .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
-  .describe('The block every value was read at (answers are cached up to 15 s)')
 const yearlyFraction = (what: string) => z.number().describe(`${what}, a yearly fraction (0.05 = 5%)`)
 
 export const vaultsRoute = defineRoute({

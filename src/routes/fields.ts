@@ -161,3 +161,10 @@ export const humanAmount = z
 export const nonNegative = z.number().min(0)
 export const positive = z.number().gt(0)
 export const unixSeconds = z.number().int().nonnegative()
+
+/** One upstream's outcome in a `sources` block (shared by the wallet reads). */
+export const sourceStatus = z
+  .union([z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), error: z.string() })])
+  .describe(
+    'ok, or why this source failed (the sections it feeds are then empty, null or reduced, as the description says)',
+  )

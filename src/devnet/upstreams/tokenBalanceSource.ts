@@ -2,7 +2,8 @@ import type { Address } from 'viem'
 
 /**
  * What the block-explorer simulator needs from the chain: the devnet reads balances with viem
- * (multicall over the tokens it deployed); the explorer simulator only formats them.
+ * (multicall over the tokens it deployed and every token an ERC-20 Transfer log sent to the address);
+ * the explorer simulator only formats them.
  */
 export interface TokenBalanceSource {
   /** Native (ETH) balance in wei. */

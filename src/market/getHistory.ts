@@ -1,0 +1,41 @@
+import type { Address } from 'viem'
+import type { MarketData } from './marketData.js'
+import { pairRoundTrips, type RoundTrip } from './pairRoundTrips.js'
+import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
+
+/** Older backend pages fetched at most, only to find the opens of this page's closes. */
+export const OPEN_LOOKUP_PAGES = 5
+const LOOKUP_PAGE_SIZE = 100
+
+export interface History {
+  trades: RoundTrip[]
+  /** Pass as `cursor` for the next (older) page; null at the end. */
+  nextCursor: string | null
+  sources: { history: { ok: true } }
+}
+
+/**
+ * One page of closed gTrade round trips, newest first. `limit` counts backend events (opens, closes,
+ * updates), so a page may hold fewer round trips than `limit`, even none while `nextCursor` is not null.
+ * A round trip is listed on the page of its close; when its open is on an older page, up to
+ * OPEN_LOOKUP_PAGES further pages of 100 events are read to find it (not returned; nextCursor stays this
+ * page's). An open still not found leaves openPrice, openTx and openedAt null. The history backend is the
+ * only source: its fault is an UpstreamError (502, nothing charged).
+ */
+export async function getHistory(
+  market: MarketData,
+  owner: Address,
+  page: { cursor?: string | undefined; limit: number },
+): Promise<History> {
+  const first = await market.gtradeHistory.page(owner, page.cursor, page.limit)
+  const lookup: GtradeHistoryRecord[] = []
+  let trades = pairRoundTrips(first.records)
+  let next = first.nextCursor
+  for (let i = 0; i < OPEN_LOOKUP_PAGES && next !== null && trades.some((t) => t.openTx === null); i++) {
+    const older = await market.gtradeHistory.page(owner, next, LOOKUP_PAGE_SIZE)
+    lookup.push(...older.records)
+    next = older.nextCursor
+    trades = pairRoundTrips(first.records, lookup)
+  }
+  return { trades, nextCursor: first.nextCursor, sources: { history: { ok: true } } }
+}

@@ -1,0 +1,315 @@
+import type { Address, Hex, PublicClient } from 'viem'
+import { analyzeAaveAccount } from '../analytics/analyzeAaveAccount.js'
+import { analyzeLoan, type LoanPosition } from '../analytics/analyzeLoan.js'
+import { morphoRateToApy } from '../analytics/lendingApy.js'
+import { aaveRiskInput, fixedLoanPosition, morphoLoanPosition } from './borrowRisk.js'
+import type { SourceStatus } from './getOpenTrades.js'
+import type { LendingChain } from './lendingChain.js'
+import type { MarketData } from './marketData.js'
+import { CHAIN_UPSTREAM } from './multiRead.js'
+import { significant } from './numbers.js'
+import { type FixedPosition, readFixedPositions } from './readFixedPositions.js'
+import { type AaveAccount, type MorphoBorrow, readLendingPositions } from './readLendingPositions.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+
+/** How long the restore amounts handed to the builders stay sufficient: interest for this long is added. */
+export const RESTORE_HORIZON_SEC = 3600
+/** Morpho's repay-by-assets burns shares rounded down: the debt left can exceed debt − assets by this. */
+const SHARE_ROUNDING_UNITS = 2n
+
+export interface BuilderCall {
+  method: 'POST'
+  path: string
+  body: Record<string, string>
+}
+
+export interface RestoreStep {
+  /** The least amount (atomic) reaching the target at `asOf`; Aave: USD base units (× 1e8). */
+  assets: string
+  healthFactorAfter: number | null
+  /** The matching builder and its body; its amount covers RESTORE_HORIZON_SEC more interest. Null for Aave (no builder). */
+  builder: BuilderCall | null
+}
+
+export interface LoanStressRow {
+  priceChangePct: number
+  /** Stressed collateral price (loan tokens per whole collateral token); null for Aave (account level). */
+  price: number | null
+  /** Aave: stressed collateral value in USD; null otherwise. */
+  collateralUsd: number | null
+  healthFactor: number | null
+  liquidatable: boolean
+}
+
+export interface LoanPositionAnalysis {
+  protocol: 'morpho-blue' | 'aave-v3' | 'morpho-midnight'
+  /** Null for Aave (the account is one position). */
+  marketId: Hex | null
+  collateralToken: Address | null
+  collateralSymbol: string | null
+  collateral: string | null
+  loanToken: Address | null
+  loanSymbol: string | null
+  debt: string | null
+  /** Aave: account totals at Aave's oracle; null elsewhere. */
+  collateralUsd: number | null
+  debtUsd: number | null
+  healthFactor: number | null
+  status: 'solvent' | 'liquidatable'
+  price: number | null
+  liquidationPrice: number | null
+  liquidationDistancePct: number | null
+  timeToLiquidationSec: number | null
+  /** Yearly borrow rate now; null for fixed-rate debt. */
+  borrowApy: number | null
+  stress: LoanStressRow[]
+  restore: { targetHealth: number; repay: RestoreStep | null; supplyCollateral: RestoreStep | null }
+  advice: string
+}
+
+export interface LoanAnalysisAnswer {
+  address: Address
+  block: { number: number; timestamp: number } | null
+  asOf: number | null
+  targetHealth: number
+  positions: LoanPositionAnalysis[]
+  /** Midnight debts backed by several collaterals are not analysed (no single liquidation price); listed here. */
+  skipped: { protocol: string; marketId: Hex; reason: string }[]
+  sources: { lending: SourceStatus; midnight: SourceStatus }
+}
+
+export interface LoanAnalysisDeps {
+  chain: PublicClient
+  lending: LendingChain
+  market: MarketData
+}
+
+const ok: SourceStatus = { ok: true }
+const failed = (err: unknown): SourceStatus => ({
+  ok: false,
+  error: err instanceof Error ? err.message : String(err),
+})
+const sig = (n: number | null) => (n === null ? null : significant(n))
+
+/**
+ * Risk of every borrow of `owner` (Morpho Blue catalog markets, the Aave v3 account, Midnight fixed-rate
+ * debts), read live like /v1/positions (debts accrued to `asOf`) and analysed by analytics/analyzeLoan and
+ * analyzeAaveAccount. The restore amounts are exact at `asOf`; the builder bodies carry the amounts needed
+ * RESTORE_HORIZON_SEC later at today's rate (and Morpho's share rounding), so they still reach the target
+ * when included within the hour.
+ */
+export async function getLoanAnalysis(
+  deps: LoanAnalysisDeps,
+  owner: Address,
+  nowMs: number,
+  targetHealth: number,
+): Promise<LoanAnalysisAnswer> {
+  const [lending, fixed] = await Promise.allSettled([
+    readLendingPositions(deps.lending, deps.chain, owner, nowMs),
+    readFixedPositions(deps.chain, deps.market.midnight, owner),
+  ])
+  if (lending.status === 'rejected' && fixed.status === 'rejected')
+    throw new UpstreamError(CHAIN_UPSTREAM, 'no borrow source answered', { cause: lending.reason })
+  const l = lending.status === 'fulfilled' ? lending.value : null
+  const positions: LoanPositionAnalysis[] = []
+  const skipped: LoanAnalysisAnswer['skipped'] = []
+  for (const b of l?.morpho ?? []) {
+    if (b.debt === 0n) continue
+    const p = morphoLoanPosition(b, targetHealth)
+    if (p === null)
+      skipped.push({
+        protocol: 'morpho-blue',
+        marketId: b.marketId,
+        reason: 'the market oracle did not answer',
+      })
+    else positions.push(morphoAnalysis(b, p, owner))
+  }
+  if (l?.aave && l.aave.totalDebtBase > 0n) positions.push(aaveAnalysis(l.aave, targetHealth))
+  for (const f of fixed.status === 'fulfilled' ? fixed.value : []) {
+    if (f.debt === 0n) continue
+    const p = fixedLoanPosition(f, targetHealth)
+    if (p === null)
+      skipped.push({
+        protocol: 'morpho-midnight',
+        marketId: f.marketId,
+        reason: 'backed by several collaterals (or an oracle did not answer): no single liquidation price',
+      })
+    else positions.push(fixedAnalysis(f, p, owner))
+  }
+  const lendingFailures = l === null ? [] : Object.values(l.failures)
+  return {
+    address: owner,
+    block: l === null ? null : { number: Number(l.block.number), timestamp: l.block.timestamp },
+    asOf: l?.at ?? null,
+    targetHealth,
+    positions,
+    skipped,
+    sources: {
+      lending:
+        lending.status === 'rejected'
+          ? failed(lending.reason)
+          : lendingFailures.length > 0
+            ? failed(lendingFailures.join('; '))
+            : ok,
+      midnight: fixed.status === 'rejected' ? failed(fixed.reason) : ok,
+    },
+  }
+}
+
+/** The debt RESTORE_HORIZON_SEC from now at `ratePerSecondWad` (continuous compounding), rounded up. */
+function debtAhead(debt: bigint, ratePerSecondWad: bigint | null): bigint {
+  if (ratePerSecondWad === null || ratePerSecondWad === 0n) return debt
+  const growth = Math.expm1((Number(ratePerSecondWad) / 1e18) * RESTORE_HORIZON_SEC)
+  return debt + BigInt(Math.ceil(Number(debt) * growth))
+}
+
+function common(p: LoanPosition) {
+  const a = analyzeLoan(p)
+  const ahead = analyzeLoan({ ...p, debt: debtAhead(p.debt, p.borrowRatePerSecond) })
+  return { a, ahead }
+}
+
+function loanFields(a: ReturnType<typeof analyzeLoan>) {
+  return {
+    healthFactor: sig(a.healthFactor),
+    status: a.status,
+    price: significant(a.price),
+    liquidationPrice: sig(a.liquidationPrice),
+    liquidationDistancePct: sig(a.liquidationDistancePct),
+    timeToLiquidationSec: a.timeToLiquidationSec,
+    stress: a.stress.map((s) => ({
+      priceChangePct: s.priceChangePct,
+      price: significant(s.price),
+      collateralUsd: null,
+      healthFactor: sig(s.healthFactor),
+      liquidatable: s.liquidatable,
+    })),
+    advice: a.advice,
+  }
+}
+
+function morphoAnalysis(b: MorphoBorrow, p: LoanPosition, owner: Address): LoanPositionAnalysis {
+  const { a, ahead } = common(p)
+  const repayBody = ahead.restore.repay && BigInt(ahead.restore.repay.assets) + SHARE_ROUNDING_UNITS
+  return {
+    protocol: 'morpho-blue',
+    marketId: b.marketId,
+    collateralToken: b.collateralToken.address,
+    collateralSymbol: b.collateralToken.symbol,
+    collateral: b.collateral.toString(),
+    loanToken: b.loanToken.address,
+    loanSymbol: b.loanToken.symbol,
+    debt: b.debt.toString(),
+    collateralUsd: null,
+    debtUsd: null,
+    borrowApy: significant(morphoRateToApy(b.borrowRate)),
+    ...loanFields(a),
+    restore: {
+      targetHealth: a.restore.targetHealth,
+      repay: a.restore.repay && {
+        assets: a.restore.repay.assets,
+        healthFactorAfter: sig(a.restore.repay.healthFactorAfter),
+        builder:
+          repayBody === null
+            ? null
+            : call('/v1/tx/loan/repay', { marketId: b.marketId, assets: repayBody.toString(), owner }),
+      },
+      supplyCollateral: a.restore.supplyCollateral && {
+        assets: a.restore.supplyCollateral.assets,
+        healthFactorAfter: sig(a.restore.supplyCollateral.healthFactorAfter),
+        builder:
+          ahead.restore.supplyCollateral === null
+            ? null
+            : call('/v1/tx/loan/supply-collateral', {
+                marketId: b.marketId,
+                assets: ahead.restore.supplyCollateral.assets,
+                owner,
+              }),
+      },
+    },
+  }
+}
+
+function fixedAnalysis(f: FixedPosition, p: LoanPosition, owner: Address): LoanPositionAnalysis {
+  // Fixed-rate debt does not accrue: the exact amounts are the builder amounts.
+  const a = analyzeLoan(p)
+  const collateral = f.collaterals[0]
+  return {
+    protocol: 'morpho-midnight',
+    marketId: f.marketId,
+    collateralToken: collateral?.token.address ?? null,
+    collateralSymbol: collateral?.token.symbol ?? null,
+    collateral: collateral?.amount.toString() ?? null,
+    loanToken: f.loanToken.address,
+    loanSymbol: f.loanToken.symbol,
+    debt: f.debt.toString(),
+    collateralUsd: null,
+    debtUsd: null,
+    borrowApy: null,
+    ...loanFields(a),
+    restore: {
+      targetHealth: a.restore.targetHealth,
+      repay: a.restore.repay && {
+        assets: a.restore.repay.assets,
+        healthFactorAfter: sig(a.restore.repay.healthFactorAfter),
+        builder: call('/v1/tx/fixed/repay', { marketId: f.marketId, units: a.restore.repay.assets, owner }),
+      },
+      supplyCollateral:
+        a.restore.supplyCollateral && collateral
+          ? {
+              assets: a.restore.supplyCollateral.assets,
+              healthFactorAfter: sig(a.restore.supplyCollateral.healthFactorAfter),
+              builder: call('/v1/tx/fixed/supply-collateral', {
+                marketId: f.marketId,
+                collateralToken: collateral.token.address,
+                assets: a.restore.supplyCollateral.assets,
+                owner,
+              }),
+            }
+          : null,
+    },
+  }
+}
+
+function aaveAnalysis(account: AaveAccount, targetHealth: number): LoanPositionAnalysis {
+  const a = analyzeAaveAccount(aaveRiskInput(account, targetHealth))
+  const apr = aaveRiskInput(account, targetHealth).borrowApr
+  const step = (s: { base: string; healthFactorAfter: number | null } | null): RestoreStep | null =>
+    s && { assets: s.base, healthFactorAfter: sig(s.healthFactorAfter), builder: null }
+  return {
+    protocol: 'aave-v3',
+    marketId: null,
+    collateralToken: null,
+    collateralSymbol: null,
+    collateral: null,
+    loanToken: null,
+    loanSymbol: null,
+    debt: null,
+    collateralUsd: significant(a.collateralUsd),
+    debtUsd: significant(a.debtUsd),
+    healthFactor: sig(a.healthFactor),
+    status: a.status,
+    price: null,
+    liquidationPrice: null,
+    liquidationDistancePct: sig(a.liquidationDistancePct),
+    timeToLiquidationSec: a.timeToLiquidationSec,
+    borrowApy: apr === null ? null : significant(Math.expm1(apr)),
+    stress: a.stress.map((s) => ({
+      priceChangePct: s.collateralChangePct,
+      price: null,
+      collateralUsd: significant(s.collateralUsd),
+      healthFactor: sig(s.healthFactor),
+      liquidatable: s.liquidatable,
+    })),
+    restore: {
+      targetHealth: a.restore.targetHealth,
+      repay: step(a.restore.repay),
+      supplyCollateral: step(a.restore.supplyCollateral),
+    },
+    advice: a.advice,
+  }
+}
+
+function call(path: string, body: Record<string, string>): BuilderCall {
+  return { method: 'POST', path, body }
+}

@@ -1,0 +1,196 @@
+import { type Address, erc20Abi, getAddress, type PublicClient, parseAbi } from 'viem'
+import { type SpamReason, screenSpam } from '../analytics/screenSpam.js'
+import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
+import type { LendingCatalog } from '../chain/lendingCatalog.js'
+import { AppError } from '../errors.js'
+import { type KnownToken, knownTokens, type PriceSource } from './knownTokens.js'
+import type { MarketData } from './marketData.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
+import { fromAtomic, significant } from './numbers.js'
+import type { ExplorerBalance } from './upstreams/explorer.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+
+export interface PortfolioToken {
+  token: Address
+  symbol: string | null
+  decimals: number
+  /** Atomic balance read on the chain at `block`. */
+  balance: string
+  usd: number | null
+  /** `coinbase:ETH-USD` (exchange spot), `par:USD`, or null when usd is null. */
+  priceSource: string | null
+}
+
+export interface ScreenedToken {
+  token: Address
+  symbol: string | null
+  name: string | null
+  decimals: number
+  balance: string
+  reason: SpamReason
+}
+
+export type SourceStatus = { ok: true } | { ok: false; error: string }
+
+export interface Portfolio {
+  address: Address
+  block: { number: number; timestamp: number }
+  totalUsd: number
+  unpricedCount: number
+  tokens: PortfolioToken[]
+  screened: ScreenedToken[]
+  sources: { explorer: SourceStatus; chain: SourceStatus; prices: SourceStatus }
+}
+
+/** The service's token list comes from configuration: the lending catalog and the UTIL token. */
+export interface TokenListConfig {
+  lending: LendingCatalog
+  utilToken: Address | null
+}
+
+const multicall3Abi = parseAbi([
+  'function getBlockNumber() view returns (uint256)',
+  'function getCurrentBlockTimestamp() view returns (uint256)',
+  'function getEthBalance(address addr) view returns (uint256)',
+])
+const NATIVE_PRICE: PriceSource = { kind: 'spot', product: 'ETH-USD' }
+
+/**
+ * Every ERC-20 the explorer lists for `owner` plus every token of the service's token list plus native
+ * ETH, confirmed on the chain in ONE eth_call (Multicall3 aggregate3: block number and timestamp,
+ * getEthBalance, and per token balanceOf, decimals, symbol, name), so every balance is the chain's at one
+ * block. Tokens the chain says are 0 are dropped; decimals/symbol/name are the chain's (the explorer's
+ * when the token does not answer). Prices come from the exchange spot concurrently. The explorer failing
+ * leaves the token list and native ETH (sources.explorer reports it); the exchange failing leaves spot
+ * prices null (sources.prices); the chain failing is an UpstreamError (502, nothing charged).
+ */
+export async function getPortfolio(
+  chain: PublicClient,
+  market: MarketData,
+  tokenList: TokenListConfig,
+  owner: Address,
+): Promise<Portfolio> {
+  const listed = new Map(knownTokens(tokenList.lending, tokenList.utilToken).map((t) => [t.address, t]))
+  const products = [
+    ...new Set(
+      [NATIVE_PRICE, ...[...listed.values()].map((t) => t.price)].flatMap((p) =>
+        p?.kind === 'spot' ? [p.product] : [],
+      ),
+    ),
+  ]
+  const [found, spots] = await Promise.all([
+    settle(market.explorer.tokenBalances(owner)),
+    settle(readSpots(market, products)),
+  ])
+
+  const fromExplorer = new Map<Address, ExplorerBalance>(found.ok ? found.value.map((b) => [b.token, b]) : [])
+  const candidates = [...new Set<Address>([...listed.keys(), ...fromExplorer.keys()])]
+  const read = await multiRead(chain, {
+    meta: [
+      viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getBlockNumber', []),
+      viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getCurrentBlockTimestamp', []),
+      viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getEthBalance', [owner]),
+    ],
+    balances: candidates.map((t) => viewCall(t, erc20Abi, 'balanceOf', [owner])),
+    decimals: candidates.map((t) => viewCall(t, erc20Abi, 'decimals', [])),
+    symbols: candidates.map((t) => viewCall(t, erc20Abi, 'symbol', [])),
+    names: candidates.map((t) => viewCall(t, erc20Abi, 'name', [])),
+  })
+  const [blockNumber, timestamp, wei] = read.meta
+  if (blockNumber === undefined || timestamp === undefined || wei === undefined) {
+    throw new UpstreamError(CHAIN_UPSTREAM, 'Multicall3 did not answer the block and balance reads')
+  }
+
+  const priceOf = (price: PriceSource | null, amount: bigint, decimals: number) => {
+    if (price === null) return { usd: null, priceSource: null }
+    if (price.kind === 'par') {
+      return { usd: significant(fromAtomic(amount, decimals)), priceSource: `par:${price.currency}` }
+    }
+    const px = spots.ok ? spots.value.get(price.product) : undefined
+    return px === undefined
+      ? { usd: null, priceSource: null }
+      : { usd: significant(fromAtomic(amount, decimals) * px), priceSource: `coinbase:${price.product}` }
+  }
+
+  const tokens: PortfolioToken[] = []
+  const screened: ScreenedToken[] = []
+  if (wei > 0n) {
+    tokens.push({
+      token: NATIVE_SENTINEL,
+      symbol: 'ETH',
+      decimals: 18,
+      balance: wei.toString(),
+      ...priceOf(NATIVE_PRICE, wei, 18),
+    })
+  }
+  const listedSymbols = new Set(['ETH'])
+  candidates.forEach((token, i) => {
+    const symbol = read.symbols[i]
+    if (listed.has(token) && symbol !== undefined) listedSymbols.add(symbol.toUpperCase())
+  })
+  candidates.forEach((token, i) => {
+    const balance = read.balances[i]
+    const seen = fromExplorer.get(token)
+    const decimals = read.decimals[i] ?? seen?.decimals ?? null
+    // Not a readable ERC-20 (no balanceOf, no decimals anywhere) or nothing held: nothing to report.
+    if (balance === undefined || balance === 0n || decimals === null) return
+    const symbol = read.symbols[i] ?? seen?.symbol ?? null
+    const name = read.names[i] ?? seen?.name ?? null
+    const known: KnownToken | undefined = listed.get(token)
+    const reason = screenSpam(
+      { symbol: symbol ?? '', name, listed: known !== undefined, priced: known?.price != null },
+      listedSymbols,
+    )
+    if (reason !== null) {
+      screened.push({ token, symbol, name, decimals, balance: balance.toString(), reason })
+      return
+    }
+    tokens.push({
+      token,
+      symbol,
+      decimals,
+      balance: balance.toString(),
+      ...priceOf(known?.price ?? null, balance, decimals),
+    })
+  })
+
+  const native = (t: PortfolioToken) => (t.token === NATIVE_SENTINEL ? 0 : 1)
+  tokens.sort(
+    (a, b) => native(a) - native(b) || (b.usd ?? -1) - (a.usd ?? -1) || a.token.localeCompare(b.token),
+  )
+  screened.sort((a, b) => a.token.localeCompare(b.token))
+  const totalUsd = significant(tokens.reduce((sum, t) => sum + (t.usd ?? 0), 0))
+  return {
+    address: getAddress(owner),
+    block: { number: Number(blockNumber), timestamp: Number(timestamp) },
+    totalUsd,
+    unpricedCount: tokens.filter((t) => t.usd === null).length,
+    tokens,
+    screened,
+    sources: { explorer: status(found), chain: { ok: true }, prices: status(spots) },
+  }
+}
+
+/** Spot USD per product the exchange lists online; a product it does not list is simply absent. */
+async function readSpots(market: MarketData, products: readonly string[]): Promise<Map<string, number>> {
+  const online = await market.coinbase.products()
+  const listedProducts = products.filter((p) => online.has(p))
+  const prices = await Promise.all(listedProducts.map(async (p) => (await market.coinbase.ticker(p)).price))
+  return new Map(listedProducts.map((p, i) => [p, prices[i] as number]))
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: string }
+
+async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await promise }
+  } catch (err) {
+    // An upstream's typed fault is reported in `sources`; anything else is a bug and surfaces as one.
+    if (!(err instanceof AppError)) throw err
+    return { ok: false, error: err.message }
+  }
+}
+
+function status(s: Settled<unknown>): SourceStatus {
+  return s.ok ? { ok: true } : { ok: false, error: s.error }
+}

@@ -1,0 +1,48 @@
+import type { Address } from 'viem'
+import { computeStats, type TradeStats } from '../analytics/computeStats.js'
+import type { MarketData } from './marketData.js'
+import { pairRoundTrips } from './pairRoundTrips.js'
+import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
+
+/** History pages of 100 events read at most: 5,000 events. */
+export const STATS_MAX_PAGES = 50
+const PAGE_SIZE = 100
+
+export interface Stats extends TradeStats {
+  /** True when the history held more than STATS_MAX_PAGES × 100 events: the stats cover the newest ones. */
+  truncated: boolean
+  sources: { history: { ok: true } }
+}
+
+/**
+ * Trading statistics over every closed gTrade round trip of the owner: all history pages (at most
+ * STATS_MAX_PAGES of 100 events), paired into round trips, then computeStats. Round trips whose pnl the
+ * backend did not send are left out. The history backend is the only source: its fault is a 502.
+ */
+export async function getStats(market: MarketData, owner: Address): Promise<Stats> {
+  const records: GtradeHistoryRecord[] = []
+  let cursor: string | undefined
+  let pages = 0
+  let more = true
+  while (more && pages < STATS_MAX_PAGES) {
+    const page = await market.gtradeHistory.page(owner, cursor, PAGE_SIZE)
+    records.push(...page.records)
+    pages++
+    more = page.nextCursor !== null
+    cursor = page.nextCursor ?? undefined
+  }
+  const closed = pairRoundTrips(records).flatMap((t) =>
+    t.pnlUsd === null
+      ? []
+      : [
+          {
+            pnlUsd: t.pnlUsd,
+            collateralUsd: t.collateralUsdc,
+            leverage: t.leverage,
+            openPrice: t.openPrice,
+            sl: t.sl,
+          },
+        ],
+  )
+  return { ...computeStats(closed), truncated: more, sources: { history: { ok: true } } }
+}

@@ -1,0 +1,108 @@
+import { type Address, getAddress } from 'viem'
+import { z } from 'zod'
+import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
+
+const NAME = 'gTrade history'
+const BASE_CHAIN_ID = 8453
+const num = z.coerce.number().refine(Number.isFinite, { error: 'must be a finite number' })
+
+/** TradeHistoryRecord (protocols.md §1, SDK field names); numbers may arrive as strings. */
+const recordSchema = z.object({
+  action: z.string(),
+  address: z.string(),
+  block: num,
+  long: z.boolean(),
+  leverage: num,
+  pair: z.string(),
+  pnl_net: num.nullable().optional(),
+  price: num,
+  size: num,
+  tx: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  tradeIndex: num,
+  date: z.string().refine((d) => Number.isFinite(Date.parse(d)), { error: 'must be a date' }),
+  collateralIndex: num.optional(),
+  collateralPriceUsd: num.nullable().optional(),
+  marketPrice: num.nullable().optional(),
+})
+const pageSchema = z.object({
+  data: z.array(recordSchema),
+  pagination: z.object({ hasMore: z.boolean(), nextCursor: z.union([z.string(), z.number()]).nullable() }),
+})
+
+/** One trade event of the history backend, in human units. */
+export interface GtradeHistoryRecord {
+  /** TradeOpenedMarket|Limit|Stop, TradeClosedMarket|TP|SL|LIQ, TradeLeverageUpdate, TradePositionSize… */
+  action: string
+  block: number
+  long: boolean
+  leverage: number
+  /** "BTC/USD". */
+  pair: string
+  /** Realized net PnL in collateral (human); 0 for opens; null when the backend sends none. */
+  pnlNet: number | null
+  /** Execution price. */
+  price: number
+  /** Position collateral (human). */
+  size: number
+  tx: `0x${string}`
+  tradeIndex: number
+  /** Unix seconds. */
+  time: number
+  collateralIndex: number | null
+}
+
+export interface GtradeHistoryPage {
+  /** Newest first, as the backend pages them. */
+  records: GtradeHistoryRecord[]
+  /** null at the end. */
+  nextCursor: string | null
+}
+
+export interface GtradeHistory {
+  /** One page of `owner`'s Base trade events, newest first; live, never cached. */
+  page(owner: Address, cursor: string | undefined, limit: number): Promise<GtradeHistoryPage>
+}
+
+/**
+ * gTrade history adapter: `GET {baseUrl}/api/personal-trading-history/<checksummed address>?chainId=8453
+ * &limit=<1..100>[&cursor=]` (backend-global, protocols.md §1). Not cached: a close must show at once. A 404
+ * is an empty history; a payload of another shape is a 502 UpstreamError.
+ */
+export function createGtradeHistory(baseUrl: string, fetchJson: FetchJson): GtradeHistory {
+  return {
+    async page(owner, cursor, limit) {
+      const query = new URLSearchParams({ chainId: String(BASE_CHAIN_ID), limit: String(limit) })
+      if (cursor !== undefined) query.set('cursor', cursor)
+      let raw: unknown
+      try {
+        raw = await fetchJson(NAME, `${baseUrl}/api/personal-trading-history/${getAddress(owner)}?${query}`)
+      } catch (err) {
+        if (err instanceof UpstreamNotFound) return { records: [], nextCursor: null }
+        throw err
+      }
+      const parsed = pageSchema.safeParse(raw)
+      if (!parsed.success) throw new UpstreamError(NAME, 'unexpected personal-trading-history shape')
+      const { data, pagination } = parsed.data
+      return {
+        records: data.map((r) => ({
+          action: r.action,
+          block: r.block,
+          long: r.long,
+          leverage: r.leverage,
+          pair: r.pair,
+          pnlNet: r.pnl_net ?? null,
+          price: r.price,
+          size: r.size,
+          tx: r.tx as `0x${string}`,
+          tradeIndex: r.tradeIndex,
+          time: Math.floor(Date.parse(r.date) / 1000),
+          collateralIndex: r.collateralIndex ?? null,
+        })),
+        nextCursor:
+          pagination.hasMore && pagination.nextCursor !== null && pagination.nextCursor !== ''
+            ? String(pagination.nextCursor)
+            : null,
+      }
+    },
+  }
+}
