@@ -1,7 +1,8 @@
-import type { Address } from 'viem'
+import type { Address, PublicClient } from 'viem'
 import type { MarketData } from './marketData.js'
 import { pairRoundTrips, type RoundTrip } from './pairRoundTrips.js'
 import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
+import { walletReadCache } from './walletReadCache.js'
 
 /** Older backend pages fetched at most, only to find the opens of this page's closes. */
 export const OPEN_LOOKUP_PAGES = 5
@@ -22,7 +23,18 @@ export interface History {
  * page's). An open still not found leaves openPrice, openTx and openedAt null. The history backend is the
  * only source: its fault is an UpstreamError (502, nothing charged).
  */
-export async function getHistory(
+export function getHistory(
+  chain: PublicClient,
+  market: MarketData,
+  owner: Address,
+  page: { cursor?: string | undefined; limit: number },
+): Promise<History> {
+  return cache(chain, `${owner}:${page.limit}:${page.cursor ?? ''}`, () => readHistory(market, owner, page))
+}
+
+const cache = walletReadCache<History>()
+
+async function readHistory(
   market: MarketData,
   owner: Address,
   page: { cursor?: string | undefined; limit: number },

@@ -11,6 +11,7 @@ import { significant } from './numbers.js'
 import { type FixedPosition, readFixedPositions } from './readFixedPositions.js'
 import { type AaveAccount, type MorphoBorrow, readLendingPositions } from './readLendingPositions.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
+import { walletReadCache } from './walletReadCache.js'
 
 /** How long the restore amounts handed to the builders stay sufficient: interest for this long is added. */
 export const RESTORE_HORIZON_SEC = 3600
@@ -98,7 +99,20 @@ const sig = (n: number | null) => (n === null ? null : significant(n))
  * RESTORE_HORIZON_SEC later at today's rate (and Morpho's share rounding), so they still reach the target
  * when included within the hour.
  */
-export async function getLoanAnalysis(
+export function getLoanAnalysis(
+  deps: LoanAnalysisDeps,
+  owner: Address,
+  nowMs: number,
+  targetHealth: number,
+): Promise<LoanAnalysisAnswer> {
+  return cache(deps.chain, `${owner}:${targetHealth}`, () =>
+    readLoanAnalysis(deps, owner, nowMs, targetHealth),
+  )
+}
+
+const cache = walletReadCache<LoanAnalysisAnswer>()
+
+async function readLoanAnalysis(
   deps: LoanAnalysisDeps,
   owner: Address,
   nowMs: number,

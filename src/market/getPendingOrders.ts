@@ -5,6 +5,7 @@ import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
 import { fromAtomic, significant } from './numbers.js'
 import { readGtradeTrades } from './readGtradeTrades.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
+import { walletReadCache } from './walletReadCache.js'
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond
 
@@ -43,7 +44,13 @@ export interface PendingOrders {
  * positions. RPC: one multicall (readGtradeTrades), then at the same block one multicall for the pair
  * names alongside the creation blocks' headers (concurrent requests). A chain fault is an UpstreamError.
  */
-export async function getPendingOrders(chain: PublicClient, owner: Address): Promise<PendingOrders> {
+export function getPendingOrders(chain: PublicClient, owner: Address): Promise<PendingOrders> {
+  return cache(chain, owner, () => readPendingOrders(chain, owner))
+}
+
+const cache = walletReadCache<PendingOrders>()
+
+async function readPendingOrders(chain: PublicClient, owner: Address): Promise<PendingOrders> {
   const { block, slots } = await readGtradeTrades(chain, owner)
   const resting = slots.filter((s) => s.trade.tradeType === 1 || s.trade.tradeType === 2)
   if (resting.length === 0) return { block, orders: [] }

@@ -9,6 +9,7 @@ import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
 import { fromAtomic, significant } from './numbers.js'
 import type { ExplorerBalance } from './upstreams/explorer.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
+import { walletReadCache } from './walletReadCache.js'
 
 export interface PortfolioToken {
   token: Address
@@ -64,7 +65,18 @@ const NATIVE_PRICE: PriceSource = { kind: 'spot', product: 'ETH-USD' }
  * leaves the token list and native ETH (sources.explorer reports it); the exchange failing leaves spot
  * prices null (sources.prices); the chain failing is an UpstreamError (502, nothing charged).
  */
-export async function getPortfolio(
+export function getPortfolio(
+  chain: PublicClient,
+  market: MarketData,
+  tokenList: TokenListConfig,
+  owner: Address,
+): Promise<Portfolio> {
+  return cache(chain, owner, () => readPortfolio(chain, market, tokenList, owner))
+}
+
+const cache = walletReadCache<Portfolio>()
+
+async function readPortfolio(
   chain: PublicClient,
   market: MarketData,
   tokenList: TokenListConfig,

@@ -12,6 +12,7 @@ import { type FixedPosition, readFixedPositions } from './readFixedPositions.js'
 import { type AaveAccount, type LendingPositions, readLendingPositions } from './readLendingPositions.js'
 import { readVaultEarnings, type VaultEarnings } from './readVaultEarnings.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
+import { walletReadCache } from './walletReadCache.js'
 
 export interface PositionsDeps {
   chain: PublicClient
@@ -116,7 +117,13 @@ function failed(err: unknown): SourceStatus {
  * (readFixedPositions). A failing source empties its own section and says why in `sources`; when the
  * lending, gTrade and Midnight sources all fail, nothing is known and the read is a 502 (nothing charged).
  */
-export async function getPositions(deps: PositionsDeps, owner: Address, nowMs: number): Promise<Positions> {
+export function getPositions(deps: PositionsDeps, owner: Address, nowMs: number): Promise<Positions> {
+  return cache(deps.chain, owner, () => readPositions(deps, owner, nowMs))
+}
+
+const cache = walletReadCache<Positions>()
+
+async function readPositions(deps: PositionsDeps, owner: Address, nowMs: number): Promise<Positions> {
   const { chain, lending, market } = deps
   const lendingRead = readLendingPositions(lending, chain, owner, nowMs)
   const earningsRead = lendingRead.then((l) =>

@@ -1,8 +1,9 @@
-import type { Address } from 'viem'
+import type { Address, PublicClient } from 'viem'
 import { computeStats, type TradeStats } from '../analytics/computeStats.js'
 import type { MarketData } from './marketData.js'
 import { pairRoundTrips } from './pairRoundTrips.js'
 import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
+import { walletReadCache } from './walletReadCache.js'
 
 /** History pages of 100 events read at most: 5,000 events. */
 export const STATS_MAX_PAGES = 50
@@ -19,7 +20,13 @@ export interface Stats extends TradeStats {
  * STATS_MAX_PAGES of 100 events), paired into round trips, then computeStats. Round trips whose pnl the
  * backend did not send are left out. The history backend is the only source: its fault is a 502.
  */
-export async function getStats(market: MarketData, owner: Address): Promise<Stats> {
+export function getStats(chain: PublicClient, market: MarketData, owner: Address): Promise<Stats> {
+  return cache(chain, owner, () => readStats(market, owner))
+}
+
+const cache = walletReadCache<Stats>()
+
+async function readStats(market: MarketData, owner: Address): Promise<Stats> {
   const records: GtradeHistoryRecord[] = []
   let cursor: string | undefined
   let pages = 0

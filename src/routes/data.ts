@@ -870,7 +870,7 @@ export const historyRoute = defineRoute({
   },
   handler: async ({ params, query }, ctx) => ({
     address: params.address,
-    ...(await getHistory(ctx.deps.market, params.address as `0x${string}`, query)),
+    ...(await getHistory(ctx.deps.chain, ctx.deps.market, params.address as `0x${string}`, query)),
   }),
 })
 
@@ -925,7 +925,7 @@ export const statsRoute = defineRoute({
   },
   handler: async ({ params }, ctx) => ({
     address: params.address,
-    ...(await getStats(ctx.deps.market, params.address as `0x${string}`)),
+    ...(await getStats(ctx.deps.chain, ctx.deps.market, params.address as `0x${string}`)),
   }),
 })
 

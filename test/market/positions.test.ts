@@ -3,8 +3,6 @@ import {
   type Address,
   createWalletClient,
   custom,
-  decodeFunctionResult,
-  encodeFunctionData,
   erc20Abi,
   getAddress,
   type Hex,
@@ -17,13 +15,13 @@ import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { midnightAbi, midnightReadAbi } from '../../src/chain/midnight.js'
-import { morphoAbi, morphoMarketId } from '../../src/chain/morpho.js'
 import { DEMO_POSITIONS } from '../../src/devnet/deploy/demoPositions.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { withGasHeadroom } from '../../src/devnet/withGasHeadroom.js'
 import type { getPositions } from '../../src/market/getPositions.js'
 import type { Vaults } from '../../src/market/getVaults.js'
 import { positionsRoute, vaultsRoute } from '../../src/routes/data.js'
+import { morphoBorrowTruth, readAt as readAtTime } from '../helpers/morphoTruth.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // Every figure of /v1/positions is checked against the chain, read here with viem at the answer's block
@@ -31,15 +29,9 @@ import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../h
 // file's own arithmetic for Morpho's accrual, health factor and liquidation price.
 const DEMO = getAddress(demoAccounts[1]?.address as string)
 const WAD = 10n ** 18n
-const MORPHO = BASE_ADDRESSES.MorphoBlue
 
 type Positions = Awaited<ReturnType<typeof getPositions>>
 
-const irmAbi = parseAbi([
-  'struct MarketParams { address loanToken; address collateralToken; address oracle; address irm; uint256 lltv; }',
-  'struct Market { uint128 totalSupplyAssets; uint128 totalSupplyShares; uint128 totalBorrowAssets; uint128 totalBorrowShares; uint128 lastUpdate; uint128 fee; }',
-  'function borrowRateView(MarketParams marketParams, Market market) view returns (uint256)',
-])
 const vaultAbi = parseAbi([
   'function balanceOf(address) view returns (uint256)',
   'function convertToAssets(uint256) view returns (uint256)',
@@ -78,21 +70,14 @@ async function positionsOf(owner: string, instance: Instance = svc): Promise<Pos
   return positionsRoute.output.parse(await res.json()) as Positions
 }
 
-/** A view call at `blockNumber` evaluated as if block.timestamp were `time` (what the service projects to). */
-async function readAt<T>(
+const readAt = <T>(
   to: Address,
   abi: readonly unknown[],
   functionName: string,
   args: readonly unknown[],
   blockNumber: bigint,
   time: number,
-): Promise<T> {
-  const data = encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
-  const answer = await chain.call({ to, data, blockNumber, blockOverrides: { time: BigInt(time) } })
-  return decodeFunctionResult({ abi, functionName, data: answer.data ?? '0x' } as Parameters<
-    typeof decodeFunctionResult
-  >[0]) as T
-}
+) => readAtTime<T>(chain, to, abi, functionName, args, blockNumber, time)
 
 function relClose(actual: number | null, expected: number, tolerance = 1e-6) {
   expect(actual).not.toBeNull()
@@ -131,72 +116,12 @@ describe('GET /v1/positions/{address} (paid with @x402/fetch)', () => {
     expect(p.borrows).toHaveLength(1)
     const b = p.borrows[0] as Positions['borrows'][number]
     const id = b.marketId as Hex
-    const params = await chain.readContract({
-      address: MORPHO,
-      abi: morphoAbi,
-      functionName: 'idToMarketParams',
-      args: [id],
-      blockNumber: block,
-    })
-    const marketParams = {
-      loanToken: params[0],
-      collateralToken: params[1],
-      oracle: params[2],
-      irm: params[3],
-      lltv: params[4],
-    }
-    expect(morphoMarketId(marketParams)).toBe(id)
-    expect(getAddress(b.collateralToken)).toBe(getAddress(BASE_ADDRESSES.WETH))
-    expect(getAddress(b.loanToken)).toBe(getAddress(BASE_ADDRESSES.USDC))
-    const [, borrowShares, collateral] = await chain.readContract({
-      address: MORPHO,
-      abi: morphoAbi,
-      functionName: 'position',
-      args: [id, DEMO],
-      blockNumber: block,
-    })
+    const truth = await morphoBorrowTruth(chain, id, DEMO, block, asOf)
+    const { params: marketParams, collateral, debt, price, maxBorrow, rate } = truth
     expect(BigInt(b.collateral)).toBe(collateral)
     expect(collateral).toBe(DEMO_POSITIONS.morphoCollateralWeth)
-    const m = await chain.readContract({
-      address: MORPHO,
-      abi: morphoAbi,
-      functionName: 'market',
-      args: [id],
-      blockNumber: block,
-    })
-    const state = {
-      totalSupplyAssets: m[0],
-      totalSupplyShares: m[1],
-      totalBorrowAssets: m[2],
-      totalBorrowShares: m[3],
-      lastUpdate: m[4],
-      fee: m[5],
-    }
-    const rate = await readAt<bigint>(
-      marketParams.irm,
-      irmAbi,
-      'borrowRateView',
-      [marketParams, state],
-      block,
-      asOf,
-    )
-    // Morpho's accrual, written out here: x = rate × elapsed; x + x²/2 + x³/6 (each step rounded down).
-    const x = rate * (BigInt(asOf) - state.lastUpdate)
-    const x2 = (x * x) / (2n * WAD)
-    const x3 = (x2 * x) / (3n * WAD)
-    const totalBorrow = state.totalBorrowAssets + (state.totalBorrowAssets * (x + x2 + x3)) / WAD
-    const debt =
-      (borrowShares * (totalBorrow + 1n) + state.totalBorrowShares + 1_000_000n - 1n) /
-      (state.totalBorrowShares + 1_000_000n)
     expect(BigInt(b.debt)).toBe(debt)
     expect(debt).toBeGreaterThanOrEqual(DEMO_POSITIONS.morphoBorrowUsdc)
-    const price = await chain.readContract({
-      address: marketParams.oracle,
-      abi: oracleAbi,
-      functionName: 'price',
-      blockNumber: block,
-    })
-    const maxBorrow = (((collateral * price) / 10n ** 36n) * marketParams.lltv) / WAD
     relClose(b.healthFactor, Number(maxBorrow) / Number(debt))
     // Oracle price at health 1, in USDC per WETH: debt × 1e36 / (collateral × lltv) scaled by 10^(18 − 6) / 1e36.
     const liq = ((Number(debt) * 1e18) / (Number(collateral) * Number(marketParams.lltv))) * 1e12

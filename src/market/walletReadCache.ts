@@ -1,0 +1,29 @@
+import type { PublicClient } from 'viem'
+import { cachePerClient } from './cachePerClient.js'
+
+/** How long a wallet answer may be reused, at most: one Base block. */
+export const WALLET_CACHE_MS = 2_000
+
+/**
+ * The answer cache of the wallet reads: an answer is reused for the same key only while the chain's head
+ * is the block it was read at, and for at most WALLET_CACHE_MS. So a wallet that just had a transaction
+ * included is never shown its state from before (the head moved), and an agent polling within a block
+ * costs one `eth_blockNumber` instead of a full read. Concurrent identical reads share one load; failures
+ * are not cached. When the head cannot be read, the read goes to the chain uncached (and fails there).
+ */
+export function walletReadCache<V>(): (
+  chain: PublicClient,
+  key: string,
+  load: () => Promise<V>,
+) => Promise<V> {
+  const perClient = cachePerClient<V>(WALLET_CACHE_MS)
+  return async (chain, key, load) => {
+    let head: bigint
+    try {
+      head = await chain.getBlockNumber({ cacheTime: 0 })
+    } catch {
+      return load()
+    }
+    return perClient(chain).get(`${head}:${key}`, load)
+  }
+}
