@@ -20,6 +20,19 @@ import { countingProxy, percentile } from './countingProxy.js'
  * same graph again right after. JSON-RPC round trips are counted by a proxy in front of anvil (a batch
  * or a multicall is one). Results: bench/results/reads.json.
  */
+/**
+ * Wallet reads also get a third figure, "new block": the same service graph after one more block is mined,
+ * so the answer cache (keyed by the head block) is cold but the catalog and metadata caches are warm — the
+ * steady state of an agent polling its own wallet once per block.
+ */
+const WALLET_READS = [
+  'getPortfolio',
+  'getPositions',
+  'getPendingOrders',
+  'getHistory',
+  'getStats',
+  'getLoanAnalysis',
+]
 const READS = [
   'getCrowd',
   'getSignals',
@@ -33,9 +46,22 @@ const READS = [
   // Already built reads, for comparison.
   'getPrices',
   'getCandles',
+  // Wallet reads (issue 14), each for demo account #1 (the route examples).
+  ...WALLET_READS,
 ]
 const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 5)
 const CACHED_SAMPLES = Number(process.env.BENCH_CACHED_SAMPLES ?? 200)
+const NEW_BLOCK_SAMPLES = Number(process.env.BENCH_NEW_BLOCK_SAMPLES ?? 10)
+
+/** One more block on the devnet (straight to anvil, not through the counting proxy). */
+async function mine(rpcUrl: string): Promise<void> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }),
+  })
+  if (!res.ok) throw new Error(`evm_mine failed: ${res.status}`)
+}
 
 async function main(): Promise<void> {
   const env = {
@@ -71,12 +97,15 @@ async function main(): Promise<void> {
   }
 
   const rows: Record<string, unknown>[] = []
-  for (const id of READS) {
+  const only = process.env.BENCH_READS?.split(',')
+  for (const id of READS.filter((r) => only === undefined || only.includes(r))) {
     const route = routeTable.find((r) => r.id === id)
     if (route === undefined) throw new Error(`no route ${id}`)
     const cold: number[] = []
     const rpc: number[] = []
     const cached: number[] = []
+    const newBlock: number[] = []
+    const newBlockRpc: number[] = []
     let failure: string | undefined
     try {
       for (let i = 0; i < COLD_SAMPLES; i++) {
@@ -91,6 +120,14 @@ async function main(): Promise<void> {
         cold.push(await run(services, route))
         rpc.push(proxy.count() - before)
         for (let j = 0; j < CACHED_SAMPLES / COLD_SAMPLES; j++) cached.push(await run(services, route))
+        if (WALLET_READS.includes(id)) {
+          for (let j = 0; j < NEW_BLOCK_SAMPLES; j++) {
+            await mine(world.rpcUrl)
+            const at = proxy.count()
+            newBlock.push(await run(services, route))
+            newBlockRpc.push(proxy.count() - at)
+          }
+        }
         await services.close()
       }
     } catch (err) {
@@ -98,6 +135,7 @@ async function main(): Promise<void> {
     }
     cold.sort((a, b) => a - b)
     cached.sort((a, b) => a - b)
+    newBlock.sort((a, b) => a - b)
     const row =
       failure === undefined
         ? {
@@ -105,6 +143,12 @@ async function main(): Promise<void> {
             coldMs: { p50: percentile(cold, 50), p99: percentile(cold, 99) },
             cachedMs: { p50: percentile(cached, 50), p99: percentile(cached, 99) },
             rpcRoundTripsCold: { min: Math.min(...rpc), max: Math.max(...rpc) },
+            ...(newBlock.length === 0
+              ? {}
+              : {
+                  newBlockMs: { p50: percentile(newBlock, 50), p99: percentile(newBlock, 99) },
+                  rpcRoundTripsNewBlock: { min: Math.min(...newBlockRpc), max: Math.max(...newBlockRpc) },
+                }),
           }
         : { read: `${route.method} ${route.path}`, failure }
     rows.push(row)

@@ -158,14 +158,14 @@ describe('input rules on paid requests (devnet)', () => {
     })
     await expectRefused(inBody, 'owner', who, before)
 
-    // Correct checksum, all lowercase and all uppercase hex pass validation and reach the handler, which
-    // is not built yet (501, also never charged).
-    for (const ok of [CHECKSUMMED, CHECKSUMMED.toLowerCase(), `0x${CHECKSUMMED.slice(2).toUpperCase()}`]) {
-      const res = await send(`/v1/portfolio/${ok}`, payment)
-      expect(res.status, ok).toBe(501)
+    // Correct checksum, all lowercase and all uppercase hex pass validation and are served (each paid once).
+    const forms = [CHECKSUMMED, CHECKSUMMED.toLowerCase(), `0x${CHECKSUMMED.slice(2).toUpperCase()}`]
+    for (const ok of forms) {
+      const res = await send(`/v1/portfolio/${ok}`, await pay(who, `/v1/portfolio/${ok}`))
+      expect(res.status, ok).toBe(200)
     }
-    expect(await sw.usdcBalance(who.account.address)).toBe(before)
-    expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1_000n * BigInt(forms.length))
+    expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(forms.length)
   })
 
   test('error: atomic amounts with leading zeros, or zero where tokens move, are a 400 naming the field, before the handler', async () => {

@@ -55,6 +55,13 @@ const multicall3Abi = parseAbi([
   'function getEthBalance(address addr) view returns (uint256)',
 ])
 const NATIVE_PRICE: PriceSource = { kind: 'spot', product: 'ETH-USD' }
+/**
+ * Explorer-only tokens confirmed on the chain at most (4 calls each in the one multicall). A wallet
+ * flooded with airdrop spam (thousands of rows) would otherwise make the multicall exceed the node's
+ * eth_call gas cap, and the whole read would fail as a chain fault. The rest is reported in
+ * sources.explorer, not silently dropped.
+ */
+const MAX_EXPLORER_TOKENS = 250
 
 /**
  * Every ERC-20 the explorer lists for `owner` plus every token of the service's token list plus native
@@ -96,7 +103,15 @@ async function readPortfolio(
   ])
 
   const fromExplorer = new Map<Address, ExplorerBalance>(found.ok ? found.value.map((b) => [b.token, b]) : [])
-  const candidates = [...new Set<Address>([...listed.keys(), ...fromExplorer.keys()])]
+  const explorerOnly = [...fromExplorer.keys()].filter((t) => !listed.has(t))
+  const candidates = [...listed.keys(), ...explorerOnly.slice(0, MAX_EXPLORER_TOKENS)]
+  const explorerStatus: SourceStatus =
+    explorerOnly.length > MAX_EXPLORER_TOKENS
+      ? {
+          ok: false,
+          error: `the explorer listed ${explorerOnly.length} unlisted tokens; only the first ${MAX_EXPLORER_TOKENS} were read on the chain`,
+        }
+      : status(found)
   const read = await multiRead(chain, {
     meta: [
       viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getBlockNumber', []),
@@ -179,7 +194,7 @@ async function readPortfolio(
     unpricedCount: tokens.filter((t) => t.usd === null).length,
     tokens,
     screened,
-    sources: { explorer: status(found), chain: { ok: true }, prices: status(spots) },
+    sources: { explorer: explorerStatus, chain: { ok: true }, prices: status(spots) },
   }
 }
 

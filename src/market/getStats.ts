@@ -2,6 +2,7 @@ import type { Address, PublicClient } from 'viem'
 import { computeStats, type TradeStats } from '../analytics/computeStats.js'
 import type { MarketData } from './marketData.js'
 import { pairRoundTrips } from './pairRoundTrips.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
 import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
 import { walletReadCache } from './walletReadCache.js'
 
@@ -31,12 +32,19 @@ async function readStats(market: MarketData, owner: Address): Promise<Stats> {
   let cursor: string | undefined
   let pages = 0
   let more = true
+  // A backend that hands back a cursor it already gave would serve the same events again: counted
+  // twice (up to STATS_MAX_PAGES times), every figure would be multiplied. A broken pager is a fault.
+  const seen = new Set<string>()
   while (more && pages < STATS_MAX_PAGES) {
     const page = await market.gtradeHistory.page(owner, cursor, PAGE_SIZE)
     records.push(...page.records)
     pages++
     more = page.nextCursor !== null
     cursor = page.nextCursor ?? undefined
+    if (cursor !== undefined) {
+      if (seen.has(cursor)) throw new UpstreamError('gTrade history', 'the backend repeated a page cursor')
+      seen.add(cursor)
+    }
   }
   const closed = pairRoundTrips(records).flatMap((t) =>
     t.pnlUsd === null

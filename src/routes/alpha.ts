@@ -1,3 +1,4 @@
+import { getAddress } from 'viem'
 import { z } from 'zod'
 import { getLoanAnalysis } from '../market/getLoanAnalysis.js'
 import {
@@ -387,7 +388,7 @@ export const loanAnalysisRoute = defineRoute({
   handler: (input, ctx) =>
     getLoanAnalysis(
       { chain: ctx.deps.chain, lending: ctx.deps.lending, market: ctx.deps.market },
-      input.params.address as `0x${string}`,
+      getAddress(input.params.address),
       ctx.deps.clock(),
       input.query.targetHealth,
     ),

@@ -1,3 +1,4 @@
+import { getAddress } from 'viem'
 import { z } from 'zod'
 import { getCandles } from '../market/getCandles.js'
 import { getCrowd } from '../market/getCrowd.js'
@@ -463,7 +464,7 @@ export const portfolioRoute = defineRoute({
   tier: 'data',
   summary: 'Wallet balances (native + every ERC-20), spam-screened, priced',
   description:
-    'Every ERC-20 plus the native ETH of `address`, read live. Which tokens: those the block explorer (Blockscout REST v2 `/api/v2/addresses/{hash}/token-balances`, ERC-20 rows only) lists, plus every token of the service’s token list (the tokens the builders’ address book vets: USDC, WETH, cbBTC, cbETH, USDbC, wstETH, the Aave aTokens and variable-debt tokens, the catalog’s vault shares, the tokenized stocks, UTIL). Every balance is the chain’s, not the explorer’s: one eth_call of Multicall3 at `block` reads the block number and timestamp, getEthBalance and, per token, balanceOf, decimals, symbol and name; decimals, symbol and name are the chain’s (the explorer’s when the token does not answer). Tokens with a zero balance are left out, native ETH too; an address with nothing answers 200 with empty lists and totalUsd 0. `usd` = balance ÷ 10^decimals × price, from the source named in `priceSource`: `coinbase:ETH-USD` (Coinbase Exchange spot, native ETH, WETH and aBasWETH), `coinbase:BTC-USD` (cbBTC), `par:USD` (USDC and aBasUSDC, redeemable 1:1). The explorer’s own exchange_rate is never used. `usd` is null (never 0) for listed tokens without a price source here (cbETH, USDbC, wstETH; debt tokens, whose balance is owed; vault shares, valued in /v1/positions; tokenized stocks, priced by /v1/stocks/{ticker}/price; UTIL) and for spot-priced tokens while the exchange is unavailable. Spam rule (first match wins): a listed token is never screened; otherwise `scam-pattern` when the name or symbol holds a URL or domain, an airdrop-scam word (claim, visit, reward, airdrop, voucher, bonus, giveaway, gift, redeem, eligible), a `$` in the symbol, or a character outside printable ASCII (lookalikes, invisible characters); `impersonation` when its symbol equals a listed token’s; `unlisted-unpriced` when it is not listed and has no price source (price sources exist only for listed tokens, so every unlisted token is screened). Screened tokens are listed apart in `screened`, never priced and never in totalUsd. `totalUsd` sums the priced entries of `tokens`; `unpricedCount` counts entries of `tokens` whose usd is null. `tokens` is ordered native ETH first, then by usd descending, unpriced last. `sources` reports each upstream: explorer down → the token list and ETH are still read from the chain (an explorer-only token is then missing); exchange down → spot-priced usd null; the chain down → 502 `upstream_unavailable`, nothing charged.',
+    'Every ERC-20 plus the native ETH of `address`, read live. Which tokens: those the block explorer (Blockscout REST v2 `/api/v2/addresses/{hash}/token-balances`, ERC-20 rows only) lists, plus every token of the service’s token list (the tokens the builders’ address book vets: USDC, WETH, cbBTC, cbETH, USDbC, wstETH, the Aave aTokens and variable-debt tokens, the catalog’s vault shares, the tokenized stocks, UTIL). Every balance is the chain’s, not the explorer’s: one eth_call of Multicall3 at `block` reads the block number and timestamp, getEthBalance and, per token, balanceOf, decimals, symbol and name; decimals, symbol and name are the chain’s (the explorer’s when the token does not answer). Tokens with a zero balance are left out, native ETH too; an address with nothing answers 200 with empty lists and totalUsd 0. `usd` = balance ÷ 10^decimals × price, from the source named in `priceSource`: `coinbase:ETH-USD` (Coinbase Exchange spot, native ETH, WETH and aBasWETH), `coinbase:BTC-USD` (cbBTC), `par:USD` (USDC and aBasUSDC, redeemable 1:1). The explorer’s own exchange_rate is never used. `usd` is null (never 0) for listed tokens without a price source here (cbETH, USDbC, wstETH; debt tokens, whose balance is owed; vault shares, valued in /v1/positions; tokenized stocks, priced by /v1/stocks/{ticker}/price; UTIL) and for spot-priced tokens while the exchange is unavailable. Spam rule (first match wins): a listed token is never screened; otherwise `scam-pattern` when the name or symbol holds a URL or domain, an airdrop-scam word (claim, visit, reward, airdrop, voucher, bonus, giveaway, gift, redeem, eligible), a `$` in the symbol, or a character outside printable ASCII (lookalikes, invisible characters); `impersonation` when its symbol equals a listed token’s; `unlisted-unpriced` when it is not listed and has no price source (price sources exist only for listed tokens, so every unlisted token is screened). Screened tokens are listed apart in `screened`, never priced and never in totalUsd. `totalUsd` sums the priced entries of `tokens`; `unpricedCount` counts entries of `tokens` whose usd is null. `tokens` is ordered native ETH first, then by usd descending, unpriced last. `sources` reports each upstream: explorer down → the token list and ETH are still read from the chain (an explorer-only token is then missing); the explorer listing more than 250 tokens outside the token list (an airdrop-spam flood) → only its first 250 are read, and sources.explorer is not ok and says how many were listed; exchange down → spot-priced usd null; the chain down → 502 `upstream_unavailable`, nothing charged.',
   input: { params: walletParams },
   output: z.object({
     address,
@@ -561,7 +562,7 @@ export const portfolioRoute = defineRoute({
     },
   },
   handler: async ({ params }, ctx) =>
-    getPortfolio(ctx.deps.chain, ctx.deps.market, ctx.deps.config, params.address as `0x${string}`),
+    getPortfolio(ctx.deps.chain, ctx.deps.market, ctx.deps.config, getAddress(params.address)),
 })
 
 const healthFields = {
@@ -699,7 +700,7 @@ export const positionsRoute = defineRoute({
   handler: (input, ctx) =>
     getPositions(
       { chain: ctx.deps.chain, lending: ctx.deps.lending, market: ctx.deps.market },
-      input.params.address as `0x${string}`,
+      getAddress(input.params.address),
       ctx.deps.clock(),
     ),
 })
@@ -781,8 +782,8 @@ export const pendingOrdersRoute = defineRoute({
     },
   },
   handler: async ({ params }, ctx) => ({
-    address: params.address,
-    ...(await getPendingOrders(ctx.deps.chain, params.address as `0x${string}`)),
+    address: getAddress(params.address),
+    ...(await getPendingOrders(ctx.deps.chain, getAddress(params.address))),
     sources: { chain: { ok: true as const } },
   }),
 })
@@ -869,8 +870,8 @@ export const historyRoute = defineRoute({
     },
   },
   handler: async ({ params, query }, ctx) => ({
-    address: params.address,
-    ...(await getHistory(ctx.deps.chain, ctx.deps.market, params.address as `0x${string}`, query)),
+    address: getAddress(params.address),
+    ...(await getHistory(ctx.deps.chain, ctx.deps.market, getAddress(params.address), query)),
   }),
 })
 
@@ -924,8 +925,8 @@ export const statsRoute = defineRoute({
     },
   },
   handler: async ({ params }, ctx) => ({
-    address: params.address,
-    ...(await getStats(ctx.deps.chain, ctx.deps.market, params.address as `0x${string}`)),
+    address: getAddress(params.address),
+    ...(await getStats(ctx.deps.chain, ctx.deps.market, getAddress(params.address))),
   }),
 })
 

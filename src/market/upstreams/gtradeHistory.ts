@@ -4,7 +4,14 @@ import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
 
 const NAME = 'gTrade history'
 const BASE_CHAIN_ID = 8453
-const num = z.coerce.number().refine(Number.isFinite, { error: 'must be a finite number' })
+/**
+ * No gTrade figure (price, collateral, PnL in USD, block, index) comes near 1e15; a record beyond it is
+ * garbage, and summed over a history (stats) it would overflow to Infinity, which JSON sends as null.
+ */
+const MAX_MAGNITUDE = 1e15
+const num = z.coerce
+  .number()
+  .refine((n) => Number.isFinite(n) && Math.abs(n) <= MAX_MAGNITUDE, { error: 'must be a finite number' })
 
 /** TradeHistoryRecord (protocols.md §1, SDK field names); numbers may arrive as strings. */
 const recordSchema = z.object({
