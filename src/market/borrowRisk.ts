@@ -3,6 +3,20 @@ import { DEFAULT_TARGET_HEALTH, type LoanPosition } from '../analytics/analyzeLo
 import type { FixedPosition } from './readFixedPositions.js'
 import type { AaveAccount, MorphoBorrow } from './readLendingPositions.js'
 
+/** What identifies a Morpho Blue borrow in an answer: market, tokens, and amounts as atomic strings. */
+export function morphoBorrowFields(b: MorphoBorrow) {
+  return {
+    protocol: 'morpho-blue' as const,
+    marketId: b.marketId,
+    collateralToken: b.collateralToken.address,
+    collateralSymbol: b.collateralToken.symbol,
+    collateral: b.collateral.toString(),
+    loanToken: b.loanToken.address,
+    loanSymbol: b.loanToken.symbol,
+    debt: b.debt.toString(),
+  }
+}
+
 /** The loan-risk input of a Morpho Blue borrow; null when its oracle did not answer (no price, no risk). */
 export function morphoLoanPosition(
   b: MorphoBorrow,

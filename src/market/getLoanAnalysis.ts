@@ -2,14 +2,14 @@ import type { Address, Hex, PublicClient } from 'viem'
 import { analyzeAaveAccount } from '../analytics/analyzeAaveAccount.js'
 import { analyzeLoan, type LoanPosition } from '../analytics/analyzeLoan.js'
 import { morphoRateToApy } from '../analytics/lendingApy.js'
-import { aaveRiskInput, fixedLoanPosition, morphoLoanPosition } from './borrowRisk.js'
-import type { SourceStatus } from './getOpenTrades.js'
+import { aaveRiskInput, fixedLoanPosition, morphoBorrowFields, morphoLoanPosition } from './borrowRisk.js'
 import type { LendingChain } from './lendingChain.js'
 import type { MarketData } from './marketData.js'
 import { CHAIN_UPSTREAM } from './multiRead.js'
 import { significant } from './numbers.js'
 import { type FixedPosition, readFixedPositions } from './readFixedPositions.js'
 import { type AaveAccount, type MorphoBorrow, readLendingPositions } from './readLendingPositions.js'
+import { type SourceStatus, settledStatus } from './sourceStatus.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 import { walletReadCache } from './walletReadCache.js'
 
@@ -85,11 +85,6 @@ export interface LoanAnalysisDeps {
   market: MarketData
 }
 
-const ok: SourceStatus = { ok: true }
-const failed = (err: unknown): SourceStatus => ({
-  ok: false,
-  error: err instanceof Error ? err.message : String(err),
-})
 const sig = (n: number | null) => (n === null ? null : significant(n))
 
 /**
@@ -159,13 +154,8 @@ async function readLoanAnalysis(
     positions,
     skipped,
     sources: {
-      lending:
-        lending.status === 'rejected'
-          ? failed(lending.reason)
-          : lendingFailures.length > 0
-            ? failed(lendingFailures.join('; '))
-            : ok,
-      midnight: fixed.status === 'rejected' ? failed(fixed.reason) : ok,
+      lending: settledStatus(lending, lendingFailures),
+      midnight: settledStatus(fixed),
     },
   }
 }
@@ -206,14 +196,7 @@ function morphoAnalysis(b: MorphoBorrow, p: LoanPosition, owner: Address): LoanP
   const { a, ahead } = common(p)
   const repayBody = ahead.restore.repay && BigInt(ahead.restore.repay.assets) + SHARE_ROUNDING_UNITS
   return {
-    protocol: 'morpho-blue',
-    marketId: b.marketId,
-    collateralToken: b.collateralToken.address,
-    collateralSymbol: b.collateralToken.symbol,
-    collateral: b.collateral.toString(),
-    loanToken: b.loanToken.address,
-    loanSymbol: b.loanToken.symbol,
-    debt: b.debt.toString(),
+    ...morphoBorrowFields(b),
     collateralUsd: null,
     debtUsd: null,
     borrowApy: significant(morphoRateToApy(b.borrowRate)),

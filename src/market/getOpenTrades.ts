@@ -6,6 +6,7 @@ import type { MarketData } from './marketData.js'
 import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
 import { fromAtomic, significant } from './numbers.js'
 import { readGtradeTrades } from './readGtradeTrades.js'
+import type { SourceStatus } from './sourceStatus.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond
@@ -13,9 +14,6 @@ const DIAMOND = BASE_ADDRESSES.GtradeDiamond
 const P_DENOM = 1e12
 /** gTrade caps a trade's profit at +900 % of its collateral. */
 const MAX_PROFIT_PCT = 900
-
-/** A section's source: answered, or why not. */
-export type SourceStatus = { ok: true } | { ok: false; error: string }
 
 /** One open gTrade position (tradeType 0), human units, USDC collateral. */
 export interface OpenTrade {

@@ -1,8 +1,8 @@
 import type { Address, Hex, PublicClient } from 'viem'
 import { analyzeLoan, type LoanPosition } from '../analytics/analyzeLoan.js'
 import { morphoRateToApy } from '../analytics/lendingApy.js'
-import { fixedLoanPosition, morphoLoanPosition } from './borrowRisk.js'
-import { getOpenTrades, type OpenTrade, type SourceStatus } from './getOpenTrades.js'
+import { fixedLoanPosition, morphoBorrowFields, morphoLoanPosition } from './borrowRisk.js'
+import { getOpenTrades, type OpenTrade } from './getOpenTrades.js'
 import { getVaults } from './getVaults.js'
 import type { LendingChain } from './lendingChain.js'
 import type { MarketData } from './marketData.js'
@@ -11,6 +11,7 @@ import { significant } from './numbers.js'
 import { type FixedPosition, readFixedPositions } from './readFixedPositions.js'
 import { type AaveAccount, type LendingPositions, readLendingPositions } from './readLendingPositions.js'
 import { readVaultEarnings, type VaultEarnings } from './readVaultEarnings.js'
+import { SOURCE_OK, type SourceStatus, settledStatus } from './sourceStatus.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 import { walletReadCache } from './walletReadCache.js'
 
@@ -105,11 +106,6 @@ export interface Positions {
   >
 }
 
-const ok: SourceStatus = { ok: true }
-function failed(err: unknown): SourceStatus {
-  return { ok: false, error: err instanceof Error ? err.message : String(err) }
-}
-
 /**
  * Every open position of `owner`, read concurrently by source (see each reader for its RPC cost):
  * Morpho Blue borrows, Aave v3 and vault deposits (readLendingPositions: two multicalls, then the vault
@@ -178,27 +174,19 @@ async function readPositions(deps: PositionsDeps, owner: Address, nowMs: number)
     trades: trades.status === 'fulfilled' ? trades.value.trades : [],
     fixed: fixed.status === 'fulfilled' ? fixed.value.map(fixedSection) : [],
     sources: {
-      lending:
-        l.status === 'rejected' ? failed(l.reason) : failures.length > 0 ? failed(failures.join('; ')) : ok,
-      vaultApy: apys.status === 'rejected' ? failed(apys.reason) : ok,
-      vaultHistory: earnings.status === 'rejected' ? failed(earnings.reason) : ok,
-      gtrade: trades.status === 'rejected' ? failed(trades.reason) : ok,
-      gtradeMark: trades.status === 'fulfilled' ? trades.value.mark : ok,
-      midnight: fixed.status === 'rejected' ? failed(fixed.reason) : ok,
+      lending: settledStatus(l, failures),
+      vaultApy: settledStatus(apys),
+      vaultHistory: settledStatus(earnings),
+      gtrade: settledStatus(trades),
+      gtradeMark: trades.status === 'fulfilled' ? trades.value.mark : SOURCE_OK,
+      midnight: settledStatus(fixed),
     },
   }
 }
 
 function morphoSection(l: LendingPositions): MorphoBorrowPosition[] {
   return l.morpho.map((b) => ({
-    protocol: 'morpho-blue',
-    marketId: b.marketId,
-    collateralToken: b.collateralToken.address,
-    collateralSymbol: b.collateralToken.symbol,
-    collateral: b.collateral.toString(),
-    loanToken: b.loanToken.address,
-    loanSymbol: b.loanToken.symbol,
-    debt: b.debt.toString(),
+    ...morphoBorrowFields(b),
     lltv: Number(b.params.lltv) / 1e18,
     borrowApy: significant(morphoRateToApy(b.borrowRate)),
     ...riskOf(morphoLoanPosition(b)),

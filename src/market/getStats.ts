@@ -35,9 +35,17 @@ async function readStats(market: MarketData, owner: Address): Promise<Stats> {
   // A backend that hands back a cursor it already gave would serve the same events again: counted
   // twice (up to STATS_MAX_PAGES times), every figure would be multiplied. A broken pager is a fault.
   const seen = new Set<string>()
+  // Overlapping pages (the same event under two cursors) would count a trade twice: each event is kept
+  // once, keyed by its transaction, action and trade index.
+  const events = new Set<string>()
   while (more && pages < STATS_MAX_PAGES) {
     const page = await market.gtradeHistory.page(owner, cursor, PAGE_SIZE)
-    records.push(...page.records)
+    for (const r of page.records) {
+      const key = `${r.tx}:${r.action}:${r.tradeIndex}`
+      if (events.has(key)) continue
+      events.add(key)
+      records.push(r)
+    }
     pages++
     more = page.nextCursor !== null
     cursor = page.nextCursor ?? undefined

@@ -282,7 +282,7 @@ describe.concurrent('GET /v1/portfolio/{address} (paid with @x402/fetch)', () =>
     await expectPricedFromSources(p)
   })
 
-  test('behavior: a cold read is one RPC request (one Multicall3 eth_call); a chain fault is an UpstreamError', async () => {
+  test('behavior: a cold read is the answer cache’s head check plus one Multicall3 eth_call; a chain fault is an UpstreamError', async () => {
     const methods: string[] = []
     const counting = createPublicClient({
       transport: custom({
@@ -294,7 +294,7 @@ describe.concurrent('GET /v1/portfolio/{address} (paid with @x402/fetch)', () =>
     }) as PublicClient
     const market = createMarketData(svc.config.upstreams)
     const p = await getPortfolio(counting, market, svc.config, DEMO)
-    expect(methods).toEqual(['eth_call'])
+    expect(methods).toEqual(['eth_blockNumber', 'eth_call'])
     expect(p.tokens.length).toBeGreaterThan(0)
 
     const down = createPublicClient({

@@ -1,4 +1,4 @@
-import { type Address, getAddress } from 'viem'
+import { type Address, getAddress, isAddress, isAddressEqual } from 'viem'
 import { z } from 'zod'
 import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
 
@@ -90,6 +90,10 @@ export function createGtradeHistory(baseUrl: string, fetchJson: FetchJson): Gtra
       const parsed = pageSchema.safeParse(raw)
       if (!parsed.success) throw new UpstreamError(NAME, 'unexpected personal-trading-history shape')
       const { data, pagination } = parsed.data
+      // Records of another wallet in this wallet's history would be credited to it (stats, PnL): the
+      // page is not trusted at all then.
+      if (data.some((r) => !isAddress(r.address, { strict: false }) || !isAddressEqual(r.address, owner)))
+        throw new UpstreamError(NAME, 'personal-trading-history returned another address’s records')
       return {
         records: data.map((r) => ({
           action: r.action,
