@@ -1,13 +1,23 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** Forwards JSON-RPC to anvil and counts the HTTP requests (round trips: a batch or a multicall is one). */
+/**
+ * Forwards JSON-RPC to anvil and counts the HTTP requests (a batch or a multicall is one) and the waves:
+ * requests in flight together count as one wave, so waves are the sequential round trips a read waits
+ * for (what an RPC's latency multiplies), requests the load it puts on the node.
+ */
 export async function countingProxy(
   target: string,
-): Promise<{ url: string; count: () => number; server: Server }> {
+): Promise<{ url: string; count: () => number; waves: () => number; server: Server }> {
   let requests = 0
+  let waves = 0
+  let inFlight = 0
   const server = createServer(async (req, res) => {
     requests++
+    if (inFlight++ === 0) waves++
+    res.on('close', () => {
+      inFlight--
+    })
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const upstream = await fetch(target, {
@@ -20,7 +30,7 @@ export async function countingProxy(
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}`, count: () => requests, server }
+  return { url: `http://127.0.0.1:${port}`, count: () => requests, waves: () => waves, server }
 }
 
 /** The p-th percentile of an ascending list, rounded to 0.01. */

@@ -106,6 +106,8 @@ async function main(): Promise<void> {
     const cached: number[] = []
     const newBlock: number[] = []
     const newBlockRpc: number[] = []
+    const coldWaves: number[] = []
+    const newBlockWaves: number[] = []
     let failure: string | undefined
     try {
       for (let i = 0; i < COLD_SAMPLES; i++) {
@@ -117,15 +119,19 @@ async function main(): Promise<void> {
           await warmup.close()
         }
         const before = proxy.count()
+        const wavesBefore = proxy.waves()
         cold.push(await run(services, route))
         rpc.push(proxy.count() - before)
+        coldWaves.push(proxy.waves() - wavesBefore)
         for (let j = 0; j < CACHED_SAMPLES / COLD_SAMPLES; j++) cached.push(await run(services, route))
         if (WALLET_READS.includes(id)) {
           for (let j = 0; j < NEW_BLOCK_SAMPLES; j++) {
             await mine(world.rpcUrl)
             const at = proxy.count()
+            const wavesAt = proxy.waves()
             newBlock.push(await run(services, route))
             newBlockRpc.push(proxy.count() - at)
+            newBlockWaves.push(proxy.waves() - wavesAt)
           }
         }
         await services.close()
@@ -143,11 +149,13 @@ async function main(): Promise<void> {
             coldMs: { p50: percentile(cold, 50), p99: percentile(cold, 99) },
             cachedMs: { p50: percentile(cached, 50), p99: percentile(cached, 99) },
             rpcRoundTripsCold: { min: Math.min(...rpc), max: Math.max(...rpc) },
+            rpcWavesCold: { min: Math.min(...coldWaves), max: Math.max(...coldWaves) },
             ...(newBlock.length === 0
               ? {}
               : {
                   newBlockMs: { p50: percentile(newBlock, 50), p99: percentile(newBlock, 99) },
                   rpcRoundTripsNewBlock: { min: Math.min(...newBlockRpc), max: Math.max(...newBlockRpc) },
+                  rpcWavesNewBlock: { min: Math.min(...newBlockWaves), max: Math.max(...newBlockWaves) },
                 }),
           }
         : { read: `${route.method} ${route.path}`, failure }

@@ -27,7 +27,8 @@ export function bazaarExtension(route: Route): BazaarExtension {
   // Subschemas the output repeats (an idea in four lists) are written once, in the extension schema's
   // root `$defs`, where the package's validator (and any JSON Schema 2020-12 reader) resolves them.
   const full = withoutDescriptions(toJsonSchema(route.output, 'output', 'ref'))
-  const { $defs, ...outputSchema } = route.tier === 'builder' ? abbreviateEnvelope(full) : full
+  const { $defs, ...outputSchema } =
+    route.tier === 'builder' ? abbreviateEnvelope(full) : abbreviateUnexampled(full, example.output)
   const outputExample =
     route.tier === 'builder'
       ? withoutKey(example.output as Record<string, unknown>, 'walletSendCalls')
@@ -80,6 +81,27 @@ function abbreviateEnvelope(schema: JsonSchema): JsonSchema {
   for (const key of ENVELOPE_BLOCKS) if (key in properties) properties[key] = { type: 'object' }
   const required = ((schema.required ?? []) as string[]).filter((k) => k !== 'walletSendCalls')
   return withReachableDefs({ ...schema, properties, required })
+}
+
+/**
+ * A read whose output schema alone is over READ_SCHEMA_BUDGET characters (the wallet positions, five
+ * sections of positions) keeps in full only the sections its example shows: a top-level property the
+ * example leaves empty ([] or null) is abbreviated to its bare type, so the challenge header stays within
+ * what HTTP clients accept. /v1/openapi.json has every section in full.
+ */
+const READ_SCHEMA_BUDGET = 6_000
+
+function abbreviateUnexampled(schema: JsonSchema, example: unknown): JsonSchema {
+  if (JSON.stringify(schema).length <= READ_SCHEMA_BUDGET || example === null || typeof example !== 'object')
+    return schema
+  const shown = example as Record<string, unknown>
+  const properties = { ...((schema.properties ?? {}) as Record<string, JsonSchema>) }
+  for (const key of Object.keys(properties)) {
+    const value = shown[key]
+    if (Array.isArray(value) && value.length === 0) properties[key] = { type: 'array' }
+    else if (value === null) properties[key] = { anyOf: [{ type: 'object' }, { type: 'null' }] }
+  }
+  return withReachableDefs({ ...schema, properties })
 }
 
 /** Drops the `$defs` entries nothing refers to any more (those of the abbreviated blocks). */

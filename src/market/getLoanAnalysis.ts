@@ -100,8 +100,8 @@ export function getLoanAnalysis(
   nowMs: number,
   targetHealth: number,
 ): Promise<LoanAnalysisAnswer> {
-  return cache(deps.chain, `${owner}:${targetHealth}`, () =>
-    readLoanAnalysis(deps, owner, nowMs, targetHealth),
+  return cache(deps.chain, `${owner}:${targetHealth}`, (head) =>
+    readLoanAnalysis(deps, owner, nowMs, targetHealth, head),
   )
 }
 
@@ -112,10 +112,11 @@ async function readLoanAnalysis(
   owner: Address,
   nowMs: number,
   targetHealth: number,
+  head: bigint | undefined,
 ): Promise<LoanAnalysisAnswer> {
   const [lending, fixed] = await Promise.allSettled([
-    readLendingPositions(deps.lending, deps.chain, owner, nowMs),
-    readFixedPositions(deps.chain, deps.market.midnight, owner),
+    readLendingPositions(deps.lending, deps.chain, owner, nowMs, head),
+    readFixedPositions(deps.chain, deps.market.midnight, owner, head),
   ])
   if (lending.status === 'rejected' && fixed.status === 'rejected')
     throw new UpstreamError(CHAIN_UPSTREAM, 'no borrow source answered', { cause: lending.reason })

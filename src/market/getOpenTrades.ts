@@ -72,8 +72,9 @@ export async function getOpenTrades(
   market: MarketData,
   owner: Address,
   nowMs: number,
+  atBlock?: bigint,
 ): Promise<OpenTrades> {
-  const { block, slots } = await readGtradeTrades(chain, owner)
+  const { block, slots } = await readGtradeTrades(chain, owner, atBlock)
   const open = slots.filter((s) => s.trade.tradeType === 0)
   if (open.length === 0) return { block, trades: [], mark: { ok: true }, markAgeSec: null }
   const pairIndexes = [...new Set(open.map((s) => s.trade.pairIndex))]

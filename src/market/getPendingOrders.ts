@@ -45,13 +45,17 @@ export interface PendingOrders {
  * names alongside the creation blocks' headers (concurrent requests). A chain fault is an UpstreamError.
  */
 export function getPendingOrders(chain: PublicClient, owner: Address): Promise<PendingOrders> {
-  return cache(chain, owner, () => readPendingOrders(chain, owner))
+  return cache(chain, owner, (head) => readPendingOrders(chain, owner, head))
 }
 
 const cache = walletReadCache<PendingOrders>()
 
-async function readPendingOrders(chain: PublicClient, owner: Address): Promise<PendingOrders> {
-  const { block, slots } = await readGtradeTrades(chain, owner)
+async function readPendingOrders(
+  chain: PublicClient,
+  owner: Address,
+  head: bigint | undefined,
+): Promise<PendingOrders> {
+  const { block, slots } = await readGtradeTrades(chain, owner, head)
   const resting = slots.filter((s) => s.trade.tradeType === 1 || s.trade.tradeType === 2)
   if (resting.length === 0) return { block, orders: [] }
   const pairIndexes = [...new Set(resting.map((s) => s.trade.pairIndex))]

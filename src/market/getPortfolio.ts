@@ -78,7 +78,7 @@ export function getPortfolio(
   tokenList: TokenListConfig,
   owner: Address,
 ): Promise<Portfolio> {
-  return cache(chain, owner, () => readPortfolio(chain, market, tokenList, owner))
+  return cache(chain, owner, (head) => readPortfolio(chain, market, tokenList, owner, head))
 }
 
 const cache = walletReadCache<Portfolio>()
@@ -88,6 +88,7 @@ async function readPortfolio(
   market: MarketData,
   tokenList: TokenListConfig,
   owner: Address,
+  head: bigint | undefined,
 ): Promise<Portfolio> {
   const listed = new Map(knownTokens(tokenList.lending, tokenList.utilToken).map((t) => [t.address, t]))
   const products = [
@@ -112,17 +113,21 @@ async function readPortfolio(
           error: `the explorer listed ${explorerOnly.length} unlisted tokens; only the first ${MAX_EXPLORER_TOKENS} were read on the chain`,
         }
       : status(found)
-  const read = await multiRead(chain, {
-    meta: [
-      viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getBlockNumber', []),
-      viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getCurrentBlockTimestamp', []),
-      viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getEthBalance', [owner]),
-    ],
-    balances: candidates.map((t) => viewCall(t, erc20Abi, 'balanceOf', [owner])),
-    decimals: candidates.map((t) => viewCall(t, erc20Abi, 'decimals', [])),
-    symbols: candidates.map((t) => viewCall(t, erc20Abi, 'symbol', [])),
-    names: candidates.map((t) => viewCall(t, erc20Abi, 'name', [])),
-  })
+  const read = await multiRead(
+    chain,
+    {
+      meta: [
+        viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getBlockNumber', []),
+        viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getCurrentBlockTimestamp', []),
+        viewCall(BASE_ADDRESSES.Multicall3, multicall3Abi, 'getEthBalance', [owner]),
+      ],
+      balances: candidates.map((t) => viewCall(t, erc20Abi, 'balanceOf', [owner])),
+      decimals: candidates.map((t) => viewCall(t, erc20Abi, 'decimals', [])),
+      symbols: candidates.map((t) => viewCall(t, erc20Abi, 'symbol', [])),
+      names: candidates.map((t) => viewCall(t, erc20Abi, 'name', [])),
+    },
+    head,
+  )
   const [blockNumber, timestamp, wei] = read.meta
   if (blockNumber === undefined || timestamp === undefined || wei === undefined) {
     throw new UpstreamError(CHAIN_UPSTREAM, 'Multicall3 did not answer the block and balance reads')

@@ -10,7 +10,7 @@ import { CHAIN_UPSTREAM } from './multiRead.js'
 import { significant } from './numbers.js'
 import { type FixedPosition, readFixedPositions } from './readFixedPositions.js'
 import { type AaveAccount, type LendingPositions, readLendingPositions } from './readLendingPositions.js'
-import { readVaultEarnings, type VaultEarnings } from './readVaultEarnings.js'
+import { readVaultFlows, type VaultEarnings, vaultEarnings } from './readVaultFlows.js'
 import { SOURCE_OK, type SourceStatus, settledStatus } from './sourceStatus.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 import { walletReadCache } from './walletReadCache.js'
@@ -108,42 +108,57 @@ export interface Positions {
 
 /**
  * Every open position of `owner`, read concurrently by source (see each reader for its RPC cost):
- * Morpho Blue borrows, Aave v3 and vault deposits (readLendingPositions: two multicalls, then the vault
- * events for earnings), gTrade open trades (getOpenTrades), Morpho Midnight fixed-rate positions
+ * Morpho Blue borrows, Aave v3 and vault deposits (readLendingPositions: two multicalls; the vault
+ * events for earnings beside them, readVaultFlows), gTrade open trades (getOpenTrades), Morpho Midnight fixed-rate positions
  * (readFixedPositions). A failing source empties its own section and says why in `sources`; when the
  * lending, gTrade and Midnight sources all fail, nothing is known and the read is a 502 (nothing charged).
  */
 export function getPositions(deps: PositionsDeps, owner: Address, nowMs: number): Promise<Positions> {
-  return cache(deps.chain, owner, () => readPositions(deps, owner, nowMs))
+  return cache(deps.chain, owner, (head) => readPositions(deps, owner, nowMs, head))
 }
 
 const cache = walletReadCache<Positions>()
 
-async function readPositions(deps: PositionsDeps, owner: Address, nowMs: number): Promise<Positions> {
+async function readPositions(
+  deps: PositionsDeps,
+  owner: Address,
+  nowMs: number,
+  head: bigint | undefined,
+): Promise<Positions> {
   const { chain, lending, market } = deps
-  const lendingRead = readLendingPositions(lending, chain, owner, nowMs)
-  const earningsRead = lendingRead.then((l) =>
-    l.vaults.length === 0
-      ? new Map<Address, VaultEarnings>()
-      : readVaultEarnings(chain, owner, l.vaults, l.block.number),
+  // Every source starts at once, pinned to the same head block: the balance reads, the vault events
+  // (over the whole catalog, so they need not wait to learn which vaults are held), the vault APYs
+  // (the /v1/earn/vaults snapshot, cached 15 s), the perp venue and Midnight.
+  const lendingRead = readLendingPositions(lending, chain, owner, nowMs, head)
+  const flowsRead = lending.structure().then((s) =>
+    readVaultFlows(
+      chain,
+      owner,
+      s.vaults.map((v) => v.address),
+      s.aaveReserves.map((r) => r.aToken),
+      head,
+    ),
   )
-  const [l, earnings, apys, trades, fixed] = await Promise.allSettled([
+  const [l, flows, apys, trades, fixed] = await Promise.allSettled([
     lendingRead,
-    earningsRead,
-    lendingRead.then((x) => (x.vaults.length === 0 ? null : getVaults(lending))),
-    getOpenTrades(chain, market, owner, nowMs),
-    readFixedPositions(chain, market.midnight, owner),
+    flowsRead,
+    getVaults(lending),
+    getOpenTrades(chain, market, owner, nowMs, head),
+    readFixedPositions(chain, market.midnight, owner, head),
   ])
   if (l.status === 'rejected' && trades.status === 'rejected' && fixed.status === 'rejected')
     throw new UpstreamError(CHAIN_UPSTREAM, 'no position source answered', { cause: l.reason })
 
   const lendingOk = l.status === 'fulfilled' ? l.value : null
   const apyByVault = new Map(
-    apys.status === 'fulfilled' && apys.value !== null
+    apys.status === 'fulfilled'
       ? apys.value.vaults.map((v) => [v.address.toLowerCase(), v.netApy] as const)
       : [],
   )
-  const earned = earnings.status === 'fulfilled' ? earnings.value : new Map<Address, VaultEarnings>()
+  const earned =
+    flows.status === 'fulfilled' && lendingOk !== null
+      ? vaultEarnings(lendingOk.vaults, flows.value)
+      : new Map<Address, VaultEarnings>()
   const failures = lendingOk === null ? [] : Object.values(lendingOk.failures)
   const chainTime = lendingOk?.at ?? (trades.status === 'fulfilled' ? trades.value.block.timestamp : null)
   return {
@@ -176,7 +191,7 @@ async function readPositions(deps: PositionsDeps, owner: Address, nowMs: number)
     sources: {
       lending: settledStatus(l, failures),
       vaultApy: settledStatus(apys),
-      vaultHistory: settledStatus(earnings),
+      vaultHistory: settledStatus(flows),
       gtrade: settledStatus(trades),
       gtradeMark: trades.status === 'fulfilled' ? trades.value.mark : SOURCE_OK,
       midnight: settledStatus(fixed),

@@ -38,19 +38,24 @@ export async function readFixedPositions(
   chain: PublicClient,
   midnight: MorphoMidnight,
   owner: Address,
+  block?: bigint,
 ): Promise<FixedPosition[]> {
   const books = await midnight.books()
   const tokens = [...new Set(books.flatMap((b) => [b.loanToken, ...b.collaterals.map((c) => c.token)]))]
   const slots = books.flatMap((b) => b.collaterals.map((c, i) => ({ b, c, i })))
-  const r = await multiRead(chain, {
-    position: books.map((b) => viewCall(MIDNIGHT, midnightAbi, 'position', [b.marketId, owner])),
-    collateral: slots.map(({ b, i }) =>
-      viewCall(MIDNIGHT, midnightAbi, 'collateral', [b.marketId, owner, BigInt(i)]),
-    ),
-    price: slots.map(({ c }) => viewCall(c.oracle, morphoOracleAbi, 'price', [])),
-    symbol: tokens.map((t) => viewCall(t, erc20ReadAbi, 'symbol', [])),
-    decimals: tokens.map((t) => viewCall(t, erc20ReadAbi, 'decimals', [])),
-  })
+  const r = await multiRead(
+    chain,
+    {
+      position: books.map((b) => viewCall(MIDNIGHT, midnightAbi, 'position', [b.marketId, owner])),
+      collateral: slots.map(({ b, i }) =>
+        viewCall(MIDNIGHT, midnightAbi, 'collateral', [b.marketId, owner, BigInt(i)]),
+      ),
+      price: slots.map(({ c }) => viewCall(c.oracle, morphoOracleAbi, 'price', [])),
+      symbol: tokens.map((t) => viewCall(t, erc20ReadAbi, 'symbol', [])),
+      decimals: tokens.map((t) => viewCall(t, erc20ReadAbi, 'decimals', [])),
+    },
+    block,
+  )
   const meta = (address: Address): TokenMeta => {
     const i = tokens.indexOf(address)
     const symbol = r.symbol[i]

@@ -27,18 +27,26 @@ export interface GtradeSlots {
 }
 
 /**
- * The owner's open gTrade slots in ONE multicall at one block: getTrades, getTradeInfos and
+ * The owner's open gTrade slots in ONE multicall at one block (`block`, else the latest): getTrades, getTradeInfos and
  * getTradesLiquidationParams (parallel lists, open slots only, in slot order) plus the block's number and
  * timestamp. A fault of the chain, or a diamond that does not answer, is an UpstreamError (502).
  */
-export async function readGtradeTrades(chain: PublicClient, owner: Address): Promise<GtradeSlots> {
-  const r = await multiRead(chain, {
-    trades: [viewCall(DIAMOND, gtradeWalletAbi, 'getTrades', [owner])],
-    infos: [viewCall(DIAMOND, gtradeWalletAbi, 'getTradeInfos', [owner])],
-    liq: [viewCall(DIAMOND, gtradeWalletAbi, 'getTradesLiquidationParams', [owner])],
-    number: [viewCall(MULTICALL, multicall3BlockAbi, 'getBlockNumber', [])],
-    time: [viewCall(MULTICALL, multicall3BlockAbi, 'getCurrentBlockTimestamp', [])],
-  })
+export async function readGtradeTrades(
+  chain: PublicClient,
+  owner: Address,
+  block?: bigint,
+): Promise<GtradeSlots> {
+  const r = await multiRead(
+    chain,
+    {
+      trades: [viewCall(DIAMOND, gtradeWalletAbi, 'getTrades', [owner])],
+      infos: [viewCall(DIAMOND, gtradeWalletAbi, 'getTradeInfos', [owner])],
+      liq: [viewCall(DIAMOND, gtradeWalletAbi, 'getTradesLiquidationParams', [owner])],
+      number: [viewCall(MULTICALL, multicall3BlockAbi, 'getBlockNumber', [])],
+      time: [viewCall(MULTICALL, multicall3BlockAbi, 'getCurrentBlockTimestamp', [])],
+    },
+    block,
+  )
   const trades = r.trades[0]
   const infos = r.infos[0]
   const liq = r.liq[0]

@@ -80,7 +80,7 @@ export interface LendingPositions {
 /**
  * The owner's positions in the catalog's lending venues, live, in two multicalls:
  *
- * 1. at the latest block: Morpho Blue `position` + `market` + oracle `price()` for every catalog market, and
+ * 1. at `block` (the answer cache's head; else the latest): Morpho Blue `position` + `market` + oracle `price()` for every catalog market, and
  *    `balanceOf(owner)` of every catalog vault;
  * 2. pinned to that block with block.timestamp overridden to `at` = max(block time, now): the IRM's
  *    `borrowRateView` for the markets the owner borrows in (AdaptiveCurveIrm averages its rate to `at`),
@@ -97,6 +97,7 @@ export async function readLendingPositions(
   chain: PublicClient,
   owner: Address,
   nowMs: number,
+  block?: bigint,
 ): Promise<LendingPositions> {
   const structure = await lending.structure()
   const markets = structure.listedMarkets.flatMap((m) => {
@@ -106,14 +107,18 @@ export async function readLendingPositions(
       : [{ ...info, loanToken: m.loanAsset, collateralToken: m.collateralAsset }]
   })
   const vaults: VaultInfo[] = structure.vaults
-  const first = await multiRead(chain, {
-    number: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockAbi, 'getBlockNumber', [])],
-    time: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockAbi, 'getCurrentBlockTimestamp', [])],
-    position: markets.map((m) => viewCall(MORPHO, morphoAbi, 'position', [m.id, owner])),
-    market: markets.map((m) => viewCall(MORPHO, morphoAbi, 'market', [m.id])),
-    price: markets.map((m) => viewCall(m.params.oracle, morphoOracleAbi, 'price', [])),
-    shares: vaults.map((v) => viewCall(v.address, shareBalanceAbi, 'balanceOf', [owner])),
-  })
+  const first = await multiRead(
+    chain,
+    {
+      number: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockAbi, 'getBlockNumber', [])],
+      time: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockAbi, 'getCurrentBlockTimestamp', [])],
+      position: markets.map((m) => viewCall(MORPHO, morphoAbi, 'position', [m.id, owner])),
+      market: markets.map((m) => viewCall(MORPHO, morphoAbi, 'market', [m.id])),
+      price: markets.map((m) => viewCall(m.params.oracle, morphoOracleAbi, 'price', [])),
+      shares: vaults.map((v) => viewCall(v.address, shareBalanceAbi, 'balanceOf', [owner])),
+    },
+    block,
+  )
   const number = first.number[0]
   const blockTime = first.time[0]
   if (number === undefined || blockTime === undefined)

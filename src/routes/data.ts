@@ -569,21 +569,14 @@ const healthFields = {
   healthFactor: z
     .number()
     .nullable()
-    .describe(
-      'maxBorrow ÷ debt, maxBorrow = ⌊⌊collateral × oracle price ÷ 1e36⌋ × lltv ÷ 1e18⌋; null with no debt or no oracle price',
-    ),
-  liquidatable: z.boolean().describe('Health factor ≤ 1: anyone may liquidate (no grace period)'),
-  price: z.number().nullable().describe('The market oracle’s price, loan tokens per whole collateral token'),
-  liquidationPrice: z
-    .number()
-    .nullable()
-    .describe('The oracle price at which the health factor reaches 1 (same unit)'),
+    .describe('maxBorrow ÷ debt (see description); null with no debt or no oracle price'),
+  liquidatable: z.boolean().describe('Health factor ≤ 1'),
+  price: z.number().nullable().describe('Oracle price, loan tokens per whole collateral token'),
+  liquidationPrice: z.number().nullable().describe('Oracle price at health 1'),
   liquidationDistancePct: z
     .number()
     .nullable()
-    .describe(
-      '(price − liquidationPrice) ÷ price × 100: how far the collateral may fall; ≤ 0 when liquidatable',
-    ),
+    .describe('% the collateral may fall before liquidation; ≤ 0 when liquidatable'),
 }
 
 export const positionsRoute = defineRoute({

@@ -112,7 +112,7 @@ function record(action: string, block: number, tradeIndex: number, pnl: number, 
   }
 }
 
-describe.concurrent('attacks on the wallet reads (paid with @x402/fetch)', () => {
+describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
   test('attack: a mixed-case address with a wrong EIP-55 checksum is refused the same way by all six, uncharged', async () => {
     // DEMO with one letter's case flipped: still 40 hex, mixed case, checksum broken.
     const i = DEMO.search(/[a-f]/)

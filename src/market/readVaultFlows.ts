@@ -23,51 +23,46 @@ const AAVE_SUPPLY = toEventSelector(aaveSupplyEvent)
 const AAVE_WITHDRAW = toEventSelector(aaveWithdrawEvent)
 const BALANCE_TRANSFER = toEventSelector(aTokenBalanceTransferEvent)
 
+/** The owner's deposit/withdraw flows per vault (ERC-4626) or per reserve asset (Aave), from its events. */
+export interface VaultFlows {
+  flows: Map<Address, { assetsIn: bigint; assetsOut: bigint; sharesIn: bigint; sharesOut: bigint }>
+  /** aTokens moved to or from the owner by transfer (not by supply or withdraw). */
+  transferred: Set<Address>
+}
+
 /**
- * Earnings since deposit of each holding = assets now − (Σ assets deposited − Σ assets withdrawn), from the
- * owner's events up to `toBlock`:
- *
- * - ERC-4626 and MetaMorpho: `Deposit` with the owner as `owner`, `Withdraw` with the owner as `owner`. When
- *   the shares those events account for differ from the shares held (shares were transferred in or out, or
- *   minted without a Deposit), the cost basis is unknown and earnings are null, with that note.
- * - Aave v3 aTokens: the Pool's `Supply` on behalf of the owner and `Withdraw` by the owner. An aToken
- *   `BalanceTransfer` to or from the owner makes the basis unknown: null.
- *
- * Four `eth_getLogs` requests, run concurrently, each filtered by the owner's topic (never all holders'
- * logs), from block 0. An RPC that refuses the range (public Base endpoints cap it) is thrown to the
- * caller, which reports the section's source as failed and every earnings as null.
+ * The owner's events in the catalog's vaults and Aave pool up to `toBlock`, in four `eth_getLogs` requests
+ * run concurrently, each filtered by the owner's topic (never all holders' logs), from block 0:
+ * ERC-4626 `Deposit` (owner = topic 2) with the Pool's `Supply` (onBehalfOf = topic 2) and `Withdraw`
+ * (user = topic 2); ERC-4626 `Withdraw` (owner = topic 3); aToken `BalanceTransfer` from and to the owner.
+ * Read over the whole catalog, without waiting to learn which vaults the owner holds, so it runs beside
+ * the balance reads. An RPC that refuses the range (public Base endpoints cap it) throws; the caller
+ * reports the source as failed and every earnings as null.
  */
-export async function readVaultEarnings(
+export async function readVaultFlows(
   chain: PublicClient,
   owner: Address,
-  holdings: readonly VaultHolding[],
-  toBlock: bigint,
-): Promise<Map<Address, VaultEarnings>> {
-  const out = new Map<Address, VaultEarnings>()
-  if (holdings.length === 0) return out
-  const vaults = holdings.filter((h) => h.protocol !== 'aave-v3').map((h) => h.address)
-  const aTokens = holdings.filter((h) => h.protocol === 'aave-v3')
+  vaults: readonly Address[],
+  aTokens: readonly Address[],
+  toBlock: bigint | undefined,
+): Promise<VaultFlows> {
   const who = pad(owner.toLowerCase() as Hex)
-  const logs = (address: Address[], topics: (Hex | Hex[] | null)[]) =>
+  const to: Hex | 'latest' = toBlock === undefined ? 'latest' : `0x${toBlock.toString(16)}`
+  const logs = (address: readonly Address[], topics: (Hex | Hex[] | null)[]) =>
     address.length === 0
       ? Promise.resolve([])
       : chain.request({
           method: 'eth_getLogs',
-          params: [{ address, topics, fromBlock: '0x0', toBlock: `0x${toBlock.toString(16)}` }],
+          params: [{ address: [...address], topics, fromBlock: '0x0', toBlock: to }],
         })
   const pool = aTokens.length > 0 ? [BASE_ADDRESSES.AavePool] : []
-  const aTokenAddresses = aTokens.map((h) => h.address)
   const [byTopic2, withdrawals, sent, received] = await Promise.all([
     logs([...vaults, ...pool], [[DEPOSIT_4626, AAVE_SUPPLY, AAVE_WITHDRAW], null, who]),
     logs(vaults, [WITHDRAW_4626, null, null, who]),
-    logs(aTokenAddresses, [BALANCE_TRANSFER, who]),
-    logs(aTokenAddresses, [BALANCE_TRANSFER, null, who]),
+    logs(aTokens, [BALANCE_TRANSFER, who]),
+    logs(aTokens, [BALANCE_TRANSFER, null, who]),
   ])
-
-  const flows = new Map<
-    Address,
-    { assetsIn: bigint; assetsOut: bigint; sharesIn: bigint; sharesOut: bigint }
-  >()
+  const flows: VaultFlows['flows'] = new Map()
   const flow = (key: Address) => {
     let f = flows.get(key)
     if (f === undefined) {
@@ -96,26 +91,37 @@ export async function readVaultEarnings(
     f.assetsOut += word(log.data, 0)
     f.sharesOut += word(log.data, 1)
   }
-  const transferred = new Set([...sent, ...received].map((l) => getAddress(l.address)))
+  return { flows, transferred: new Set([...sent, ...received].map((l) => getAddress(l.address))) }
+}
 
+/**
+ * Earnings since deposit of each holding = assets now − (Σ assets deposited − Σ assets withdrawn):
+ *
+ * - ERC-4626 and MetaMorpho: when the shares the Deposit/Withdraw events account for differ from the
+ *   shares held (shares were transferred in or out, or minted without a Deposit), the cost basis is
+ *   unknown and earnings are null, with that note.
+ * - Aave v3 aTokens: an aToken `BalanceTransfer` to or from the owner, or no Supply at all, makes the
+ *   basis unknown: null.
+ */
+export function vaultEarnings(
+  holdings: readonly VaultHolding[],
+  read: VaultFlows,
+): Map<Address, VaultEarnings> {
+  const out = new Map<Address, VaultEarnings>()
   for (const h of holdings) {
     // Aave flows are keyed by the reserve (the underlying asset), vault flows by the vault.
-    const f = flows.get(h.protocol === 'aave-v3' ? getAddress(h.asset.address) : getAddress(h.address))
+    const f = read.flows.get(h.protocol === 'aave-v3' ? getAddress(h.asset.address) : getAddress(h.address))
     const net = f === undefined ? 0n : f.assetsIn - f.assetsOut
     let note: string | null = null
     if (h.protocol === 'aave-v3') {
-      if (f === undefined || transferred.has(getAddress(h.address)))
+      if (f === undefined || read.transferred.has(getAddress(h.address)))
         note =
           'aTokens were transferred to or from this wallet (or no Supply was found): the cost basis is unknown'
     } else if (f === undefined || f.sharesIn - f.sharesOut !== h.shares) {
       note =
         'shares held differ from the shares its Deposit/Withdraw events account for (a transfer): the cost basis is unknown'
     }
-    out.set(h.address, {
-      earnings: note === null ? h.assets - net : null,
-      netDeposited: net,
-      note,
-    })
+    out.set(h.address, { earnings: note === null ? h.assets - net : null, netDeposited: net, note })
   }
   return out
 }
