@@ -597,7 +597,10 @@ export const positionsRoute = defineRoute({
   input: { params: walletParams },
   output: z.object({
     address,
-    block: readAt.nullable(),
+    block: z
+      .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+      .nullable()
+      .describe('The head block every section was read at; null when no chain source answered'),
     asOf: unixSeconds
       .nullable()
       .describe('The time debts and deposits are accrued to: the later of the block time and now'),
