@@ -569,6 +569,7 @@ describe('attacks on the fixed-rate builders', () => {
     proxy.set(null)
   })
 
+  // Four service instances start in turn (one per tampered upstream): about 20 s idle, more under load.
   test('attack: expired, not-started and side-flipped offers are left out (422 book_too_thin), a `buy` flipped in place fails the ratifier (422), all free', async () => {
     const who = borrower.account.address
     const before = await holdings(who)
@@ -617,7 +618,7 @@ describe('attacks on the fixed-rate builders', () => {
     }
     expect(await holdings(who)).toEqual(before)
     proxy.set(null)
-  })
+  }, 90_000)
 
   test('attack: offer caps beyond uint128 from the API are a 502, never a 500, free', async () => {
     const liar = await hostile({
