@@ -1,0 +1,130 @@
+import { describe, expect, test } from 'vitest'
+import type { IdeaRead } from './ideaFromBars.js'
+import { rankIdeas } from './rankIdeas.js'
+
+/** An idea with entry 100 and stop 2 away (S = 0.02), so edge ÷ S = edge × 50. */
+function mk(symbol: string, p: Partial<IdeaRead> = {}): IdeaRead {
+  const direction = p.direction ?? 'long'
+  const long = direction === 'long'
+  const stop = long ? 98 : 102
+  const leverage = p.leverage ?? 10
+  return {
+    symbol,
+    pairIndex: symbol.charCodeAt(0),
+    category: 'crypto',
+    direction,
+    entry: 100,
+    stop,
+    target: long ? 104 : 96,
+    liquidation: long ? 91 : 109,
+    edge: 0.01,
+    leverage,
+    maxLeverage: 100,
+    conviction: 0.5,
+    open: {
+      pairIndex: symbol.charCodeAt(0),
+      long,
+      leverage,
+      markPrice: 100,
+      tradeType: 0,
+      tp: long ? 104 : 96,
+      sl: stop,
+    },
+    ...p,
+  }
+}
+
+const ideas = [
+  mk('A', { conviction: 0.6, edge: 0.006, leverage: 5 }), // 0.3 R, rate 0.03
+  mk('B', { conviction: 0.9, edge: 0.02, leverage: 2 }), // 1 R, rate 0.04
+  mk('C', { conviction: 0.6, edge: 0.008, leverage: 3 }), // 0.4 R, rate 0.024
+  mk('D', { conviction: 0.7, edge: 0.003, leverage: 20, direction: 'short' }), // 0.15 R, rate 0.06
+  mk('E', { conviction: 0.8, edge: 0.01, leverage: 4, category: 'forex' }), // 0.5 R, rate 0.04
+  mk('F', { conviction: 0.2, edge: -0.004, leverage: 50 }), // negative: never listed
+  mk('G', { conviction: 0.95, edge: null }), // no edge: never listed
+]
+
+const names = (xs: IdeaRead[]) => xs.map((i) => i.symbol)
+
+describe('rankIdeas', () => {
+  test('behavior: loose lists every positive-expectancy idea by conviction, ties by edge then symbol', () => {
+    expect(names(rankIdeas(ideas, { limit: 12, worthwhileness: 'loose', ranking: 'conviction' }))).toEqual([
+      'B',
+      'E',
+      'D',
+      'C',
+      'A',
+    ])
+  })
+
+  test('behavior: strict drops expectancy under 0.25 R and keeps one idea per direction per category', () => {
+    // D (0.15 R) is out; of the crypto longs B (0.9) beats C and A; E is forex's long.
+    expect(names(rankIdeas(ideas, { limit: 12, worthwhileness: 'strict', ranking: 'conviction' }))).toEqual([
+      'B',
+      'E',
+    ])
+    const twoShorts = [
+      ...ideas,
+      mk('H', { direction: 'short', edge: 0.01, conviction: 0.4 }),
+      mk('I', { direction: 'short', edge: 0.012, conviction: 0.4 }),
+    ]
+    expect(
+      names(rankIdeas(twoShorts, { limit: 12, worthwhileness: 'strict', ranking: 'conviction' })),
+    ).toEqual(['B', 'E', 'I'])
+  })
+
+  test('behavior: edge-rate orders by edge × leverage, ties by the conviction order', () => {
+    // rates: D 0.06, B 0.04, E 0.04 (B's conviction 0.9 first), A 0.03, C 0.024.
+    expect(names(rankIdeas(ideas, { limit: 12, worthwhileness: 'loose', ranking: 'edge-rate' }))).toEqual([
+      'D',
+      'B',
+      'E',
+      'A',
+      'C',
+    ])
+  })
+
+  test('behavior: limit cuts the ranked list; limit 0 is empty', () => {
+    expect(names(rankIdeas(ideas, { limit: 2, worthwhileness: 'loose', ranking: 'conviction' }))).toEqual([
+      'B',
+      'E',
+    ])
+    expect(rankIdeas(ideas, { limit: 0, worthwhileness: 'loose', ranking: 'conviction' })).toEqual([])
+    expect(rankIdeas([], { limit: 6, worthwhileness: 'strict', ranking: 'edge-rate' })).toEqual([])
+  })
+
+  test('behavior: full ties break by symbol then pairIndex; any input order gives the same list', () => {
+    const tied = [mk('Z'), mk('M'), mk('M', { pairIndex: 3 }), mk('Q')]
+    const expected = rankIdeas(tied, { limit: 12, worthwhileness: 'loose', ranking: 'edge-rate' })
+    expect(expected.map((i) => `${i.symbol}${i.pairIndex}`)).toEqual(['M3', 'M77', 'Q81', 'Z90'])
+    for (const order of [
+      [3, 2, 1, 0],
+      [1, 3, 0, 2],
+      [2, 0, 3, 1],
+    ]) {
+      const shuffled = order.map((k) => tied[k] as IdeaRead)
+      expect(rankIdeas(shuffled, { limit: 12, worthwhileness: 'loose', ranking: 'edge-rate' })).toEqual(
+        expected,
+      )
+      expect(rankIdeas(shuffled, { limit: 12, worthwhileness: 'loose', ranking: 'conviction' })).toEqual(
+        expected,
+      )
+    }
+  })
+
+  test('behavior: the same input twice gives deep-equal output and the input is not reordered', () => {
+    const copy = structuredClone(ideas)
+    const once = rankIdeas(ideas, { limit: 6, worthwhileness: 'strict', ranking: 'edge-rate' })
+    expect(rankIdeas(copy, { limit: 6, worthwhileness: 'strict', ranking: 'edge-rate' })).toEqual(once)
+    expect(ideas).toEqual(copy)
+  })
+
+  test('error: a limit that is not a non-negative integer throws RangeError', () => {
+    expect(() => rankIdeas(ideas, { limit: -1, worthwhileness: 'loose', ranking: 'conviction' })).toThrow(
+      RangeError,
+    )
+    expect(() => rankIdeas(ideas, { limit: 1.5, worthwhileness: 'loose', ranking: 'conviction' })).toThrow(
+      RangeError,
+    )
+  })
+})
