@@ -47,7 +47,15 @@ export function granularityFor(days: number): number {
   return DAY
 }
 
-const PYTH_RESOLUTION: Readonly<Record<number, string>> = { 3600: '60', 21600: '360', 86400: '1D' }
+/** Oracle (TradingView shim) resolution by bar size: minutes, or 1D. */
+const PYTH_RESOLUTION: Readonly<Record<number, string>> = {
+  60: '1',
+  300: '5',
+  900: '15',
+  3600: '60',
+  21600: '360',
+  86400: '1D',
+}
 
 /** One bar of a candle window; `volume` is null where the source has no volume (the oracle history). */
 export interface CandleBar {
@@ -96,9 +104,40 @@ export async function getCandles(market: MarketData, q: CandlesQuery, nowMs: num
 /** The bars behind `getCandles`, with volume where the source has it (the exchange; the oracle has none). */
 export async function getCandleBars(market: MarketData, q: CandlesQuery, nowMs: number): Promise<CandleBars> {
   const granularitySec = granularityFor(q.days)
+  return readBars(market, q, granularitySec, q.days * DAY, nowMs)
+}
+
+export interface RecentBarsQuery {
+  sym: string
+  quote: string
+  /** Bar size in seconds: 60, 300, 900, 3600, 21600 or 86400. */
+  granularitySec: number
+  /** Window length in bars (the window may hold fewer where the source has none). */
+  bars: number
+}
+
+/**
+ * The last `bars` whole bars of `granularitySec` for `sym` (the window ends at the start of the current
+ * bar): from the exchange product SYM-QUOTE when listed, else from the oracle feed of any class.
+ */
+export async function getRecentBars(
+  market: MarketData,
+  q: RecentBarsQuery,
+  nowMs: number,
+): Promise<CandleBars> {
+  return readBars(market, { sym: q.sym, quote: q.quote }, q.granularitySec, q.bars * q.granularitySec, nowMs)
+}
+
+async function readBars(
+  market: MarketData,
+  q: Omit<CandlesQuery, 'days'>,
+  granularitySec: number,
+  spanSec: number,
+  nowMs: number,
+): Promise<CandleBars> {
   // Whole bars only: the window ends at the start of the current bar.
   const end = Math.floor(nowMs / 1000 / granularitySec) * granularitySec
-  const start = end - q.days * DAY
+  const start = end - spanSec
   const products = await market.coinbase.products()
 
   const product = q.product ?? (q.cls === 'Crypto' || q.cls === undefined ? `${q.sym}-${q.quote}` : undefined)

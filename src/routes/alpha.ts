@@ -1,6 +1,8 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
+import { getChartRead } from '../market/getChartRead.js'
 import { getLoanAnalysis } from '../market/getLoanAnalysis.js'
+import { getTaScan } from '../market/getTaScan.js'
 import {
   address,
   atomicAmount,
@@ -60,11 +62,19 @@ const arbitrageOutput = z.object({
   routes: z.array(arbitrageRouteSchema),
 })
 
-const frame = z.object({
-  buyPct: z.number(),
-  sellPct: z.number(),
-  dominance: z.enum(['buy', 'sell', 'even']),
-})
+const frame = z
+  .object({
+    buyPct: z.number().describe('Buy share of the frame’s weight, 0..100'),
+    sellPct: z.number().describe('Sell share, 100 − buyPct'),
+    dominance: z.enum(['buy', 'sell', 'even']).describe('buy at buyPct ≥ 55, sell at ≤ 45, else even'),
+    basis: z
+      .enum(['volume', 'count'])
+      .describe('volume-weighted, or each bar weighs 1 where the source has no volume'),
+    bars: z.number().int().describe('Bars read, at most 60'),
+    lastBarTime: unixSeconds.describe('Start of the last bar read'),
+  })
+  .nullable()
+  .describe('null with fewer than 10 bars in the frame (insufficient history)')
 
 const summaryOutput = z.object({
   bestLong: idea.nullable(),
@@ -145,6 +155,76 @@ const SUMMARY_EXAMPLE = {
   breadth: { long: 14, short: 9, neutral: 27 },
 } satisfies z.input<typeof summaryOutput>
 
+const markerKind = z.enum([
+  'golden-cross',
+  'death-cross',
+  'macd-cross-up',
+  'macd-cross-down',
+  'bullish-divergence',
+  'bearish-divergence',
+  'breakout',
+  'breakdown',
+  'higher-high',
+  'higher-low',
+  'lower-high',
+  'lower-low',
+])
+
+const TA_DISCLAIMER_TEXT = z.string().describe('Indicative, not advice; experimental, no established edge')
+const INSUFFICIENT = 'null with insufficient_history (fewer than 50 bars: no made-up value)'
+
+const taOutput = z.object({
+  symbol,
+  source: z.string().describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
+  granularitySec: z.number().int(),
+  status: z
+    .enum(['ok', 'insufficient_history'])
+    .describe('insufficient_history when the source has fewer than 50 whole bars in the window'),
+  needed: z.number().int().nullable().describe('Bars the read needs (50); null when ok'),
+  got: z.number().int().nullable().describe('Bars the source had; null when ok'),
+  trend: z
+    .enum(['up', 'down', 'flat'])
+    .nullable()
+    .describe(
+      `(SMA20 now − SMA20 5 bars ago) / σ20: up above +0.25, down below −0.25, else flat; ${INSUFFICIENT}`,
+    ),
+  momentum: z
+    .object({
+      rsi: z.number().describe('Wilder RSI(14) on the last bar, 0..100, 4 decimals'),
+      macdHistogram: z.number().describe('MACD(12/26/9) line minus signal on the last bar, price units'),
+      state: z.enum(['rising', 'falling', 'neutral']),
+    })
+    .nullable()
+    .describe(
+      `rising: histogram > 0 and RSI > 50; falling: histogram < 0 and RSI < 50; else neutral; ${INSUFFICIENT}`,
+    ),
+  support: z
+    .number()
+    .nullable()
+    .describe(`Highest confirmed swing-low close below the last close; null when none or ${INSUFFICIENT}`),
+  resistance: z
+    .number()
+    .nullable()
+    .describe(`Lowest confirmed swing-high close above the last close; null when none or ${INSUFFICIENT}`),
+  markers: z
+    .array(
+      z.object({ t: unixSeconds, kind: markerKind, price: z.number().describe('Close of the bar at t') }),
+    )
+    .nullable()
+    .describe(`The latest 20 chart events, oldest first; ${INSUFFICIENT}`),
+  gaps: z
+    .number()
+    .int()
+    .nullable()
+    .describe(`Consecutive bars more than 1.5 bars apart (never filled); ${INSUFFICIENT}`),
+  barsUsed: z.number().int().describe('Whole bars read (at most 300)'),
+  lastBarTime: unixSeconds.describe(
+    'Start of the last bar used (the window ends at the start of the current bar)',
+  ),
+  experimental: z.literal(true),
+  disclaimer: TA_DISCLAIMER_TEXT,
+})
+
 export const taRoute = defineRoute({
   id: 'getTa',
   method: 'GET',
@@ -153,34 +233,43 @@ export const taRoute = defineRoute({
   tier: 'alpha',
   summary: 'Single-symbol chart read (experimental)',
   description:
-    'Trend and markers for `sym` at timeframe `gran` (60|300|900|3600|86400 seconds or 1m|5m|15m|1H|1D, default 900). Experimental, with no established edge.',
+    'Chart read of `sym` at timeframe `gran` (60|300|900|3600|86400 seconds or 1m|5m|15m|1H|1D, default 900). Experimental, with no established edge: indicative, not advice. ' +
+    'Bars: the last 300 whole bars (the window ends at the start of the current bar), from the exchange product SYM-USD when listed (one call), else from the oracle history (Pyth Benchmarks, no volume) of the symbol’s USD feed at the same timeframe; bars are taken as they come, a time step above 1.5 bars counts in `gaps` and nothing is filled in. An unknown `sym` is a 404 `unknown_instrument` naming `sym`, not charged; a bad `gran` a 400 naming `gran`; a known symbol with no bar at all a 502, not charged. ' +
+    'Warm-up: with fewer than 50 bars (the slow SMA) the answer is 200 with status `insufficient_history`, `needed` 50, `got` the bars, and every indicator field null. ' +
+    'Indicators over closes: SMA(p) = mean of the last p closes; EMA seeded with its first input, k = 2/(p+1). `trend`: slope = (SMA20 now − SMA20 five bars ago) / σ20 (population σ of the last 20 closes; 0 when σ20 = 0): up above +0.25, down below −0.25, else flat. `momentum.rsi`: Wilder RSI(14) seeded with the mean gain and loss of the first 14 changes (100 when the average loss is 0, 50 when nothing moved); `momentum.macdHistogram`: MACD(12/26/9) line minus signal, the signal starting at close 26; `momentum.state` rising when histogram > 0 and RSI > 50, falling when histogram < 0 and RSI < 50, else neutral. ' +
+    'Swings: zigzag turns of closes by at least 3 × the mean absolute close-to-close change of the window, confirmed at the first bar that far back from the extreme. `support`: the highest swing-low close below the last close; `resistance`: the lowest swing-high close above it (null when none). ' +
+    'Markers (price = the close of the bar at t): golden-cross / death-cross when the sign of SMA20 − SMA50 turns; macd-cross-up / -down when the histogram’s sign turns; higher-high / lower-high / higher-low / lower-low against the previous swing of its kind; bearish-divergence (a higher swing high with a lower RSI) and bullish-divergence (a lower swing low with a higher RSI); breakout / breakdown at the first close beyond a swing level after its confirmation (each level used once). Sorted by t, the latest 20.',
   input: { params: z.object({ sym: symbol }), query: z.object({ gran: granularity }) },
-  output: z.object({
-    symbol,
-    granularitySec: z.number().int(),
-    trend: z.enum(['up', 'down', 'flat']),
-    support: z.number().nullable(),
-    resistance: z.number().nullable(),
-    markers: z.array(z.object({ t: unixSeconds, kind: z.string(), price: z.number() })),
-    experimental: z.literal(true),
-  }),
+  output: taOutput,
   example: {
     params: { sym: 'BTC' },
     query: { gran: '1H' },
+    // Devnet output of GET /v1/ta/BTC?gran=1H; markers cut to the last 3 of 20 to keep the challenge small.
     output: {
       symbol: 'BTC',
+      source: 'BTC-USD',
       granularitySec: 3600,
+      status: 'ok',
+      needed: null,
+      got: null,
       trend: 'up',
-      support: 93850,
-      resistance: 97200,
+      momentum: { rsi: 62.2332, macdHistogram: 464.2534763, state: 'rising' },
+      support: 97123.14,
+      resistance: 99616.18,
       markers: [
-        { t: 1795406400, kind: 'higher-low', price: 94120 },
-        { t: 1795410000, kind: 'breakout', price: 95340 },
+        { t: 1795428000, kind: 'higher-high', price: 99616.18 },
+        { t: 1795428000, kind: 'breakout', price: 99616.18 },
+        { t: 1795435200, kind: 'higher-low', price: 97123.14 },
       ],
+      gaps: 0,
+      barsUsed: 300,
+      lastBarTime: 1795449600,
       experimental: true,
+      disclaimer: 'Indicative, not advice; experimental, no established edge',
     },
   },
-  handler: notImplemented(ANALYTICS),
+  handler: async ({ params, query }, ctx) =>
+    getChartRead(ctx.deps.market, params.sym, query.gran, ctx.deps.clock()),
 })
 
 export const compareRoute = defineRoute({
@@ -266,35 +355,110 @@ export const taScanRoute = defineRoute({
   priceUsd: 0.01,
   tier: 'alpha',
   summary: 'Buy/sell dominance across 1m, 5m and 15m (experimental)',
-  description: 'For up to 8 symbols, buy versus sell dominance on the 1m, 5m and 15m frames. Experimental.',
+  description:
+    'For up to 8 symbols, buy versus sell dominance on the 1m, 5m and 15m frames and one lean across them. Experimental, with no established edge: indicative, not advice. ' +
+    'Bars: per symbol and frame, the last 60 whole bars (the window ends at the start of the current bar), all read concurrently from the exchange product SYM-USD when listed, else the oracle history (Pyth Benchmarks, no volume) of the symbol’s USD feed. ' +
+    'Dominance per frame: a bar is up when close > open, down when close < open, a doji counts half each. Each bar weighs its volume when any bar of the frame has volume above 0 (`basis: volume`), else 1 (`basis: count`, the oracle). buyPct = 100 × weight of up bars (+ half the dojis) ÷ total weight; sellPct = 100 − buyPct (both to 4 decimals). dominance: buy when buyPct ≥ 55, sell when ≤ 45, else even. ' +
+    'A frame with fewer than 10 bars is null (not a made-up share) and the symbol’s status is insufficient_history. `lean`: the plain mean of the frames’ buyPct (each frame weighs the same: the frames cover the same trades), read with the same 55/45 thresholds; over the frames that have a read, null when none has. ' +
+    'Tickers without a USD product or feed are listed in `unknown` and the rest answered; when all are unknown, 400 `unknown_symbol` (field `symbols`), not charged; when no known symbol has a bar at all, 502, not charged.',
   input: { query: z.object({ symbols: symbolList(8) }) },
   output: z.object({
-    scans: z.array(z.object({ symbol, frames: z.object({ '1m': frame, '5m': frame, '15m': frame }) })),
+    scans: z.array(
+      z.object({
+        symbol,
+        source: z
+          .string()
+          .describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
+        status: z
+          .enum(['ok', 'insufficient_history'])
+          .describe('insufficient_history when any frame is null'),
+        frames: z.object({ '1m': frame, '5m': frame, '15m': frame }),
+        lean: z
+          .enum(['buy', 'sell', 'even'])
+          .nullable()
+          .describe(
+            'Mean buyPct of the frames with a read: buy ≥ 55, sell ≤ 45, else even; null when no frame has one',
+          ),
+      }),
+    ),
+    unknown: z.array(z.string()).describe('Requested tickers with no USD product or feed'),
+    disclaimer: TA_DISCLAIMER_TEXT,
   }),
   example: {
-    query: { symbols: 'BTC,ETH' },
+    query: { symbols: 'BTC,ETH,NOPE' },
+    // Devnet output of GET /v1/ta/scan?symbols=BTC,ETH,NOPE.
     output: {
       scans: [
         {
           symbol: 'BTC',
+          source: 'BTC-USD',
+          status: 'ok',
           frames: {
-            '1m': { buyPct: 54.2, sellPct: 45.8, dominance: 'buy' },
-            '5m': { buyPct: 58.9, sellPct: 41.1, dominance: 'buy' },
-            '15m': { buyPct: 49.6, sellPct: 50.4, dominance: 'even' },
+            '1m': {
+              buyPct: 28.9792,
+              sellPct: 71.0208,
+              dominance: 'sell',
+              basis: 'volume',
+              bars: 60,
+              lastBarTime: 1795454880,
+            },
+            '5m': {
+              buyPct: 51.125,
+              sellPct: 48.875,
+              dominance: 'even',
+              basis: 'volume',
+              bars: 60,
+              lastBarTime: 1795454400,
+            },
+            '15m': {
+              buyPct: 54.0666,
+              sellPct: 45.9334,
+              dominance: 'even',
+              basis: 'volume',
+              bars: 60,
+              lastBarTime: 1795453200,
+            },
           },
+          lean: 'sell',
         },
         {
           symbol: 'ETH',
+          source: 'ETH-USD',
+          status: 'ok',
           frames: {
-            '1m': { buyPct: 44.1, sellPct: 55.9, dominance: 'sell' },
-            '5m': { buyPct: 47.3, sellPct: 52.7, dominance: 'sell' },
-            '15m': { buyPct: 51.2, sellPct: 48.8, dominance: 'even' },
+            '1m': {
+              buyPct: 61.4534,
+              sellPct: 38.5466,
+              dominance: 'buy',
+              basis: 'volume',
+              bars: 60,
+              lastBarTime: 1795454880,
+            },
+            '5m': {
+              buyPct: 62.496,
+              sellPct: 37.504,
+              dominance: 'buy',
+              basis: 'volume',
+              bars: 60,
+              lastBarTime: 1795454400,
+            },
+            '15m': {
+              buyPct: 53.7495,
+              sellPct: 46.2505,
+              dominance: 'even',
+              basis: 'volume',
+              bars: 60,
+              lastBarTime: 1795453200,
+            },
           },
+          lean: 'buy',
         },
       ],
+      unknown: ['NOPE'],
+      disclaimer: 'Indicative, not advice; experimental, no established edge',
     },
   },
-  handler: notImplemented(ANALYTICS),
+  handler: async ({ query }, ctx) => getTaScan(ctx.deps.market, query.symbols, ctx.deps.clock()),
 })
 
 const builderCall = z

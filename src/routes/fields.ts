@@ -134,7 +134,7 @@ export const side = z.enum(['buy', 'sell'])
 export const granularity = z
   .enum(['60', '300', '900', '3600', '86400', '1m', '5m', '15m', '1H', '1D'])
   .default('900')
-  .transform((g) => GRANULARITY_SECONDS[g])
+  .transform((g) => GRANULARITY_SECONDS[g] as number)
   .describe('Timeframe: 60|300|900|3600|86400 seconds or 1m|5m|15m|1H|1D; default 900')
 
 const GRANULARITY_SECONDS: Record<string, number> = {

@@ -1,0 +1,112 @@
+import type { Bar } from '../analytics/bar.js'
+import { buySellDominance, type Dominance, type DominanceSide } from '../analytics/buySellDominance.js'
+import { overallLean } from '../analytics/overallLean.js'
+import { type CandleBars, getRecentBars, UnknownInstrumentError } from './getCandles.js'
+import { TA_DISCLAIMER } from './getChartRead.js'
+import { canonicalSymbol } from './getPrices.js'
+import type { MarketData } from './marketData.js'
+import { round } from './numbers.js'
+import { UnknownScanSymbolError } from './unknownScanSymbolError.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+
+/** Bars per frame of a scan. */
+export const SCAN_BARS = 60
+const FRAMES = [
+  ['1m', 60],
+  ['5m', 300],
+  ['15m', 900],
+] as const
+type FrameName = (typeof FRAMES)[number][0]
+
+export interface ScanFrame {
+  buyPct: number
+  sellPct: number
+  dominance: DominanceSide
+  basis: 'volume' | 'count'
+  /** Bars read (at most SCAN_BARS) and the start of the last one, unix seconds. */
+  bars: number
+  lastBarTime: number
+}
+
+export interface TaScanEntry {
+  symbol: string
+  source: string
+  status: 'ok' | 'insufficient_history'
+  frames: Record<FrameName, ScanFrame | null>
+  lean: DominanceSide | null
+}
+
+export interface TaScan {
+  scans: TaScanEntry[]
+  /** Requested tickers (canonical case) the candle path has no history for. */
+  unknown: string[]
+  disclaimer: string
+}
+
+/**
+ * Buy/sell dominance of the last SCAN_BARS whole bars on the 1m, 5m and 15m frames per symbol (all frames
+ * and symbols read concurrently through `getRecentBars`), and one lean per symbol (`overallLean` over the
+ * frames that have a read). A frame with fewer than DOMINANCE_MIN_BARS bars is null and the symbol's status
+ * is `insufficient_history`. Unknown symbols are listed apart; all unknown → UnknownScanSymbolError (400);
+ * no bar at all for any known symbol → UpstreamError (502).
+ */
+export async function getTaScan(
+  market: MarketData,
+  symbols: readonly string[],
+  nowMs: number,
+): Promise<TaScan> {
+  const wanted = [...new Set(symbols.map(canonicalSymbol))]
+  const reads = await Promise.all(
+    wanted.map((sym) =>
+      Promise.all(
+        FRAMES.map(([, granularitySec]) =>
+          getRecentBars(market, { sym, quote: 'USD', granularitySec, bars: SCAN_BARS }, nowMs).catch(
+            (e: unknown) => {
+              if (e instanceof UnknownInstrumentError) return null
+              throw e
+            },
+          ),
+        ),
+      ),
+    ),
+  )
+  const unknown = wanted.filter((_, i) => reads[i]?.some((r) => r === null))
+  if (unknown.length === wanted.length) throw new UnknownScanSymbolError(unknown)
+  const known = reads.filter((r): r is CandleBars[] => r.every((f) => f !== null))
+  if (known.every((frames) => frames.every((f) => f.bars.length === 0))) {
+    throw new UpstreamError('candles', 'no bars for any requested symbol')
+  }
+
+  const scans: TaScanEntry[] = []
+  reads.forEach((frames, i) => {
+    if (frames.some((f) => f === null)) return
+    const read: Dominance[] = []
+    const out = {} as Record<FrameName, ScanFrame | null>
+    FRAMES.forEach(([name], k) => {
+      const candles = frames[k] as CandleBars
+      const bars: Bar[] = candles.bars.map((b) => ({ ...b, t: b.time }))
+      const d = buySellDominance(bars)
+      if (d.status !== 'ok') {
+        out[name] = null
+        return
+      }
+      read.push(d)
+      out[name] = {
+        buyPct: round(d.buyPct, 4),
+        sellPct: round(d.sellPct, 4),
+        dominance: d.dominance,
+        basis: d.basis,
+        bars: bars.length,
+        lastBarTime: (bars.at(-1) as Bar).t,
+      }
+    })
+    scans.push({
+      symbol: wanted[i] as string,
+      source: (frames[0] as CandleBars).productId,
+      status: read.length === FRAMES.length ? 'ok' : 'insufficient_history',
+      frames: out,
+      lean: read.length === 0 ? null : overallLean(read),
+    })
+  })
+  return { scans, unknown, disclaimer: TA_DISCLAIMER }
+}
