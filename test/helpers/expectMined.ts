@@ -1,15 +1,19 @@
 import type { Hex, PublicClient } from 'viem'
 import { expect } from 'vitest'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 
 /**
  * Waits for a transaction and expects it to have succeeded; a revert fails the test with its reason,
  * found by replaying the transaction on the state it ran on (the automining devnet mines one per block).
  */
 export async function expectMined(
-  chain: Pick<PublicClient, 'waitForTransactionReceipt' | 'getTransaction' | 'call'>,
+  chain: Pick<PublicClient, 'getTransactionReceipt' | 'getTransaction' | 'call'>,
   hash: Hex,
 ) {
-  const receipt = await chain.waitForTransactionReceipt({ hash })
+  // Polled for directly, not with viem's waitForTransactionReceipt, which only looks again on a new
+  // block: on a loaded machine its first look can come too early, and an automining devnet mines no
+  // later block (an Aave test once waited out its whole timeout that way).
+  const receipt = await pollReceipt(chain, hash, { intervalMs: 20, timeoutMs: 20_000 })
   let limit: bigint | undefined
   const why =
     receipt.status === 'success'

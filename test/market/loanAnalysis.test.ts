@@ -5,6 +5,7 @@ import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { morphoAbi } from '../../src/chain/morpho.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { demoAccounts, devnetDeployer } from '../../src/devnet/devnetAccounts.js'
 import { withGasHeadroom } from '../../src/devnet/withGasHeadroom.js'
@@ -22,6 +23,8 @@ import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../h
 const DEMO = demoAccounts[1] as (typeof demoAccounts)[number]
 const OWNER = getAddress(DEMO.address)
 const WAD = 10n ** 18n
+/** Receipts polled for directly: viem's waiter only looks again on a new block, and automine makes none. */
+const RECEIPT = { intervalMs: 20, timeoutMs: 20_000 }
 
 type Analysis = Awaited<ReturnType<typeof getLoanAnalysis>>
 type Positions = Awaited<ReturnType<typeof getPositions>>
@@ -159,7 +162,7 @@ describe('GET /v1/loan/analysis/{address} (paid with @x402/fetch), moving the ch
     const wallet = walletOf(DEMO.privateKey)
     for (const step of steps) {
       const hash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) })
-      expect((await chain.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status).toBe('success')
+      expect((await pollReceipt(chain, hash, RECEIPT)).status).toBe('success')
     }
     const head = await chain.getBlock()
     const after = await morphoBorrowTruth(
@@ -192,7 +195,7 @@ describe('GET /v1/loan/analysis/{address} (paid with @x402/fetch), moving the ch
         functionName: 'setAnswer',
         args: [a],
       })
-      expect((await chain.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status).toBe('success')
+      expect((await pollReceipt(chain, hash, RECEIPT)).status).toBe('success')
     }
 
     // A 25% drop: still solvent; health and distance shrink with the price.
@@ -227,14 +230,14 @@ describe('GET /v1/loan/analysis/{address} (paid with @x402/fetch), moving the ch
       functionName: 'approve',
       args: [BASE_ADDRESSES.MorphoBlue, t2.debt],
     })
-    await chain.waitForTransactionReceipt({ hash: approve, pollingInterval: 20 })
+    await pollReceipt(chain, approve, RECEIPT)
     const hash = await liquidator.writeContract({
       address: BASE_ADDRESSES.MorphoBlue,
       abi: liquidateAbi,
       functionName: 'liquidate',
       args: [t2.params, OWNER, 0n, t2.borrowShares / 10n, '0x'],
     })
-    expect((await chain.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status).toBe('success')
+    expect((await pollReceipt(chain, hash, RECEIPT)).status).toBe('success')
     const [, sharesAfter, collateralAfter] = await chain.readContract({
       address: BASE_ADDRESSES.MorphoBlue,
       abi: morphoAbi,

@@ -15,6 +15,7 @@ import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { midnightAbi, midnightReadAbi } from '../../src/chain/midnight.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { DEMO_POSITIONS } from '../../src/devnet/deploy/demoPositions.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { withGasHeadroom } from '../../src/devnet/withGasHeadroom.js'
@@ -29,6 +30,8 @@ import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../h
 // file's own arithmetic for Morpho's accrual, health factor and liquidation price.
 const DEMO = getAddress(demoAccounts[1]?.address as string)
 const WAD = 10n ** 18n
+/** Receipts polled for directly: viem's waiter only looks again on a new block, and automine makes none. */
+const RECEIPT = { intervalMs: 20, timeoutMs: 20_000 }
 
 type Positions = Awaited<ReturnType<typeof getPositions>>
 
@@ -93,7 +96,7 @@ function walletOf(privateKey: Hex) {
 }
 
 async function mined(hash: Promise<Hex>) {
-  const receipt = await chain.waitForTransactionReceipt({ hash: await hash, pollingInterval: 20 })
+  const receipt = await pollReceipt(chain, await hash, RECEIPT)
   expect(receipt.status).toBe('success')
 }
 
