@@ -1,7 +1,7 @@
 import { type Address, getAddress, type Hex } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { catalogTokens } from '../chain/catalogTokens.js'
 import type { LendingCatalog } from '../chain/lendingCatalog.js'
-import { TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
 
 /**
  * The contracts a builder may send a caller to: the network's address book (protocols and tokens), the
@@ -25,10 +25,8 @@ export function createAddressBook(options: {
   const entries = new Set<string>(
     [
       ...Object.values(BASE_ADDRESSES),
-      ...options.lending.vaults.map((v) => v.address),
       ...options.lending.aaveReserves,
-      ...Object.values(TOKENIZED_STOCKS).map((s) => s.token),
-      ...(options.utilToken === null ? [] : [options.utilToken]),
+      ...catalogTokens(options.lending, options.utilToken),
     ].map((a) => getAddress(a)),
   )
   const markets = new Set(options.lending.morphoMarkets.map((id) => id.toLowerCase()))

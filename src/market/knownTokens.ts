@@ -1,7 +1,7 @@
 import { type Address, getAddress } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { catalogTokens } from '../chain/catalogTokens.js'
 import type { LendingCatalog } from '../chain/lendingCatalog.js'
-import { TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
 
 /**
  * Where a listed token's USD price comes from: the exchange's spot product (Coinbase Exchange, as
@@ -38,9 +38,7 @@ export function knownTokens(lending: LendingCatalog, utilToken: Address | null):
     { address: BASE_ADDRESSES.wstETH, price: null },
     { address: BASE_ADDRESSES.variableDebtBasUSDC, price: null },
     { address: BASE_ADDRESSES.variableDebtBasWETH, price: null },
-    ...lending.vaults.map((v) => ({ address: v.address, price: null })),
-    ...Object.values(TOKENIZED_STOCKS).map((s) => ({ address: s.token, price: null })),
-    ...(utilToken === null ? [] : [{ address: utilToken, price: null }]),
+    ...catalogTokens(lending, utilToken).map((address) => ({ address, price: null })),
   ]
   const seen = new Set<string>()
   return list

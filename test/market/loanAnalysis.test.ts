@@ -1,18 +1,17 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { createWalletClient, custom, erc20Abi, getAddress, type Hex, type PublicClient, parseAbi } from 'viem'
+import { erc20Abi, getAddress, type Hex, type PublicClient, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { morphoAbi } from '../../src/chain/morpho.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { demoAccounts, devnetDeployer } from '../../src/devnet/devnetAccounts.js'
-import { withGasHeadroom } from '../../src/devnet/withGasHeadroom.js'
 import type { getLoanAnalysis } from '../../src/market/getLoanAnalysis.js'
 import type { getPositions } from '../../src/market/getPositions.js'
 import { loanAnalysisRoute } from '../../src/routes/alpha.js'
 import { positionsRoute } from '../../src/routes/data.js'
+import { devnetWallet, RECEIPT, relClose } from '../helpers/chainChecks.js'
 import { morphoBorrowTruth } from '../helpers/morphoTruth.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -23,8 +22,6 @@ import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../h
 const DEMO = demoAccounts[1] as (typeof demoAccounts)[number]
 const OWNER = getAddress(DEMO.address)
 const WAD = 10n ** 18n
-/** Receipts polled for directly: viem's waiter only looks again on a new block, and automine makes none. */
-const RECEIPT = { intervalMs: 20, timeoutMs: 20_000 }
 
 type Analysis = Awaited<ReturnType<typeof getLoanAnalysis>>
 type Positions = Awaited<ReturnType<typeof getPositions>>
@@ -60,18 +57,7 @@ async function analysisOf(query = ''): Promise<Analysis> {
   return loanAnalysisRoute.output.parse(await res.json()) as Analysis
 }
 
-function walletOf(privateKey: Hex) {
-  return createWalletClient({
-    chain: base,
-    transport: withGasHeadroom(custom({ request: chain.request })),
-    account: privateKeyToAccount(privateKey),
-  })
-}
-
-function relClose(actual: number | null, expected: number, tolerance = 1e-6) {
-  expect(actual).not.toBeNull()
-  expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(tolerance * Math.abs(expected))
-}
+const walletOf = (privateKey: Hex) => devnetWallet(chain, privateKey)
 
 /** Health at a price, this file's arithmetic: ⌊⌊c × p / 1e36⌋ × lltv / 1e18⌋ / debt. */
 function healthAt(collateral: bigint, price: bigint, lltv: bigint, debt: bigint): number {

@@ -1,27 +1,16 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
-import {
-  type Address,
-  createWalletClient,
-  custom,
-  erc20Abi,
-  getAddress,
-  type Hex,
-  type PublicClient,
-  parseAbi,
-  parseUnits,
-} from 'viem'
+import { type Address, erc20Abi, getAddress, type Hex, type PublicClient, parseAbi, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { midnightAbi, midnightReadAbi } from '../../src/chain/midnight.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { DEMO_POSITIONS } from '../../src/devnet/deploy/demoPositions.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { withGasHeadroom } from '../../src/devnet/withGasHeadroom.js'
 import type { getPositions } from '../../src/market/getPositions.js'
 import type { Vaults } from '../../src/market/getVaults.js'
 import { positionsRoute, vaultsRoute } from '../../src/routes/data.js'
+import { devnetWallet, RECEIPT, relClose } from '../helpers/chainChecks.js'
 import { morphoBorrowTruth, readAt as readAtTime } from '../helpers/morphoTruth.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -30,8 +19,6 @@ import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../h
 // file's own arithmetic for Morpho's accrual, health factor and liquidation price.
 const DEMO = getAddress(demoAccounts[1]?.address as string)
 const WAD = 10n ** 18n
-/** Receipts polled for directly: viem's waiter only looks again on a new block, and automine makes none. */
-const RECEIPT = { intervalMs: 20, timeoutMs: 20_000 }
 
 type Positions = Awaited<ReturnType<typeof getPositions>>
 
@@ -82,18 +69,7 @@ const readAt = <T>(
   time: number,
 ) => readAtTime<T>(chain, to, abi, functionName, args, blockNumber, time)
 
-function relClose(actual: number | null, expected: number, tolerance = 1e-6) {
-  expect(actual).not.toBeNull()
-  expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(tolerance * Math.abs(expected))
-}
-
-function walletOf(privateKey: Hex) {
-  return createWalletClient({
-    chain: base,
-    transport: withGasHeadroom(custom({ request: chain.request })),
-    account: privateKeyToAccount(privateKey),
-  })
-}
+const walletOf = (privateKey: Hex) => devnetWallet(chain, privateKey)
 
 async function mined(hash: Promise<Hex>) {
   const receipt = await pollReceipt(chain, await hash, RECEIPT)
