@@ -7,6 +7,7 @@ import { type KnownToken, knownTokens, type PriceSource } from './knownTokens.js
 import type { MarketData } from './marketData.js'
 import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
 import { fromAtomic, significant } from './numbers.js'
+import { SOURCE_OK, type SourceStatus } from './sourceStatus.js'
 import type { ExplorerBalance } from './upstreams/explorer.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 import { walletReadCache } from './walletReadCache.js'
@@ -30,8 +31,6 @@ export interface ScreenedToken {
   balance: string
   reason: SpamReason
 }
-
-export type SourceStatus = { ok: true } | { ok: false; error: string }
 
 export interface Portfolio {
   address: Address
@@ -199,7 +198,7 @@ async function readPortfolio(
     unpricedCount: tokens.filter((t) => t.usd === null).length,
     tokens,
     screened,
-    sources: { explorer: explorerStatus, chain: { ok: true }, prices: status(spots) },
+    sources: { explorer: explorerStatus, chain: SOURCE_OK, prices: status(spots) },
   }
 }
 
@@ -224,5 +223,5 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 }
 
 function status(s: Settled<unknown>): SourceStatus {
-  return s.ok ? { ok: true } : { ok: false, error: s.error }
+  return s.ok ? SOURCE_OK : { ok: false, error: s.error }
 }
