@@ -3,13 +3,13 @@ import { z } from 'zod'
 import { getChartRead } from '../market/getChartRead.js'
 import { getLoanAnalysis } from '../market/getLoanAnalysis.js'
 import { getTaScan } from '../market/getTaScan.js'
+import { arbitrageOutput, arbitrageRoute, arbitrageTarget, budget } from './arbitrage.js'
 import {
   address,
   atomicAmount,
   granularity,
   marketId,
   queryInt,
-  queryNumber,
   slippageBpsQuery,
   sourceStatus,
   symbol,
@@ -24,43 +24,8 @@ import { LOAN_ANALYSIS_EXAMPLE } from './walletExamples.js'
 const ANALYTICS = 'alpha analytics'
 
 /** Targets the arbitrage scanner routes into. */
-export const arbitrageTarget = z
-  .enum(['USDC', 'ETH', 'WETH', 'xETH', 'xBTC', 'xADA', 'xXRP'])
-  .default('xBTC')
-  .describe('Asset the routes end in: USDC, ETH, WETH, xETH, xBTC, xADA or xXRP; default xBTC')
-
-const budget = queryNumber(0).default(100).describe('USD to deploy per route, >= 0, default 100')
 const ideasLimit = queryInt(1, 12).default(6).describe('Number of ideas, 1..12, default 6')
 const worthwhileness = z.enum(['strict', 'loose']).default('strict')
-
-const arbitrageRouteSchema = z.object({
-  rank: z.number().int(),
-  path: z.array(z.string()).describe('Venues and tokens, in order'),
-  fromToken: address,
-  toToken: address,
-  amountIn: atomicAmount,
-  expectedOut: atomicAmount,
-  minOut: atomicAmount,
-  minOutUsd: z.number().describe('Worst-case min-out valued at an independent reference price'),
-  gasUsd: z.number(),
-  feesUsd: z.number(),
-  netUsd: z.number().describe('Net dollars captured after gas and protocol fees'),
-  swap: z
-    .object({
-      fromToken: address,
-      toToken: address,
-      fromAmount: atomicAmount,
-      taker: address,
-      slippageBps: z.number(),
-    })
-    .describe('Body for POST /v1/tx/swap'),
-})
-
-const arbitrageOutput = z.object({
-  target: z.string(),
-  budgetUsd: z.number(),
-  routes: z.array(arbitrageRouteSchema),
-})
 
 const frame = z
   .object({
@@ -82,11 +47,6 @@ const summaryOutput = z.object({
   topByCategory: z.record(z.string(), idea),
   breadth: z.object({ long: z.number().int(), short: z.number().int(), neutral: z.number().int() }),
 })
-
-/** Values the examples below share, so the published examples tell one consistent story (Base mainnet). */
-const EXAMPLE_WALLET = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
-const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
-const CBBTC = '0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf'
 
 /** Ranked-list ideas: target, liquidation and edge are filled by single-asset reads only. */
 const ETH_LONG = {
@@ -120,33 +80,6 @@ const BTC_SHORT = {
   conviction: 0.22,
   open: { pairIndex: 0, long: false, leverage: 8, markPrice: 95120, tradeType: 0, tp: 90500, sl: 97400 },
 } satisfies z.input<typeof idea>
-
-const ARBITRAGE_EXAMPLE = {
-  target: 'xBTC',
-  budgetUsd: 100,
-  routes: [
-    {
-      rank: 1,
-      path: ['USDC', 'Uniswap V3 0.05%', 'WETH', 'Aerodrome', 'cbBTC'],
-      fromToken: USDC,
-      toToken: CBBTC,
-      amountIn: '100000000',
-      expectedOut: '105410',
-      minOut: '104882',
-      minOutUsd: 99.64,
-      gasUsd: 0.012,
-      feesUsd: 0.09,
-      netUsd: 0.13,
-      swap: {
-        fromToken: USDC,
-        toToken: CBBTC,
-        fromAmount: '100000000',
-        taker: EXAMPLE_WALLET,
-        slippageBps: 50,
-      },
-    },
-  ],
-} satisfies z.input<typeof arbitrageOutput>
 
 const SUMMARY_EXAMPLE = {
   bestLong: ETH_LONG,
@@ -319,31 +252,6 @@ export const ideasRoute = defineRoute({
   example: {
     query: { symbols: 'BTC,ETH,SOL', limit: '2', worthwhileness: 'strict' },
     output: { worthwhileness: 'strict', ideas: [ETH_LONG, BTC_SHORT] },
-  },
-  handler: notImplemented(ANALYTICS),
-})
-
-export const arbitrageRoute = defineRoute({
-  id: 'getArbitrage',
-  method: 'GET',
-  path: '/v1/arbitrage',
-  priceUsd: 0.01,
-  tier: 'alpha',
-  summary: 'Ranked arbitrage routes, executable through POST /v1/tx/swap',
-  description:
-    'Routes into `target` ranked by net dollars captured after gas and protocol fees, with the worst-case min-out valued against an independent reference price. Each route carries the body for POST /v1/tx/swap.',
-  input: {
-    query: z.object({
-      target: arbitrageTarget,
-      budget,
-      taker: address,
-      slippageBps: slippageBpsQuery(10_000),
-    }),
-  },
-  output: arbitrageOutput,
-  example: {
-    query: { target: 'xBTC', budget: '100', taker: EXAMPLE_WALLET, slippageBps: '50' },
-    output: ARBITRAGE_EXAMPLE,
   },
   handler: notImplemented(ANALYTICS),
 })
