@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { IdeaRead } from './ideaFromBars.js'
 import { rankIdeas } from './rankIdeas.js'
 
-/** An idea with entry 100 and stop 2 away (S = 0.02), so edge ÷ S = edge × 50. */
+/** An idea with entry 100 and stop 2 away. */
 function mk(symbol: string, p: Partial<IdeaRead> = {}): IdeaRead {
   const direction = p.direction ?? 'long'
   const long = direction === 'long'
@@ -35,11 +35,11 @@ function mk(symbol: string, p: Partial<IdeaRead> = {}): IdeaRead {
 }
 
 const ideas = [
-  mk('A', { conviction: 0.6, edge: 0.006, leverage: 5 }), // 0.3 R, rate 0.03
-  mk('B', { conviction: 0.9, edge: 0.02, leverage: 2 }), // 1 R, rate 0.04
-  mk('C', { conviction: 0.6, edge: 0.008, leverage: 3 }), // 0.4 R, rate 0.024
-  mk('D', { conviction: 0.7, edge: 0.003, leverage: 20, direction: 'short' }), // 0.15 R, rate 0.06
-  mk('E', { conviction: 0.8, edge: 0.01, leverage: 4, category: 'forex' }), // 0.5 R, rate 0.04
+  mk('A', { conviction: 0.6, edge: 0.006, leverage: 5 }), // under the strict threshold, rate 0.03
+  mk('B', { conviction: 0.9, edge: 0.02, leverage: 2 }), // rate 0.04
+  mk('C', { conviction: 0.6, edge: 0.008, leverage: 3 }), // at the strict threshold, rate 0.024
+  mk('D', { conviction: 0.7, edge: 0.003, leverage: 20, direction: 'short' }), // rate 0.06
+  mk('E', { conviction: 0.8, edge: 0.01, leverage: 4, category: 'forex' }), // rate 0.04
   mk('F', { conviction: 0.2, edge: -0.004, leverage: 50 }), // negative: never listed
   mk('G', { conviction: 0.95, edge: null }), // no edge: never listed
 ]
@@ -47,7 +47,7 @@ const ideas = [
 const names = (xs: IdeaRead[]) => xs.map((i) => i.symbol)
 
 describe('rankIdeas', () => {
-  test('behavior: loose lists every positive-expectancy idea by conviction, ties by edge then symbol', () => {
+  test('behavior: loose lists every positive-edge idea by conviction, ties by edge then symbol', () => {
     expect(names(rankIdeas(ideas, { limit: 12, worthwhileness: 'loose', ranking: 'conviction' }))).toEqual([
       'B',
       'E',
@@ -57,8 +57,8 @@ describe('rankIdeas', () => {
     ])
   })
 
-  test('behavior: strict drops expectancy under 0.25 R and keeps one idea per direction per category', () => {
-    // D (0.15 R) is out; of the crypto longs B (0.9) beats C and A; E is forex's long.
+  test('behavior: strict drops edges under 0.008 and keeps one idea per direction per category', () => {
+    // A (0.006) and D (0.003) are out, C (0.008) is in at the threshold; of the crypto longs B (0.9) beats C and A; E is forex's long.
     expect(names(rankIdeas(ideas, { limit: 12, worthwhileness: 'strict', ranking: 'conviction' }))).toEqual([
       'B',
       'E',

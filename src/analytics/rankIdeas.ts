@@ -5,21 +5,21 @@ export type Worthwhileness = 'strict' | 'loose'
 export type IdeaRanking = 'conviction' | 'edge-rate'
 
 /**
- * The least expectancy, in stop distances (R), an idea needs to be listed: edge ÷ S with
- * S = |entry − stop| ÷ entry, which is c × (1 + REWARD_RISK) − 1 for an idea from `ideaFromBars`.
- * strict 0.25 R (conviction ≥ 5/12 ≈ 0.417 at 2R targets); loose anything above 0 R (conviction > 1/3).
+ * The least edge (expected return as a fraction of entry, unleveraged: `ideaFromBars`'s edge) an idea
+ * needs to be listed. strict: 0.008 (0.8 % of entry), the issue's threshold; loose: anything above 0.
+ * The spec writes "strict = 0.008 … loose = 0.01": 0.01 is the endpoint's price (the table's price
+ * column), and a higher threshold could not give loose its "fuller field", so loose keeps every idea
+ * with a positive edge.
  */
-export const MIN_EXPECTANCY_R: Readonly<Record<Worthwhileness, number>> = { strict: 0.25, loose: 0 }
+export const MIN_EDGE: Readonly<Record<Worthwhileness, number>> = { strict: 0.008, loose: 0 }
 
 /**
  * Ranks ideas for GET /v1/ideas. Pure and deterministic: the same ideas in any order give the same list.
  *
- * Worthwhileness. The spec's "strict = 0.008 … loose = 0.01" are read as the two variants' prices in USD
- * (the table's price column; a higher edge threshold could not give loose its "fuller field"), so the
- * thresholds here are our own, in R so that markets of very different volatility compare:
- *   strict: edge ÷ S ≥ 0.25, and at most one idea per (category, direction): the first in ranking order;
- *   loose: edge ÷ S > 0, no per-category cap.
- * An idea with a null edge or a zero stop distance is never listed.
+ * Worthwhileness:
+ *   strict: edge ≥ 0.008, and at most one idea per (category, direction): the first in ranking order;
+ *   loose: edge > 0, no per-category cap.
+ * An idea with a null or non-finite edge is never listed.
  *
  * Rankings:
  *   'conviction': conviction descending, then edge descending, then symbol, then pairIndex.
@@ -36,13 +36,10 @@ export function rankIdeas(
 ): IdeaRead[] {
   const { limit, worthwhileness, ranking } = opts
   if (!(Number.isInteger(limit) && limit >= 0)) throw new RangeError(`limit must be a non-negative integer`)
-  const min = MIN_EXPECTANCY_R[worthwhileness]
+  const min = MIN_EDGE[worthwhileness]
   const listed = ideas.filter((i) => {
-    if (i.edge === null) return false
-    const s = Math.abs(i.entry - i.stop) / i.entry
-    if (!(s > 0) || !Number.isFinite(s)) return false
-    const r = i.edge / s
-    return worthwhileness === 'strict' ? r >= min : r > min
+    if (i.edge === null || !Number.isFinite(i.edge)) return false
+    return worthwhileness === 'strict' ? i.edge >= min : i.edge > min
   })
   const rate = (i: IdeaRead) => (i.edge ?? 0) * i.leverage
   const sorted =

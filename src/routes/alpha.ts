@@ -1,6 +1,9 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
 import { getChartRead } from '../market/getChartRead.js'
+import { getIdeas } from '../market/getIdeas.js'
+import { getIdeasCompare } from '../market/getIdeasCompare.js'
+import { getIdeasSummary } from '../market/getIdeasSummary.js'
 import { getLoanAnalysis } from '../market/getLoanAnalysis.js'
 import { getTaScan } from '../market/getTaScan.js'
 import { arbitrageOutput, arbitrageRoute, arbitrageTarget, budget } from './arbitrage.js'
@@ -16,7 +19,15 @@ import {
   symbolList,
   unixSeconds,
 } from './fields.js'
-import { idea } from './ideaSchema.js'
+import {
+  assetRead,
+  IDEA_RULES,
+  IDEAS_DISCLAIMER_TEXT,
+  idea,
+  ideaBasis,
+  ideaRanking,
+  ideasSkipped,
+} from './ideaSchema.js'
 import { defineRoute, notImplemented } from './route.js'
 import { LOAN_ANALYSIS_EXAMPLE } from './walletExamples.js'
 
@@ -42,10 +53,14 @@ const frame = z
   .describe('null with fewer than 10 bars in the frame (insufficient history)')
 
 const summaryOutput = z.object({
+  basis: ideaBasis,
   bestLong: idea.nullable(),
   bestShort: idea.nullable(),
   topByCategory: z.record(z.string(), idea),
   breadth: z.object({ long: z.number().int(), short: z.number().int(), neutral: z.number().int() }),
+  universe: z.array(symbol).describe('The markets read'),
+  skipped: ideasSkipped,
+  disclaimer: IDEAS_DISCLAIMER_TEXT,
 })
 
 /** Ranked-list ideas: target, liquidation and edge are filled by single-asset reads only. */
@@ -82,10 +97,19 @@ const BTC_SHORT = {
 } satisfies z.input<typeof idea>
 
 const SUMMARY_EXAMPLE = {
+  basis: '1d-1y',
   bestLong: ETH_LONG,
   bestShort: BTC_SHORT,
   topByCategory: { crypto: ETH_LONG },
-  breadth: { long: 14, short: 9, neutral: 27 },
+  breadth: { long: 1, short: 1, neutral: 1 },
+  universe: ['BTC', 'ETH', 'SOL'],
+  skipped: {
+    neutral: [{ symbol: 'SOL', reason: 'no_trend' }],
+    insufficientHistory: [],
+    unknown: [],
+    unavailable: [],
+  },
+  disclaimer: 'Indicative, not advice',
 } satisfies z.input<typeof summaryOutput>
 
 const markerKind = z.enum([
@@ -212,28 +236,59 @@ export const compareRoute = defineRoute({
   priceUsd: 0.005,
   tier: 'alpha',
   summary: 'Relative-strength pair read of two symbols',
-  description: 'Relative strength of `a` against `b`, plus each leg’s own edge and the suggested pair trade.',
-  input: { query: z.object({ a: symbol, b: symbol }) },
+  description:
+    'Relative strength of `a` against `b` over the basis bars both legs have (joined on bar time: a bar missing from either leg is dropped from both), plus each leg’s own read in the single-asset form. ' +
+    'Over the n common bars, x = ln(close a ÷ close b): `ratio` = last a ÷ last b; `relativeStrength` = a’s return minus b’s over the window, percent; `zScore` = (last x − mean x) ÷ σx (population σ; null for a flat ratio); `correlation` = Pearson of the legs’ log returns (null when a leg is flat); `suggestion` (mean reversion) long b / short a at z ≥ 2, long a / short b at z ≤ −2, else null. Fewer than 20 common bars: status insufficient_history with `needed` and the pair figures null. ' +
+    'Each leg: ' +
+    IDEA_RULES +
+    ' a = b is 400 naming `b`; a ticker without a listed pair is 404 `unknown_instrument` naming `a` or `b`; not charged.',
+  input: { query: z.object({ a: symbol, b: symbol, basis: ideaBasis }) },
   output: z.object({
-    a: idea,
-    b: idea,
-    ratio: z.number(),
-    relativeStrength: z.number().describe('Return of a minus return of b over the window, percent'),
-    zScore: z.number(),
+    a: assetRead,
+    b: assetRead,
+    basis: ideaBasis,
+    status: z.enum(['ok', 'insufficient_history']),
+    bars: z.number().int().describe('Common bars compared'),
+    needed: z.number().int().nullable().describe('insufficient_history: the 20 common bars needed'),
+    from: unixSeconds.nullable(),
+    to: unixSeconds.nullable(),
+    ratio: z.number().nullable(),
+    relativeStrength: z
+      .number()
+      .nullable()
+      .describe('Return of a minus return of b over the window, percent'),
+    zScore: z.number().nullable(),
+    correlation: z.number().nullable(),
     suggestion: z.object({ long: symbol, short: symbol }).nullable(),
+    disclaimer: IDEAS_DISCLAIMER_TEXT,
   }),
   example: {
     query: { a: 'ETH', b: 'BTC' },
     output: {
-      a: { ...ETH_LONG, target: 3195.5, liquidation: 2741.6, edge: 0.012 },
-      b: { ...BTC_SHORT, target: 90500, liquidation: 105700, edge: 0.008 },
+      a: {
+        symbol: 'ETH',
+        status: 'ok',
+        reason: null,
+        needed: null,
+        got: null,
+        idea: { ...ETH_LONG, target: 3195.5, liquidation: 2741.6, edge: 0.012 },
+      },
+      b: { symbol: 'BTC', status: 'neutral', reason: 'no_trend', needed: null, got: null, idea: null },
+      basis: '1d-1y',
+      status: 'ok',
+      bars: 365,
+      needed: null,
+      from: 1763856000,
+      to: 1795305600,
       ratio: 0.03167,
       relativeStrength: 4.2,
-      zScore: 1.6,
-      suggestion: { long: 'ETH', short: 'BTC' },
+      zScore: 2.1,
+      correlation: 0.81,
+      suggestion: { long: 'BTC', short: 'ETH' },
+      disclaimer: 'Indicative, not advice',
     },
   },
-  handler: notImplemented(ANALYTICS),
+  handler: async ({ query }, ctx) => getIdeasCompare(ctx.deps.market, query, ctx.deps.clock()),
 })
 
 export const ideasRoute = defineRoute({
@@ -244,16 +299,45 @@ export const ideasRoute = defineRoute({
   tier: 'alpha',
   summary: 'Ranked leverage ideas',
   description:
-    'Ranked by edge times leveraged profit per unit time over about a year of daily candles. `symbols` (at most 20; default: the top listed majors), `limit` 1..12 (default 6), `worthwhileness` strict (one idea per direction per category) or loose (a fuller field). Reference price $0.01; the spec also lists strict at $0.008.',
+    'Ranked leverage ideas over `symbols` (at most 20; default the 20 listed majors: BTC, ETH, SOL, XRP, BNB, DOGE, ADA, LINK, AVAX, LTC, EUR, GBP, AUD, XAU, XAG, WTI, SPY, QQQ, NVDA, TSLA), one read per market, all read concurrently. ' +
+    IDEA_RULES +
+    ' Listing (`worthwhileness`): strict (default) keeps ideas with edge ≥ 0.008 and at most one per direction per category (the first in ranking order); loose keeps every idea with edge > 0. (The spec writes strict = 0.008 and loose = 0.01: 0.008 is strict’s threshold; 0.01 is this endpoint’s price, since a higher threshold could not give loose its fuller field.) ' +
+    'Ranking (`ranking`): edge-rate (default) = edge × leverage ÷ holding time (16 bars, the random-walk time to a target 4 ATR away; the same for every idea of one basis, so the order is that of edge × leverage), ties by the conviction order; conviction = conviction, then edge, then symbol, then pairIndex. Then the first `limit` (1..12, default 6). ' +
+    'Ideas come in the list form (target, liquidation and edge null: GET /v1/ideas/asset/{sym} adds them; `open.tp` is the target). Tickers without a listed pair are in `skipped.unknown`; all unknown is 400 `unknown_symbol` naming `symbols`, and no price or bar for any is 502; neither is charged. Reference price $0.01; the spec also lists strict at $0.008.',
   input: {
-    query: z.object({ symbols: symbolList(20).optional(), limit: ideasLimit, worthwhileness }),
+    query: z.object({
+      symbols: symbolList(20).optional(),
+      limit: ideasLimit,
+      worthwhileness,
+      basis: ideaBasis,
+      ranking: ideaRanking,
+    }),
   },
-  output: z.object({ worthwhileness, ideas: z.array(idea) }),
+  output: z.object({
+    worthwhileness,
+    basis: ideaBasis,
+    ranking: ideaRanking,
+    ideas: z.array(idea),
+    skipped: ideasSkipped,
+    disclaimer: IDEAS_DISCLAIMER_TEXT,
+  }),
   example: {
     query: { symbols: 'BTC,ETH,SOL', limit: '2', worthwhileness: 'strict' },
-    output: { worthwhileness: 'strict', ideas: [ETH_LONG, BTC_SHORT] },
+    output: {
+      worthwhileness: 'strict',
+      basis: '1d-1y',
+      ranking: 'edge-rate',
+      ideas: [ETH_LONG, BTC_SHORT],
+      skipped: {
+        neutral: [{ symbol: 'SOL', reason: 'no_trend' }],
+        insufficientHistory: [],
+        unknown: [],
+        unavailable: [],
+      },
+      disclaimer: 'Indicative, not advice',
+    },
   },
-  handler: notImplemented(ANALYTICS),
+  handler: async ({ query }, ctx) => getIdeas(ctx.deps.market, query, ctx.deps.clock()),
 })
 
 export const taScanRoute = defineRoute({
@@ -473,11 +557,13 @@ export const ideasSummaryRoute = defineRoute({
   priceUsd: 0.01,
   tier: 'alpha',
   summary: 'Market-wide aggregate of ideas',
-  description: 'Best long, best short, top idea per category and breadth counts.',
-  input: {},
+  description:
+    'One read per market of the default universe (the 20 listed majors of GET /v1/ideas, all five categories), aggregated: `bestLong` / `bestShort` = the best long / short idea in the conviction order (conviction, then edge, symbol, pairIndex), with no worthwhileness filter; `topByCategory` = the best idea of each category that has one; `breadth` = how many markets read long, short or neutral (markets short of history count in none; see `skipped`). Ideas in the list form. ' +
+    IDEA_RULES,
+  input: { query: z.object({ basis: ideaBasis }) },
   output: summaryOutput,
   example: { output: SUMMARY_EXAMPLE },
-  handler: notImplemented(ANALYTICS),
+  handler: async ({ query }, ctx) => getIdeasSummary(ctx.deps.market, query.basis, ctx.deps.clock()),
 })
 
 export const alphaRoute = defineRoute({

@@ -1,5 +1,6 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
+import { getAssetIdea } from '../market/getAssetIdea.js'
 import { getCandles } from '../market/getCandles.js'
 import { getCrowd } from '../market/getCrowd.js'
 import { getFixedBooks } from '../market/getFixedBooks.js'
@@ -33,8 +34,8 @@ import {
   tokenOrNative,
   unixSeconds,
 } from './fields.js'
-import { idea } from './ideaSchema.js'
-import { defineRoute, notImplemented } from './route.js'
+import { assetRead, IDEA_RULES, idea, ideaBasis } from './ideaSchema.js'
+import { defineRoute } from './route.js'
 import { POSITIONS_EXAMPLE } from './walletExamples.js'
 
 /** Section A: data reads, $0.001 each. */
@@ -1342,12 +1343,25 @@ export const assetIdeaRoute = defineRoute({
   tier: 'data',
   summary: 'One market’s leverage edge, with alternatives or a hedge',
   description:
-    'A single-asset read: direction, entry, stop, target, liquidation, edge and range-survival leverage for `sym`, plus better alternatives or a hedge. Indicative, not advice.',
-  input: { params: z.object({ sym: symbol }) },
-  output: z.object({ idea, alternatives: z.array(idea), hedge: idea.nullable() }),
+    'A single-asset read of `sym`: its idea with target, liquidation and edge (status ok), or why there is none (neutral with its reason, or insufficient_history with `needed` and `got`), read together with the default universe of GET /v1/ideas. ' +
+    '`alternatives`: same-direction ideas of the universe whose edge × leverage beats the asset’s, best first, at most 3 (without an idea for the asset: the universe’s best 3 by edge × leverage); `hedge`: the best opposite-direction idea (conviction order) of the asset’s own category, else of any category; null when none or when the asset has no idea. Only ideas with edge > 0 are offered. ' +
+    IDEA_RULES +
+    ' A ticker without a listed pair is 404 `unknown_instrument` naming `sym`, not charged.',
+  input: { params: z.object({ sym: symbol }), query: z.object({ basis: ideaBasis }) },
+  output: assetRead.extend({
+    basis: ideaBasis,
+    alternatives: z.array(idea),
+    hedge: idea.nullable(),
+    disclaimer: z.string().describe('Indicative, not advice'),
+  }),
   example: {
     params: { sym: 'ETH' },
     output: {
+      symbol: 'ETH',
+      status: 'ok',
+      reason: null,
+      needed: null,
+      got: null,
       idea: {
         symbol: 'ETH',
         pairIndex: 1,
@@ -1371,11 +1385,14 @@ export const assetIdeaRoute = defineRoute({
           sl: 2921.3,
         },
       },
+      basis: '1d-1y',
       alternatives: [],
       hedge: null,
+      disclaimer: 'Indicative, not advice',
     },
   },
-  handler: notImplemented('ideas analytics'),
+  handler: async ({ params, query }, ctx) =>
+    getAssetIdea(ctx.deps.market, params.sym, query.basis, ctx.deps.clock()),
 })
 
 export const dataRoutes = [

@@ -1,0 +1,108 @@
+import { formatUnits } from 'viem'
+
+/**
+ * Gas units per leg, an upper bound on what the swap builder's steps cost (Base's L1 data fee excluded):
+ * - TX_INTRINSIC_GAS: every transaction pays 21,000 before it runs any code.
+ * - ROUTER_OVERHEAD_GAS: what the router adds around the pool swap: SwapRouter02's multicall, deadline
+ *   check and token pulls, or the Aerodrome router's transferFrom into the pool; QuoterV2's estimate
+ *   covers the pool swap alone.
+ * - AERODROME_SWAP_GAS: an Aerodrome volatile pool swap (reserves update, two transfers); the router
+ *   gives no estimate, so a constant stands in.
+ * - APPROVE_TX_GAS: one ERC-20 approve transaction (intrinsic gas included, allowance slot written from
+ *   zero), counted on every ERC-20-selling leg although the builder only prepends it when the live
+ *   allowance is short.
+ * A source that estimates the whole transaction (0x) is still counted with the intrinsic and overhead
+ * terms: an over-count, never an under-count.
+ */
+export const TX_INTRINSIC_GAS = 21_000n
+export const ROUTER_OVERHEAD_GAS = 40_000n
+export const AERODROME_SWAP_GAS = 110_000n
+export const APPROVE_TX_GAS = 46_000n
+
+/** One leg of a cycle as quoted, with the reference prices (USD per whole token) of both sides. */
+export interface ArbitrageLegInput {
+  amountIn: bigint
+  expectedOut: bigint
+  minOut: bigint
+  sell: { decimals: number; priceUsd: number; erc20: boolean }
+  buy: { decimals: number; priceUsd: number }
+  /** The pool's fee in bps of the input, already inside expectedOut; null when the source did not say. */
+  poolFeeBps: number | null
+  /** An aggregator's fee (0x's) in USD, already inside expectedOut; 0 when none. */
+  aggregatorFeeUsd: number
+  /** The source's gas estimate for the swap (QuoterV2: the pool swap alone); null when it gives none. */
+  gasEstimate: bigint | null
+}
+
+export interface ArbitrageValuation {
+  /** Final leg's minOut at the target's reference price: what the taker is sure to get back. */
+  minOutUsd: number
+  /** Σ over all but the final leg of (expectedOut − minOut), at that token's reference price. */
+  leftoverUsd: number
+  gasUnits: bigint
+  gasUsd: number
+  /** Pool and aggregator fees, for information: already inside the outputs, so not subtracted again. */
+  feesUsd: number
+  /** finalExpectedOut + leftovers − amountIn − gas, all in USD. */
+  netUsd: number
+}
+
+const whole = (amount: bigint, decimals: number) => Number(formatUnits(amount, decimals))
+/** USD to the micro-dollar: float noise off, every cent that matters kept. */
+const usd = (value: number) => Math.round(value * 1e6) / 1e6
+
+/** Gas units of one leg (see the constants above). */
+export function legGasUnits(leg: Pick<ArbitrageLegInput, 'gasEstimate' | 'sell'>): bigint {
+  return (
+    TX_INTRINSIC_GAS +
+    ROUTER_OVERHEAD_GAS +
+    (leg.gasEstimate ?? AERODROME_SWAP_GAS) +
+    (leg.sell.erc20 ? APPROVE_TX_GAS : 0n)
+  )
+}
+
+/**
+ * A cycle's dollars: it sells legs[0].amountIn of the target and ends with the final leg's output of it.
+ * Each leg after the first sells exactly the previous leg's minOut, so whatever a leg fills above its
+ * minOut stays with the taker as a leftover of that intermediate, valued at its reference price. Gas is
+ * Σ legGasUnits × baseFeeWei, at ethUsd. USD values are rounded to 1e-6 (netUsd from unrounded parts).
+ */
+export function valueArbitrageRoute(
+  legs: readonly ArbitrageLegInput[],
+  market: { baseFeeWei: bigint; ethUsd: number },
+): ArbitrageValuation {
+  const first = legs[0]
+  const last = legs.at(-1)
+  if (first === undefined || last === undefined) throw new RangeError('a route needs at least one leg')
+  let leftover = 0
+  let fees = 0
+  let gasUnits = 0n
+  for (const [i, leg] of legs.entries()) {
+    if (i < legs.length - 1)
+      leftover += whole(leg.expectedOut - leg.minOut, leg.buy.decimals) * leg.buy.priceUsd
+    fees += (whole(leg.amountIn, leg.sell.decimals) * leg.sell.priceUsd * (leg.poolFeeBps ?? 0)) / 10_000
+    fees += leg.aggregatorFeeUsd
+    gasUnits += legGasUnits(leg)
+  }
+  const gas = whole(gasUnits * market.baseFeeWei, 18) * market.ethUsd
+  const spent = whole(first.amountIn, first.sell.decimals) * first.sell.priceUsd
+  const back = whole(last.expectedOut, last.buy.decimals) * last.buy.priceUsd
+  return {
+    minOutUsd: usd(whole(last.minOut, last.buy.decimals) * last.buy.priceUsd),
+    leftoverUsd: usd(leftover),
+    gasUnits,
+    gasUsd: usd(gas),
+    feesUsd: usd(fees),
+    netUsd: usd(back + leftover - spent - gas),
+  }
+}
+
+/**
+ * Atomic amount of a token worth `budgetUsd` at `priceUsd` per whole token: floor(budget / price ×
+ * 10^decimals). Zero budget → 0.
+ */
+export function amountForBudget(budgetUsd: number, priceUsd: number, decimals: number): bigint {
+  if (!(priceUsd > 0) || !Number.isFinite(priceUsd)) throw new RangeError('priceUsd must be positive')
+  if (!(budgetUsd >= 0) || !Number.isFinite(budgetUsd)) throw new RangeError('budgetUsd must be >= 0')
+  return BigInt(Math.floor((budgetUsd / priceUsd) * 10 ** decimals))
+}

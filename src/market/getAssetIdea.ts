@@ -1,0 +1,65 @@
+import type { IdeaBasis, IdeaRead, NeutralRead } from '../analytics/ideaFromBars.js'
+import { pickAlternatives } from '../analytics/pickAlternatives.js'
+import { canonicalSymbol } from './getPrices.js'
+import type { MarketData } from './marketData.js'
+import { presentIdea } from './presentIdea.js'
+import { IDEA_MAJORS, IDEAS_DISCLAIMER, type IdeaOutcome, ideasOf, readIdeas } from './readIdeas.js'
+import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+
+/** One market's read in the single-asset form: the idea with target, liquidation and edge, or why none. */
+export interface AssetRead {
+  symbol: string
+  status: 'ok' | 'neutral' | 'insufficient_history'
+  /** neutral: `no_trend` or `stop_too_wide`; null otherwise. */
+  reason: NeutralRead['reason'] | null
+  /** insufficient_history: bars the rule needs and bars it got; null otherwise. */
+  needed: number | null
+  got: number | null
+  idea: IdeaRead | null
+}
+
+export interface AssetIdea extends AssetRead {
+  basis: IdeaBasis
+  alternatives: IdeaRead[]
+  hedge: IdeaRead | null
+  disclaimer: string
+}
+
+/**
+ * GET /v1/ideas/asset/{sym}: `sym`'s read in the single-asset form, with better alternatives and a hedge
+ * (`pickAlternatives`) from the default universe (IDEA_MAJORS) plus `sym`, all read at once. An unlisted
+ * `sym` is UnknownPerpSymbolError (404 naming `sym`); a listed one with no price or bar an UpstreamError.
+ */
+export async function getAssetIdea(
+  market: MarketData,
+  sym: string,
+  basis: IdeaBasis,
+  nowMs: number,
+): Promise<AssetIdea> {
+  const symbol = canonicalSymbol(sym)
+  const r = await readIdeas(market, [symbol, ...IDEA_MAJORS], basis, nowMs)
+  if (r.unknown.includes(symbol)) throw new UnknownPerpSymbolError([symbol], 'sym')
+  const own = r.reads.find((x) => x.symbol === symbol)
+  if (own === undefined) throw new UpstreamError('candles', `no price or bars for ${symbol}`)
+  const read = assetRead(own)
+  const picked = pickAlternatives(
+    { symbol, pairIndex: read.idea?.pairIndex ?? -1, idea: 'status' in own ? null : own },
+    ideasOf(r.reads),
+  )
+  return {
+    ...read,
+    basis,
+    alternatives: picked.alternatives.map((i) => presentIdea(i, 'asset')),
+    hedge: picked.hedge === null ? null : presentIdea(picked.hedge, 'asset'),
+    disclaimer: IDEAS_DISCLAIMER,
+  }
+}
+
+/** An outcome of `ideaFromBars` in the single-asset form. */
+export function assetRead(o: IdeaOutcome): AssetRead {
+  const base = { symbol: o.symbol, reason: null, needed: null, got: null, idea: null }
+  if (!('status' in o)) return { ...base, status: 'ok', idea: presentIdea(o, 'asset') }
+  if (o.status === 'neutral') return { ...base, status: 'neutral', reason: o.reason }
+  return { ...base, status: 'insufficient_history', needed: o.needed, got: o.got }
+}

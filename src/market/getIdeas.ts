@@ -1,0 +1,70 @@
+import type { IdeaBasis, IdeaRead } from '../analytics/ideaFromBars.js'
+import { type IdeaRanking, rankIdeas, type Worthwhileness } from '../analytics/rankIdeas.js'
+import type { MarketData } from './marketData.js'
+import { presentIdea } from './presentIdea.js'
+import {
+  IDEA_MAJORS,
+  IDEAS_DISCLAIMER,
+  type IdeaMarketReads,
+  type IdeasSkipped,
+  ideasOf,
+  readIdeas,
+  skippedOf,
+} from './readIdeas.js'
+import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+
+export interface IdeasQuery {
+  /** Default: IDEA_MAJORS. */
+  symbols?: readonly string[] | undefined
+  limit: number
+  worthwhileness: Worthwhileness
+  basis: IdeaBasis
+  ranking: IdeaRanking
+}
+
+export interface Ideas {
+  worthwhileness: Worthwhileness
+  basis: IdeaBasis
+  ranking: IdeaRanking
+  ideas: IdeaRead[]
+  skipped: IdeasSkipped
+  disclaimer: string
+}
+
+/**
+ * GET /v1/ideas: one idea per market (`readIdeas` → `ideaFromBars`), filtered and ordered by `rankIdeas`,
+ * shown in the list form. Every symbol unknown → UnknownPerpSymbolError (400 `symbols`); known symbols
+ * but no price or bar for any → UpstreamError (502). Neither is charged.
+ */
+export async function getIdeas(market: MarketData, q: IdeasQuery, nowMs: number): Promise<Ideas> {
+  const r = await readUniverse(market, q.symbols ?? IDEA_MAJORS, q.basis, nowMs)
+  const ranked = rankIdeas(ideasOf(r.reads), {
+    limit: q.limit,
+    worthwhileness: q.worthwhileness,
+    ranking: q.ranking,
+  })
+  return {
+    worthwhileness: q.worthwhileness,
+    basis: q.basis,
+    ranking: q.ranking,
+    ideas: ranked.map((i) => presentIdea(i, 'list')),
+    skipped: skippedOf(r),
+    disclaimer: IDEAS_DISCLAIMER,
+  }
+}
+
+/** `readIdeas` that refuses an answer with nothing in it: all unknown (400) or nothing readable (502). */
+export async function readUniverse(
+  market: MarketData,
+  symbols: readonly string[],
+  basis: IdeaBasis,
+  nowMs: number,
+): Promise<IdeaMarketReads> {
+  const r = await readIdeas(market, symbols, basis, nowMs)
+  if (r.reads.length === 0 && r.unavailable.length === 0)
+    throw new UnknownPerpSymbolError(r.unknown, 'symbols')
+  if (r.reads.length === 0)
+    throw new UpstreamError('candles', `no price or bars for ${r.unavailable.join(', ')}`)
+  return r
+}

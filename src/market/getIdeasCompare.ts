@@ -1,0 +1,90 @@
+import { compareAssets } from '../analytics/compareAssets.js'
+import type { IdeaBasis } from '../analytics/ideaFromBars.js'
+import { InvalidInputError } from '../errors.js'
+import { type AssetRead, assetRead } from './getAssetIdea.js'
+import { canonicalSymbol } from './getPrices.js'
+import type { MarketData } from './marketData.js'
+import { round, significant } from './numbers.js'
+import { IDEAS_DISCLAIMER, readIdeas } from './readIdeas.js'
+import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
+import { UpstreamError } from './upstreams/fetchJson.js'
+
+export interface IdeasCompare {
+  a: AssetRead
+  b: AssetRead
+  basis: IdeaBasis
+  status: 'ok' | 'insufficient_history'
+  /** Common bars compared; with insufficient_history, the rule's need and what the legs had in common. */
+  bars: number
+  needed: number | null
+  /** First and last common bar (unix seconds); null with insufficient_history. */
+  from: number | null
+  to: number | null
+  ratio: number | null
+  relativeStrength: number | null
+  zScore: number | null
+  correlation: number | null
+  suggestion: { long: string; short: string } | null
+  disclaimer: string
+}
+
+/**
+ * GET /v1/ideas/compare: `compareAssets` over the two markets' basis bars (the bars `readIdeas` reads for
+ * their ideas, joined on bar time) and each leg's own read in the single-asset form. a = b is a 400 naming
+ * `b`; an unlisted leg a 404 naming it; a listed leg with no price or bar an UpstreamError (502).
+ */
+export async function getIdeasCompare(
+  market: MarketData,
+  q: { a: string; b: string; basis: IdeaBasis },
+  nowMs: number,
+): Promise<IdeasCompare> {
+  const a = canonicalSymbol(q.a)
+  const b = canonicalSymbol(q.b)
+  if (a === b) throw new InvalidInputError('b', 'query field "b" must name another market than "a".')
+  const r = await readIdeas(market, [a, b], q.basis, nowMs)
+  for (const [field, sym] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
+    if (r.unknown.includes(sym)) throw new UnknownPerpSymbolError([sym], field)
+  }
+  const readA = r.reads.find((x) => x.symbol === a)
+  const readB = r.reads.find((x) => x.symbol === b)
+  if (readA === undefined || readB === undefined) {
+    throw new UpstreamError('candles', `no price or bars for ${r.unavailable.join(', ')}`)
+  }
+  const pair = compareAssets(r.bars.get(a) ?? [], r.bars.get(b) ?? [])
+  const legs = { a: assetRead(readA), b: assetRead(readB), basis: q.basis, disclaimer: IDEAS_DISCLAIMER }
+  if (pair.status === 'insufficient_history') {
+    return {
+      ...legs,
+      status: 'insufficient_history',
+      bars: pair.got,
+      needed: pair.needed,
+      from: null,
+      to: null,
+      ratio: null,
+      relativeStrength: null,
+      zScore: null,
+      correlation: null,
+      suggestion: null,
+    }
+  }
+  const r6 = (x: number | null) => (x === null ? null : round(x, 6))
+  return {
+    ...legs,
+    status: 'ok',
+    bars: pair.bars,
+    needed: null,
+    from: pair.from,
+    to: pair.to,
+    ratio: significant(pair.ratio),
+    relativeStrength: round(pair.relativeStrength, 4),
+    zScore: r6(pair.zScore),
+    correlation: r6(pair.correlation),
+    suggestion:
+      pair.suggestion === null
+        ? null
+        : { long: pair.suggestion.long === 'a' ? a : b, short: pair.suggestion.short === 'a' ? a : b },
+  }
+}

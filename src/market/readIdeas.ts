@@ -1,0 +1,149 @@
+import type { Bar } from '../analytics/bar.js'
+import {
+  IDEA_BASES,
+  type IdeaBasis,
+  type IdeaInsufficientHistory,
+  type IdeaRead,
+  ideaFromBars,
+  type NeutralRead,
+} from '../analytics/ideaFromBars.js'
+import { findPythFeed } from './findPythFeed.js'
+import { getRecentBars } from './getCandles.js'
+import { canonicalSymbol } from './getPrices.js'
+import { getRiskPairs } from './getRiskPairs.js'
+import type { MarketData } from './marketData.js'
+
+/**
+ * The default universe of the ideas reads ("the top listed majors"): the largest markets of each of the
+ * perp venue's five categories, 20 in all (the per-call cap). Symbols the venue does not list are skipped.
+ */
+export const IDEA_MAJORS = [
+  'BTC',
+  'ETH',
+  'SOL',
+  'XRP',
+  'BNB',
+  'DOGE',
+  'ADA',
+  'LINK',
+  'AVAX',
+  'LTC',
+  'EUR',
+  'GBP',
+  'AUD',
+  'XAU',
+  'XAG',
+  'WTI',
+  'SPY',
+  'QQQ',
+  'NVDA',
+  'TSLA',
+] as const
+
+/** The basis the ideas reads use unless `basis` says otherwise: about a year of daily candles. */
+export const DEFAULT_IDEA_BASIS: IdeaBasis = '1d-1y'
+
+export type IdeaOutcome = IdeaRead | NeutralRead | IdeaInsufficientHistory
+
+export interface IdeaMarketReads {
+  /** One outcome per readable symbol, in request order. */
+  reads: IdeaOutcome[]
+  /** Requested tickers (canonical case) with no perp pair SYM/USD that has an oracle feed. */
+  unknown: string[]
+  /** The bars each read was given, by symbol (the pair comparison reuses them). */
+  bars: Map<string, Bar[]>
+  /** Listed, but the oracle has no price for them right now, or the candle source no usable bar. */
+  unavailable: string[]
+}
+
+/**
+ * One `ideaFromBars` outcome per symbol. The market: the perp venue's pair SYM/USD (`getRiskPairs`: index,
+ * group as category, max leverage) priced at its oracle feed's latest price (the entry, as
+ * POST /v1/tx/risk/open takes markPrice). The bars: the basis's window of whole bars from the candle path
+ * (`getRecentBars`: the exchange product SYM-USD when listed, else the oracle history). Everything is read
+ * concurrently; the upstream adapters' caches make a repeat within a second free.
+ */
+export async function readIdeas(
+  market: MarketData,
+  symbols: readonly string[],
+  basis: IdeaBasis,
+  nowMs: number,
+): Promise<IdeaMarketReads> {
+  const [pairs, feeds] = await Promise.all([getRiskPairs(market), market.pyth.feeds()])
+  const wanted = [...new Set(symbols.map(canonicalSymbol))]
+  const listed = wanted.flatMap((symbol) => {
+    const pair = pairs.find((p) => p.symbol === `${symbol}/USD`)
+    const feed = findPythFeed(feeds, symbol, 'USD')
+    return pair === undefined || feed === undefined ? [] : [{ symbol, pair, feed }]
+  })
+  const unknown = wanted.filter((s) => !listed.some((l) => l.symbol === s))
+  if (listed.length === 0) return { reads: [], unknown, unavailable: [], bars: new Map() }
+
+  const { barSec, windowSec } = IDEA_BASES[basis]
+  const [prices, candles] = await Promise.all([
+    market.pyth.latest(listed.map((l) => l.feed.id)),
+    Promise.all(
+      listed.map((l) =>
+        getRecentBars(
+          market,
+          { sym: l.symbol, quote: 'USD', granularitySec: barSec, bars: windowSec / barSec },
+          nowMs,
+        ),
+      ),
+    ),
+  ])
+  const reads: IdeaOutcome[] = []
+  const unavailable: string[] = []
+  const barsBySymbol = new Map<string, Bar[]>()
+  listed.forEach(({ symbol, pair, feed }, i) => {
+    const mark = prices.get(feed.id)?.price
+    const rows = candles[i]?.bars ?? []
+    if (mark === undefined || !(mark > 0) || rows.length === 0) {
+      unavailable.push(symbol)
+      return
+    }
+    const bars: Bar[] = rows.map((b) => ({ ...b, t: b.time }))
+    barsBySymbol.set(symbol, bars)
+    const idea = {
+      symbol,
+      pairIndex: pair.pairIndex,
+      category: pair.group,
+      maxLeverage: pair.maxLeverage,
+      mark,
+    }
+    try {
+      reads.push(ideaFromBars(bars, idea, basis))
+    } catch (e) {
+      // A bar with a price that is not positive is a fault of the source, not of the caller: no read.
+      if (!(e instanceof RangeError)) throw e
+      unavailable.push(symbol)
+    }
+  })
+  return { reads, unknown, unavailable, bars: barsBySymbol }
+}
+
+/** The ideas among the outcomes (neither neutral nor short of history). */
+export function ideasOf(reads: readonly IdeaOutcome[]): IdeaRead[] {
+  return reads.filter((r): r is IdeaRead => !('status' in r))
+}
+
+/** Why the reads left markets out, as every ideas answer reports it. */
+export interface IdeasSkipped {
+  neutral: { symbol: string; reason: NeutralRead['reason'] }[]
+  insufficientHistory: { symbol: string; needed: number; got: number }[]
+  unknown: string[]
+  unavailable: string[]
+}
+
+export function skippedOf(r: IdeaMarketReads): IdeasSkipped {
+  const neutral: IdeasSkipped['neutral'] = []
+  const insufficientHistory: IdeasSkipped['insufficientHistory'] = []
+  for (const read of r.reads) {
+    if (!('status' in read)) continue
+    if (read.status === 'neutral') neutral.push({ symbol: read.symbol, reason: read.reason })
+    else insufficientHistory.push({ symbol: read.symbol, needed: read.needed, got: read.got })
+  }
+  return { neutral, insufficientHistory, unknown: r.unknown, unavailable: r.unavailable }
+}
+
+export const IDEAS_DISCLAIMER = 'Indicative, not advice'

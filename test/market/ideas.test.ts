@@ -1,0 +1,449 @@
+import { wrapFetchWithPayment } from '@x402/fetch'
+import type { Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { IdeaRead } from '../../src/analytics/ideaFromBars.js'
+import type { RiskOpenAction } from '../../src/builders/riskOpen.js'
+import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
+import { UNIVERSE } from '../../src/devnet/simulator/universe.js'
+import type { ErrorBody } from '../../src/errors.js'
+import type { AssetIdea } from '../../src/market/getAssetIdea.js'
+import type { Ideas } from '../../src/market/getIdeas.js'
+import type { IdeasCompare } from '../../src/market/getIdeasCompare.js'
+import type { IdeasSummaryAnswer } from '../../src/market/getIdeasSummary.js'
+import type { RiskPair } from '../../src/market/getRiskPairs.js'
+import { IDEA_MAJORS } from '../../src/market/readIdeas.js'
+import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'
+import { eventually } from '../helpers/eventually.js'
+import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+
+// The ideas reads on the devnet, paid with the official client, every figure recomputed here from the
+// simulators' own bars (their wire formats) with this file's own arithmetic of the documented rule; the
+// leverage checked against /v1/risk/pairs; an idea's inputs built, broadcast and filled on the diamond.
+let sw: ServiceWorld
+/** Reads at one instant: the daily window is fixed whatever the wall clock does meanwhile. */
+let frozen: Instance
+const FIXED_MS = Date.now()
+const DAY = 86_400
+const END = Math.floor(FIXED_MS / 1000 / DAY) * DAY
+
+beforeAll(async () => {
+  sw = await startServiceWorld()
+  frozen = await sw.instance({}, { clock: () => FIXED_MS })
+}, 120_000)
+afterAll(async () => {
+  await sw?.stop()
+})
+
+interface RawBar {
+  t: number
+  high: number
+  low: number
+  close: number
+}
+
+const iso = (s: number) => new Date(s * 1000).toISOString()
+
+/** The 365 daily bars of the 1d-1y basis for `symbol`, straight off the simulator the service reads. */
+async function dailyBars(symbol: string): Promise<RawBar[]> {
+  const inst = UNIVERSE.find((i) => i.from === symbol && i.to === 'USD')
+  if (inst === undefined) throw new Error(`no devnet instrument ${symbol}/USD`)
+  const start = END - 365 * DAY
+  const up = frozen.config.upstreams
+  if (inst.coinbaseProduct !== null) {
+    const rows: number[][] = []
+    for (const [from, to] of [
+      [start, start + 299 * DAY],
+      [start + 300 * DAY, END - DAY],
+    ] as const) {
+      const url = `${up.coinbaseExchange}/products/${inst.coinbaseProduct}/candles?granularity=${DAY}&start=${iso(from)}&end=${iso(to)}`
+      rows.push(...((await (await fetch(url)).json()) as number[][]))
+    }
+    return rows
+      .map(([t, low, high, , close]) => ({
+        t: t as number,
+        low: low as number,
+        high: high as number,
+        close: close as number,
+      }))
+      .sort((a, b) => a.t - b.t)
+  }
+  const url = `${up.pythBenchmarks}/v1/shims/tradingview/history?symbol=${encodeURIComponent(inst.pythSymbol)}&resolution=1D&from=${start}&to=${END - 1}`
+  const h = (await (await fetch(url)).json()) as { t: number[]; h: number[]; l: number[]; c: number[] }
+  return h.t.map((t, i) => ({ t, high: h.h[i] as number, low: h.l[i] as number, close: h.c[i] as number }))
+}
+
+type Truth =
+  | { kind: 'neutral'; reason: 'no_trend' | 'stop_too_wide' }
+  | {
+      kind: 'idea'
+      direction: 'long' | 'short'
+      conviction: number
+      stop: number
+      target: number
+      leverage: number
+      liquidation: number
+      edge: number
+    }
+
+/** The documented rule, written out again: EMA(20), Wilder ATR(14), position and slope in ATRs, … */
+function truthOf(bars: readonly RawBar[], entry: number, maxLeverage: number): Truth {
+  const closes = bars.map((b) => b.close)
+  const emas: number[] = []
+  let ema = closes.slice(0, 20).reduce((a, b) => a + b, 0) / 20
+  emas.push(ema)
+  for (const c of closes.slice(20)) {
+    ema = ema + (2 / 21) * (c - ema)
+    emas.push(ema)
+  }
+  const trs = bars
+    .slice(1)
+    .map((b, i) =>
+      Math.max(
+        b.high - b.low,
+        Math.abs(b.high - (bars[i] as RawBar).close),
+        Math.abs(b.low - (bars[i] as RawBar).close),
+      ),
+    )
+  let atr = trs.slice(0, 14).reduce((a, b) => a + b, 0) / 14
+  for (const tr of trs.slice(14)) atr = (13 * atr + tr) / 14
+  const now = emas.at(-1) as number
+  const d = ((closes.at(-1) as number) - now) / atr
+  const s = (now - (emas.at(-6) as number)) / atr
+  if (!(atr > 0) || !((d > 0 && s > 0) || (d < 0 && s < 0))) return { kind: 'neutral', reason: 'no_trend' }
+  const sign = d > 0 ? 1 : -1
+  const conviction = Math.tanh(Math.min(Math.abs(d), Math.abs(s)))
+  const stopFrac = (2 * atr) / entry
+  const ranges = bars.map((b) => (b.high - b.low) / b.close).sort((x, y) => x - y)
+  const p90 = ranges[Math.ceil(0.9 * ranges.length) - 1] as number
+  const need = stopFrac + Math.max(0.5 * stopFrac, p90)
+  let leverage = Math.min(Math.floor(0.9 / need), Math.floor(maxLeverage))
+  if (leverage < 2) {
+    if (0.9 / 1.1 >= need) leverage = 1.1
+    else return { kind: 'neutral', reason: 'stop_too_wide' }
+  }
+  return {
+    kind: 'idea',
+    direction: sign > 0 ? 'long' : 'short',
+    conviction,
+    stop: entry - sign * 2 * atr,
+    target: entry + sign * 4 * atr,
+    leverage,
+    liquidation: entry * (1 - (sign * 0.9) / leverage),
+    edge: conviction * 2 * stopFrac - (1 - conviction) * stopFrac,
+  }
+}
+
+const close = (actual: number | null, expected: number, rel = 1e-8) =>
+  expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(Math.abs(expected) * rel + 1e-12)
+
+/** The oracle's latest price of a pair's feed now, from the Hermes simulator. */
+async function oraclePrice(symbol: string): Promise<number> {
+  const up = frozen.config.upstreams
+  const feeds = (await (await fetch(`${up.pythHermes}/v2/price_feeds`)).json()) as {
+    id: string
+    attributes: { base: string; quote_currency: string }
+  }[]
+  const inst = UNIVERSE.find((i) => i.from === symbol && i.to === 'USD')
+  const feed = feeds.find(
+    (f) => f.attributes.base === (inst?.pythSymbol.split('.').at(-1)?.split('/')[0] ?? symbol),
+  )
+  const res = (await (
+    await fetch(`${up.pythHermes}/v2/updates/price/latest?ids[]=${feed?.id}&parsed=true`)
+  ).json()) as { parsed: { price: { price: string; expo: number } }[] }
+  const p = res.parsed[0]?.price
+  return Number(p?.price) * 10 ** (p?.expo ?? 0)
+}
+
+let pairs: RiskPair[]
+let loose: Ideas
+const truths = new Map<string, Truth>()
+const entries = new Map<string, number>()
+
+describe('GET /v1/ideas', () => {
+  test('behavior: paid with the official client, every idea of the 20 majors equals the rule recomputed from the simulators’ bars, with leverage within /v1/risk/pairs', async () => {
+    const who = payer(3)
+    const pay = wrapFetchWithPayment(fetch, who.client)
+    const before = await sw.usdcBalance(who.account.address)
+    const [ideasRes, pairsRes] = await Promise.all([
+      pay(`${frozen.url}/v1/ideas?worthwhileness=loose&limit=12`),
+      pay(`${frozen.url}/v1/risk/pairs`),
+    ])
+    expect(ideasRes.status).toBe(200)
+    expect(pairsRes.status).toBe(200)
+    loose = (await ideasRes.json()) as Ideas
+    pairs = ((await pairsRes.json()) as { pairs: RiskPair[] }).pairs
+    expect([loose.worthwhileness, loose.basis, loose.ranking]).toEqual(['loose', '1d-1y', 'edge-rate'])
+    expect(loose.disclaimer).toBe('Indicative, not advice')
+    // Every default major is listed on the devnet and has a year of daily bars.
+    expect(loose.skipped.unknown).toEqual([])
+    expect(loose.skipped.unavailable).toEqual([])
+    expect(loose.skipped.insufficientHistory).toEqual([])
+
+    const bars = await Promise.all(IDEA_MAJORS.map((s) => dailyBars(s)))
+    for (const b of bars) expect(b).toHaveLength(365)
+    const listed = new Map(loose.ideas.map((i) => [i.symbol, i]))
+    IDEA_MAJORS.forEach((symbol, k) => {
+      const pair = pairs.find((p) => p.symbol === `${symbol}/USD`) as RiskPair
+      const idea = listed.get(symbol)
+      // The entry is the oracle price the service read; the rule is recomputed at that entry.
+      const entry = idea?.entry ?? ((bars[k] as RawBar[]).at(-1) as RawBar).close
+      const truth = truthOf(bars[k] as RawBar[], entry, pair.maxLeverage)
+      truths.set(symbol, truth)
+      if (idea === undefined) {
+        // Not listed: neutral (with the rule's reason) or an idea whose edge is not positive.
+        const neutral = loose.skipped.neutral.find((n) => n.symbol === symbol)
+        if (truth.kind === 'neutral') expect(neutral?.reason, symbol).toBe(truth.reason)
+        else expect(truth.edge <= 0 || loose.ideas.length === 12, symbol).toBe(true)
+        return
+      }
+      entries.set(symbol, idea.entry)
+      expect(truth.kind, symbol).toBe('idea')
+      if (truth.kind !== 'idea') return
+      expect(idea.pairIndex).toBe(pair.pairIndex)
+      expect(idea.category).toBe(pair.group)
+      expect(idea.maxLeverage).toBe(pair.maxLeverage)
+      expect(idea.leverage).toBeLessThanOrEqual(pair.maxLeverage)
+      expect(idea.direction).toBe(truth.direction)
+      expect(idea.leverage).toBe(truth.leverage)
+      close(idea.conviction, truth.conviction, 1e-3)
+      close(idea.stop, truth.stop)
+      // The list form: target, liquidation and edge are the single-asset read's; open carries the target.
+      expect([idea.target, idea.liquidation, idea.edge]).toEqual([null, null, null])
+      expect(idea.open).toMatchObject({
+        pairIndex: pair.pairIndex,
+        long: truth.direction === 'long',
+        leverage: truth.leverage,
+        markPrice: idea.entry,
+        tradeType: 0,
+        sl: idea.stop,
+      })
+      close(idea.open.tp, truth.target)
+      expect(truth.edge).toBeGreaterThan(0)
+    })
+    // The ranking: edge × leverage, descending, over the recomputed edges.
+    const rates = loose.ideas.map((i) => {
+      const t = truths.get(i.symbol) as Extract<Truth, { kind: 'idea' }>
+      return t.edge * t.leverage
+    })
+    expect(rates).toEqual([...rates].sort((a, b) => b - a))
+    // Everything positive the rule finds is listed, up to the limit.
+    const positive = [...truths.values()].filter((t) => t.kind === 'idea' && t.edge > 0).length
+    expect(loose.ideas).toHaveLength(Math.min(12, positive))
+    // The entries are the oracle's prices (the Hermes simulator, read again now: it moves slowly).
+    for (const i of loose.ideas.slice(0, 3)) close(await oraclePrice(i.symbol), i.entry, 5e-3)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 10_000n - 1_000n)
+  })
+
+  test('behavior: strict keeps edge ≥ 0.008 and one idea per direction per category; ranking=conviction orders by conviction; symbol order does not change the answer', async () => {
+    const pay = wrapFetchWithPayment(fetch, payer(3).client)
+    const get = async (q: string) => {
+      const res = await pay(`${frozen.url}/v1/ideas?${q}`)
+      expect(res.status, q).toBe(200)
+      return (await res.json()) as Ideas
+    }
+    const forward = IDEA_MAJORS.join(',')
+    const backward = [...IDEA_MAJORS].reverse().join(',')
+    const [strict, strictReversed, byConviction] = await Promise.all([
+      get(`symbols=${forward}&limit=12`),
+      get(`symbols=${backward}&limit=12`),
+      get(`worthwhileness=loose&limit=12&ranking=conviction`),
+    ])
+    expect(strictReversed.ideas).toEqual(strict.ideas)
+    expect(strict.worthwhileness).toBe('strict')
+    const edgeOf = (i: IdeaRead) => (truths.get(i.symbol) as Extract<Truth, { kind: 'idea' }>).edge
+    const seen = new Set<string>()
+    for (const i of strict.ideas) {
+      expect(edgeOf(i)).toBeGreaterThanOrEqual(0.008)
+      const key = `${i.category}/${i.direction}`
+      expect(seen.has(key), key).toBe(false)
+      seen.add(key)
+    }
+    // Each strict idea is the first of its (category, direction) in the loose edge-rate order.
+    const firsts = loose.ideas.filter((i) => edgeOf(i) >= 0.008)
+    const expected = firsts.filter(
+      (i, k) => firsts.findIndex((j) => j.category === i.category && j.direction === i.direction) === k,
+    )
+    expect(strict.ideas.map((i) => i.symbol)).toEqual(expected.map((i) => i.symbol))
+    const conv = byConviction.ideas.map((i) => i.conviction)
+    expect(conv).toEqual([...conv].sort((a, b) => b - a))
+    expect(new Set(byConviction.ideas.map((i) => i.symbol))).toEqual(
+      new Set(loose.ideas.map((i) => i.symbol)),
+    )
+  })
+
+  test('behavior: an idea’s open inputs are accepted by POST /v1/tx/risk/open, simulate cleanly, broadcast and fill on the diamond with that leverage, TP and SL', async () => {
+    const idea = loose.ideas.find((i) => i.category === 'crypto') ?? loose.ideas[0]
+    if (idea === undefined) throw new Error('the devnet gave no idea to open')
+    const owner = ownerWallet(sw, 4)
+    const me = owner.account.address
+    // The venue's minimum position is 1,500 USD of size.
+    const collateralUsdc = Math.ceil(1600 / idea.leverage)
+    const client = builderClient(sw, frozen)
+    const built = await client.post<RiskOpenAction>('/v1/tx/risk/open', {
+      ...idea.open,
+      collateralUsdc,
+      owner: me,
+    })
+    expect(built.status, JSON.stringify(built.body)).toBe(200)
+    // A 200 is a bundle the builder simulated from the owner without a revert, one report per step.
+    expect(built.body.simulation.steps).toHaveLength(built.body.steps.length)
+    const before = await sw.usdcBalance(me)
+    await broadcast(sw.chain, owner, built.body)
+    expect(before - (await sw.usdcBalance(me))).toBe(BigInt(collateralUsdc) * 1_000_000n)
+    await sw.world.keeperTick()
+    const trades = await eventually(async () => {
+      const t = await sw.chain.readContract({
+        address: BASE_ADDRESSES.GtradeDiamond,
+        abi: gtradeStandInAbi,
+        functionName: 'getTrades',
+        args: [me as Address],
+      })
+      expect(t.length).toBeGreaterThan(0)
+      return t
+    })
+    const trade = trades.find((t) => t.pairIndex === idea.pairIndex)
+    expect(trade).toBeDefined()
+    expect(trade?.long).toBe(idea.direction === 'long')
+    expect(Number(trade?.leverage)).toBe(Math.round(idea.leverage * 1000))
+    expect(Number(trade?.tp) / 1e10).toBeCloseTo(idea.open.tp, 6)
+    expect(Number(trade?.sl) / 1e10).toBeCloseTo(idea.open.sl, 6)
+  })
+
+  test('error: all unknown symbols are 400 naming symbols, a bad worthwhileness or limit 13 is 400 naming it; no USDC moves', async () => {
+    const who = await sw.freshWallet(1_000_000n)
+    const pay = wrapFetchWithPayment(fetch, who.client)
+    for (const [q, field] of [
+      ['symbols=NOPE,ZZZ', 'symbols'],
+      ['worthwhileness=lax', 'worthwhileness'],
+      ['limit=13', 'limit'],
+      ['basis=1h-1d', 'basis'],
+    ] as const) {
+      const res = await pay(`${frozen.url}/v1/ideas?${q}`)
+      expect(res.status, q).toBe(400)
+      expect(((await res.json()) as ErrorBody).error.field, q).toBe(field)
+    }
+    // A known symbol beside an unknown one is served; the unknown one is reported.
+    const mixed = await pay(`${frozen.url}/v1/ideas?symbols=BTC,NOPE`)
+    expect(mixed.status).toBe(200)
+    expect(((await mixed.json()) as Ideas).skipped.unknown).toEqual(['NOPE'])
+    expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n - 10_000n)
+  })
+})
+
+describe('GET /v1/ideas/asset/{sym}, /v1/ideas/summary, /v1/ideas/compare', () => {
+  test('behavior: the single-asset read adds target, liquidation and edge, recomputed; alternatives beat it on edge × leverage and the hedge is the opposite side', async () => {
+    const pay = wrapFetchWithPayment(fetch, payer(5).client)
+    const idea = loose.ideas[loose.ideas.length - 1] as IdeaRead
+    const res = await pay(`${frozen.url}/v1/ideas/asset/${idea.symbol.toLowerCase()}`)
+    expect(res.status).toBe(200)
+    const a = (await res.json()) as AssetIdea
+    expect([a.symbol, a.status, a.basis]).toEqual([idea.symbol, 'ok', '1d-1y'])
+    const t = truths.get(idea.symbol) as Extract<Truth, { kind: 'idea' }>
+    const got = a.idea as IdeaRead
+    // Entry may be a newer oracle read; the rule is recomputed at the answer's own entry.
+    const bars = await dailyBars(idea.symbol)
+    const pair = pairs.find((p) => p.symbol === `${idea.symbol}/USD`) as RiskPair
+    const at = truthOf(bars, got.entry, pair.maxLeverage) as Extract<Truth, { kind: 'idea' }>
+    expect(got.direction).toBe(t.direction)
+    close(got.target, at.target)
+    close(got.liquidation, at.liquidation)
+    close(got.edge, at.edge, 1e-4)
+    expect(got.open.tp).toBe(got.target)
+    const rate = (i: IdeaRead) => (i.edge as number) * i.leverage
+    for (const alt of a.alternatives) {
+      expect(alt.direction).toBe(got.direction)
+      expect(rate(alt)).toBeGreaterThan(rate(got))
+    }
+    expect(a.alternatives.length).toBeLessThanOrEqual(3)
+    if (a.hedge !== null) expect(a.hedge.direction).not.toBe(got.direction)
+    // Every listed idea of the same direction ranked above it in edge-rate is offered (up to 3).
+    const better = loose.ideas.filter((i) => i.direction === got.direction && i.symbol !== got.symbol)
+    expect(a.alternatives.map((x) => x.symbol)).toEqual(
+      better
+        .filter((i) => {
+          const ti = truths.get(i.symbol) as Extract<Truth, { kind: 'idea' }>
+          return ti.edge * ti.leverage > at.edge * at.leverage
+        })
+        .slice(0, 3)
+        .map((i) => i.symbol),
+    )
+  })
+
+  test('behavior: the summary’s breadth, best long and short, and top per category equal the recomputed reads of the 20 majors', async () => {
+    const pay = wrapFetchWithPayment(fetch, payer(5).client)
+    const res = await pay(`${frozen.url}/v1/ideas/summary`)
+    expect(res.status).toBe(200)
+    const s = (await res.json()) as IdeasSummaryAnswer
+    expect(s.universe).toEqual([...IDEA_MAJORS])
+    const ideas = [...truths.entries()].filter(
+      (e): e is [string, Extract<Truth, { kind: 'idea' }>] => e[1].kind === 'idea',
+    )
+    expect(s.breadth).toEqual({
+      long: ideas.filter(([, t]) => t.direction === 'long').length,
+      short: ideas.filter(([, t]) => t.direction === 'short').length,
+      neutral: truths.size - ideas.length,
+    })
+    const best = (xs: typeof ideas) =>
+      [...xs].sort((x, y) => y[1].conviction - x[1].conviction)[0]?.[0] ?? null
+    expect(s.bestLong?.symbol ?? null).toBe(best(ideas.filter(([, t]) => t.direction === 'long')))
+    expect(s.bestShort?.symbol ?? null).toBe(best(ideas.filter(([, t]) => t.direction === 'short')))
+    const categoryOf = (sym: string) => (pairs.find((p) => p.symbol === `${sym}/USD`) as RiskPair).group
+    const categories = [...new Set(ideas.map(([sym]) => categoryOf(sym)))].sort()
+    expect(Object.keys(s.topByCategory)).toEqual(categories)
+    for (const c of categories) {
+      expect(s.topByCategory[c]?.symbol, c).toBe(best(ideas.filter(([sym]) => categoryOf(sym) === c)))
+    }
+  })
+
+  test('behavior: the pair read’s ratio, relative strength, z-score and correlation equal a recomputation from both legs’ bars', async () => {
+    const pay = wrapFetchWithPayment(fetch, payer(5).client)
+    const res = await pay(`${frozen.url}/v1/ideas/compare?a=ETH&b=BTC`)
+    expect(res.status).toBe(200)
+    const c = (await res.json()) as IdeasCompare
+    const [eth, btc] = await Promise.all([dailyBars('ETH'), dailyBars('BTC')])
+    expect(c.status).toBe('ok')
+    expect(c.bars).toBe(365)
+    expect([c.from, c.to]).toEqual([eth[0]?.t, eth.at(-1)?.t])
+    const pa = eth.map((b) => b.close)
+    const pb = btc.map((b) => b.close)
+    const n = pa.length
+    const x = pa.map((v, i) => Math.log(v / (pb[i] as number)))
+    const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / xs.length
+    const sd = (xs: number[]) => Math.sqrt(mean(xs.map((v) => (v - mean(xs)) ** 2)))
+    close(c.ratio, (pa[n - 1] as number) / (pb[n - 1] as number))
+    close(
+      c.relativeStrength,
+      ((pa[n - 1] as number) / (pa[0] as number) - 1) * 100 -
+        ((pb[n - 1] as number) / (pb[0] as number) - 1) * 100,
+      1e-4,
+    )
+    const z = ((x[n - 1] as number) - mean(x)) / sd(x)
+    close(c.zScore, z, 1e-4)
+    const ra = pa.slice(1).map((v, i) => Math.log(v / (pa[i] as number)))
+    const rb = pb.slice(1).map((v, i) => Math.log(v / (pb[i] as number)))
+    const cov = mean(ra.map((v, i) => (v - mean(ra)) * ((rb[i] as number) - mean(rb))))
+    close(c.correlation, cov / (sd(ra) * sd(rb)), 1e-4)
+    expect(c.suggestion).toEqual(
+      z >= 2 ? { long: 'BTC', short: 'ETH' } : z <= -2 ? { long: 'ETH', short: 'BTC' } : null,
+    )
+    expect(c.a.symbol).toBe('ETH')
+    expect(c.a.status).toBe(truths.get('ETH')?.kind === 'idea' ? 'ok' : 'neutral')
+  })
+
+  test('error: an unknown sym is 404 naming sym, compare a = b is 400 naming b and an unknown b 404 naming b; none charged', async () => {
+    const who = await sw.freshWallet(1_000_000n)
+    const pay = wrapFetchWithPayment(fetch, who.client)
+    for (const [path, status, field] of [
+      ['/v1/ideas/asset/NOPE', 404, 'sym'],
+      ['/v1/ideas/compare?a=ETH&b=eth', 400, 'b'],
+      ['/v1/ideas/compare?a=ETH&b=NOPE', 404, 'b'],
+      ['/v1/ideas/summary?basis=2d', 400, 'basis'],
+    ] as const) {
+      const res = await pay(`${frozen.url}${path}`)
+      expect(res.status, path).toBe(status)
+      expect(((await res.json()) as ErrorBody).error.field, path).toBe(field)
+    }
+    expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n)
+  })
+})
