@@ -3,7 +3,13 @@ import { summarizeIdeas } from '../analytics/summarizeIdeas.js'
 import { readUniverse } from './getIdeas.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
-import { IDEA_MAJORS, IDEAS_DISCLAIMER, type IdeaOutcome, type IdeasSkipped, skippedOf } from './readIdeas.js'
+import {
+  IDEA_MAJORS,
+  IDEAS_DISCLAIMER,
+  type IdeaMarketReads,
+  type IdeasSkipped,
+  skippedOf,
+} from './readIdeas.js'
 
 export interface IdeasSummaryAnswer {
   basis: IdeaBasis
@@ -23,26 +29,23 @@ export async function getIdeasSummary(
   basis: IdeaBasis,
   nowMs: number,
 ): Promise<IdeasSummaryAnswer> {
-  const r = await readUniverse(market, IDEA_MAJORS, basis, nowMs)
-  return {
-    basis,
-    ...presentSummary(r.reads),
-    universe: r.reads.map((x) => x.symbol),
-    skipped: skippedOf(r),
-    disclaimer: IDEAS_DISCLAIMER,
-  }
+  return summaryOf(await readUniverse(market, IDEA_MAJORS, basis, nowMs), basis)
 }
 
-/** `summarizeIdeas` with its ideas in the list form (shared with the one-call bundle). */
-export function presentSummary(reads: readonly IdeaOutcome[]) {
-  const s = summarizeIdeas(reads)
+/** The summary answer of one universe's reads (shared with the one-call bundle). */
+export function summaryOf(r: IdeaMarketReads, basis: IdeaBasis): IdeasSummaryAnswer {
+  const s = summarizeIdeas(r.reads)
   const list = (i: IdeaRead | null) => (i === null ? null : presentIdea(i, 'list'))
   return {
+    basis,
     bestLong: list(s.bestLong),
     bestShort: list(s.bestShort),
     topByCategory: Object.fromEntries(
       Object.entries(s.topByCategory).map(([k, v]) => [k, presentIdea(v, 'list')]),
     ),
     breadth: s.breadth,
+    universe: r.reads.map((x) => x.symbol),
+    skipped: skippedOf(r),
+    disclaimer: IDEAS_DISCLAIMER,
   }
 }

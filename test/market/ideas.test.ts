@@ -7,11 +7,14 @@ import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
 import { UNIVERSE } from '../../src/devnet/simulator/universe.js'
 import type { ErrorBody } from '../../src/errors.js'
+import type { Alpha } from '../../src/market/getAlpha.js'
+import type { Arbitrage } from '../../src/market/getArbitrage.js'
 import type { AssetIdea } from '../../src/market/getAssetIdea.js'
 import type { Ideas } from '../../src/market/getIdeas.js'
 import type { IdeasCompare } from '../../src/market/getIdeasCompare.js'
 import type { IdeasSummaryAnswer } from '../../src/market/getIdeasSummary.js'
 import type { RiskPair } from '../../src/market/getRiskPairs.js'
+import type { Signals } from '../../src/market/getSignals.js'
 import { IDEA_MAJORS } from '../../src/market/readIdeas.js'
 import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { eventually } from '../helpers/eventually.js'
@@ -443,6 +446,85 @@ describe('GET /v1/ideas/asset/{sym}, /v1/ideas/summary, /v1/ideas/compare', () =
       const res = await pay(`${frozen.url}${path}`)
       expect(res.status, path).toBe(status)
       expect(((await res.json()) as ErrorBody).error.field, path).toBe(field)
+    }
+    expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n)
+  })
+})
+
+describe('GET /v1/alpha', () => {
+  test('behavior: without taker the bundle skips arbitrage and says so; its ideas, signals and summary equal the three reads made at the same time; $0.01', async () => {
+    const who = payer(6)
+    const pay = wrapFetchWithPayment(fetch, who.client)
+    const before = await sw.usdcBalance(who.account.address)
+    const first10 = IDEA_MAJORS.slice(0, 10).join(',')
+    const [alphaRes, ideasRes, signalsRes, summaryRes] = await Promise.all([
+      pay(`${frozen.url}/v1/alpha`),
+      pay(`${frozen.url}/v1/ideas?limit=6`),
+      pay(`${frozen.url}/v1/signals?symbols=${first10}`),
+      pay(`${frozen.url}/v1/ideas/summary`),
+    ])
+    for (const r of [alphaRes, ideasRes, signalsRes, summaryRes]) expect(r.status).toBe(200)
+    const alpha = (await alphaRes.json()) as Alpha
+    const ideas = (await ideasRes.json()) as Ideas
+    const signals = (await signalsRes.json()) as Signals
+    const summary = (await summaryRes.json()) as IdeasSummaryAnswer
+    expect(alpha.arbitrage).toBeNull()
+    expect(alpha.arbitrageSkipped).toMatch(/taker/)
+    // The rule's outputs that do not depend on the oracle tick the reads happened to see.
+    const core = (xs: readonly IdeaRead[]) =>
+      xs.map((i) => [i.symbol, i.direction, i.conviction, i.pairIndex])
+    expect(core(alpha.ideas)).toEqual(core(ideas.ideas))
+    expect(alpha.ideas.length).toBeGreaterThan(0)
+    expect(alpha.signals).toEqual(
+      signals.signals.map((x) => ({ symbol: x.symbol, bias: x.bias, conviction: x.conviction })),
+    )
+    expect(alpha.signals).toHaveLength(10)
+    expect(alpha.summary.breadth).toEqual(summary.breadth)
+    expect(alpha.summary.universe).toEqual(summary.universe)
+    expect(alpha.summary.bestLong?.symbol).toBe(summary.bestLong?.symbol)
+    expect(alpha.summary.bestShort?.symbol).toBe(summary.bestShort?.symbol)
+    // alpha, ideas and summary $0.01 each, signals $0.001; then the bundle alone costs exactly $0.01.
+    const alone = await sw.usdcBalance(who.account.address)
+    expect(before - alone).toBe(31_000n)
+    expect((await pay(`${frozen.url}/v1/alpha?symbols=BTC,ETH&limit=1`)).status).toBe(200)
+    expect(alone - (await sw.usdcBalance(who.account.address))).toBe(10_000n)
+  })
+
+  test('behavior: with taker the bundle carries the arbitrage read for target, budget and slippage; its routes equal GET /v1/arbitrage’s', async () => {
+    const who = payer(6)
+    const pay = wrapFetchWithPayment(fetch, who.client)
+    const q = `target=USDC&budget=500&slippageBps=50&taker=${who.account.address}`
+    const [alphaRes, arbRes] = await Promise.all([
+      pay(`${frozen.url}/v1/alpha?symbols=BTC,ETH,EUR&${q}`),
+      pay(`${frozen.url}/v1/arbitrage?${q}`),
+    ])
+    expect(alphaRes.status).toBe(200)
+    expect(arbRes.status).toBe(200)
+    const alpha = (await alphaRes.json()) as Alpha
+    const arb = (await arbRes.json()) as Arbitrage
+    expect(alpha.arbitrageSkipped).toBeNull()
+    const a = alpha.arbitrage as Arbitrage
+    expect([a.target, a.budgetUsd, a.token]).toEqual(['USDC', 500, arb.token])
+    // Settling a payment mines a block but moves no pool: the same cycles, legs and amounts.
+    const legs = (x: Arbitrage) => x.routes.map((r) => [r.path, r.amountIn, r.legs.map((l) => l.swap)])
+    expect(legs(a)).toEqual(legs(arb))
+    for (const r of a.routes) for (const l of r.legs) expect(l.swap.slippageBps).toBe(50)
+    expect(alpha.signals.map((x) => x.symbol)).toEqual(['BTC', 'ETH', 'EUR'])
+    expect(alpha.summary.universe).toEqual(['BTC', 'ETH', 'EUR'])
+  })
+
+  test('error: a bad target, a negative budget or an invalid taker is a 400 naming it; not charged', async () => {
+    const who = await sw.freshWallet(1_000_000n)
+    const pay = wrapFetchWithPayment(fetch, who.client)
+    for (const [q, field] of [
+      ['target=DOGE', 'target'],
+      ['budget=-1', 'budget'],
+      ['taker=0x123', 'taker'],
+      ['symbols=NOPE', 'symbols'],
+    ] as const) {
+      const res = await pay(`${frozen.url}/v1/alpha?${q}`)
+      expect(res.status, q).toBe(400)
+      expect(((await res.json()) as ErrorBody).error.field, q).toBe(field)
     }
     expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n)
   })

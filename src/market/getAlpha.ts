@@ -1,0 +1,81 @@
+import type { PublicClient } from 'viem'
+import type { Bias } from '../analytics/blendSentiment.js'
+import type { IdeaRead } from '../analytics/ideaFromBars.js'
+import { rankIdeas } from '../analytics/rankIdeas.js'
+import type { ArbitrageTarget } from './arbitrageTokens.js'
+import { type Arbitrage, getArbitrage } from './getArbitrage.js'
+import { readUniverse } from './getIdeas.js'
+import { type IdeasSummaryAnswer, summaryOf } from './getIdeasSummary.js'
+import { getSignals, UnknownSignalSymbolError } from './getSignals.js'
+import type { MarketData } from './marketData.js'
+import { presentIdea } from './presentIdea.js'
+import { DEFAULT_IDEA_BASIS, IDEA_MAJORS, IDEAS_DISCLAIMER, ideasOf } from './readIdeas.js'
+
+/** Symbols the bundle's signals section reads: the first of the ideas' symbols. */
+export const ALPHA_SIGNAL_SYMBOLS = 10
+
+export interface AlphaQuery {
+  target: ArbitrageTarget
+  budget: number
+  taker?: string | undefined
+  symbols?: readonly string[] | undefined
+  limit: number
+  slippageBps: number
+}
+
+export interface Alpha {
+  arbitrage: Arbitrage | null
+  /** Why `arbitrage` is null (no taker); null when it was read. */
+  arbitrageSkipped: string | null
+  ideas: IdeaRead[]
+  signals: { symbol: string; bias: Bias | null; conviction: number | null }[]
+  summary: IdeasSummaryAnswer
+  disclaimer: string
+}
+
+/**
+ * GET /v1/alpha: the ideas reads of `symbols` (default IDEA_MAJORS) read once and given twice, ranked
+ * (strict, edge-rate, `limit`) and summarized; `/v1/signals` for the first ALPHA_SIGNAL_SYMBOLS symbols;
+ * `/v1/arbitrage` when `taker` is given. The three run concurrently. All symbols unknown to the perp venue
+ * is the ideas' 400; any section's upstream failing is a 502 (the bundle is all or nothing, uncharged).
+ */
+export async function getAlpha(
+  chain: PublicClient,
+  market: MarketData,
+  q: AlphaQuery,
+  nowMs: number,
+): Promise<Alpha> {
+  const symbols = q.symbols ?? IDEA_MAJORS
+  const { taker } = q
+  const [reads, signals, arbitrage] = await Promise.all([
+    readUniverse(market, symbols, DEFAULT_IDEA_BASIS, nowMs),
+    getSignals(market, { symbols: symbols.slice(0, ALPHA_SIGNAL_SYMBOLS), quote: 'USD' }, nowMs).catch(
+      (e: unknown) => {
+        // Signals know every candle source; none of the first ten having one leaves that section empty.
+        if (e instanceof UnknownSignalSymbolError) return { signals: [], unknown: [] }
+        throw e
+      },
+    ),
+    taker === undefined
+      ? null
+      : getArbitrage(chain, market, {
+          target: q.target,
+          budget: q.budget,
+          taker,
+          slippageBps: q.slippageBps,
+        }),
+  ])
+  const ranked = rankIdeas(ideasOf(reads.reads), {
+    limit: q.limit,
+    worthwhileness: 'strict',
+    ranking: 'edge-rate',
+  })
+  return {
+    arbitrage,
+    arbitrageSkipped: taker === undefined ? 'taker omitted: pass taker to read arbitrage routes' : null,
+    ideas: ranked.map((i) => presentIdea(i, 'list')),
+    signals: signals.signals.map((s) => ({ symbol: s.symbol, bias: s.bias, conviction: s.conviction })),
+    summary: summaryOf(reads, DEFAULT_IDEA_BASIS),
+    disclaimer: IDEAS_DISCLAIMER,
+  }
+}
