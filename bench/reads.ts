@@ -1,11 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { computeSignal } from '../src/analytics/computeSignal.js'
+import { ideaFromBars } from '../src/analytics/ideaFromBars.js'
+import { rankIdeas } from '../src/analytics/rankIdeas.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../src/logger.js'
 import { getCandleBars } from '../src/market/getCandles.js'
 import { SIGNAL_DAYS } from '../src/market/getSignals.js'
+import { DEFAULT_IDEA_BASIS, IDEA_MAJORS, readIdeas } from '../src/market/readIdeas.js'
 import { createReadiness } from '../src/readiness.js'
 import type { Route } from '../src/routes/route.js'
 import { routeTable } from '../src/routes/table.js'
@@ -48,7 +51,21 @@ const READS = [
   'getCandles',
   // Wallet reads (issue 14), each for demo account #1 (the route examples).
   ...WALLET_READS,
+  // Alpha reads (issue 15).
+  'getIdeas',
+  'getAssetIdea',
+  'getIdeasCompare',
+  'getIdeasSummary',
+  'getArbitrage',
+  'getAlpha',
 ]
+/** Reads measured on another input than their route's example: the issue's 20-symbol ideas and the full bundle. */
+const MAJORS_20 = IDEA_MAJORS.join(',')
+const DEMO_TAKER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const INPUTS: Record<string, Record<string, string>> = {
+  getIdeas: { symbols: MAJORS_20, limit: '6' },
+  getAlpha: { symbols: MAJORS_20, limit: '6', taker: DEMO_TAKER, target: 'USDC' },
+}
 const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 5)
 const CACHED_SAMPLES = Number(process.env.BENCH_CACHED_SAMPLES ?? 200)
 const NEW_BLOCK_SAMPLES = Number(process.env.BENCH_NEW_BLOCK_SAMPLES ?? 10)
@@ -88,7 +105,7 @@ async function main(): Promise<void> {
     await route.run(
       {
         params: (example?.params ?? {}) as Record<string, string>,
-        query: example?.query ?? {},
+        query: INPUTS[route.id] ?? example?.query ?? {},
         body: example?.body,
       },
       { deps: services.deps, routes: routeTable, requestId: 'bench', logger },
@@ -190,6 +207,41 @@ async function main(): Promise<void> {
   }
   rows.push(signalsCompute)
   console.log(JSON.stringify(signalsCompute))
+
+  // The ideas' compute alone: the 20 majors' daily bars and oracle prices read once, then ideaFromBars
+  // for each and rankIdeas over the ideas (what GET /v1/ideas adds to its cached reads).
+  const ideaServices = await fresh()
+  const read = await readIdeas(ideaServices.deps.market, IDEA_MAJORS, DEFAULT_IDEA_BASIS, Date.now())
+  await ideaServices.close()
+  const markets = read.reads.map((r) => {
+    const idea = 'status' in r ? undefined : r
+    return { symbol: r.symbol, bars: read.bars.get(r.symbol) ?? [], idea }
+  })
+  const ideaCompute: number[] = []
+  for (let i = 0; i < 220; i++) {
+    const started = performance.now()
+    const ideas = markets.flatMap(({ symbol, bars, idea }) => {
+      const market = {
+        symbol,
+        pairIndex: idea?.pairIndex ?? 0,
+        category: idea?.category ?? 'crypto',
+        maxLeverage: idea?.maxLeverage ?? 100,
+        mark: idea?.entry ?? (bars.at(-1)?.close as number),
+      }
+      const r = ideaFromBars(bars, market, DEFAULT_IDEA_BASIS)
+      return 'status' in r ? [] : [r]
+    })
+    rankIdeas(ideas, { limit: 6, worthwhileness: 'strict', ranking: 'edge-rate' })
+    if (i >= 20) ideaCompute.push(performance.now() - started)
+  }
+  ideaCompute.sort((a, b) => a - b)
+  const ideasCompute = {
+    read: 'ideaFromBars × 20 symbols + rankIdeas (cached bars)',
+    bars: markets.map((m) => m.bars.length),
+    computeMs: { p50: percentile(ideaCompute, 50), p99: percentile(ideaCompute, 99) },
+  }
+  rows.push(ideasCompute)
+  console.log(JSON.stringify(ideasCompute))
 
   mkdirSync('bench/results', { recursive: true })
   writeFileSync(

@@ -82,4 +82,10 @@ describe('amountForBudget', () => {
     expect(() => amountForBudget(100, 0, 6)).toThrow(RangeError)
     expect(() => amountForBudget(-1, 1, 6)).toThrow(RangeError)
   })
+
+  test('attack: a budget beyond a uint256 amount (or one that overflows the float) is null, never a throw', () => {
+    expect(amountForBudget(1e308, 1, 6)).toBeNull() // 1e314 atomic: Infinity as a float
+    expect(amountForBudget(1e75, 1, 6)).toBeNull() // 1e81 > 2^256 ≈ 1.158e77
+    expect(amountForBudget(1e70, 1, 6)).toBe(BigInt(Math.floor(1e70 * 1e6)))
+  })
 })

@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem'
+import { formatUnits, maxUint256 } from 'viem'
 
 /**
  * Gas units per leg, an upper bound on what the swap builder's steps cost (Base's L1 data fee excluded):
@@ -99,10 +99,14 @@ export function valueArbitrageRoute(
 
 /**
  * Atomic amount of a token worth `budgetUsd` at `priceUsd` per whole token: floor(budget / price ×
- * 10^decimals). Zero budget → 0.
+ * 10^decimals). Zero budget → 0. Null when that is beyond a uint256, the largest amount a swap can carry
+ * (a finite budget such as 1e308 USD can even overflow the float to Infinity): no token amount, no route.
  */
-export function amountForBudget(budgetUsd: number, priceUsd: number, decimals: number): bigint {
+export function amountForBudget(budgetUsd: number, priceUsd: number, decimals: number): bigint | null {
   if (!(priceUsd > 0) || !Number.isFinite(priceUsd)) throw new RangeError('priceUsd must be positive')
   if (!(budgetUsd >= 0) || !Number.isFinite(budgetUsd)) throw new RangeError('budgetUsd must be >= 0')
-  return BigInt(Math.floor((budgetUsd / priceUsd) * 10 ** decimals))
+  const units = Math.floor((budgetUsd / priceUsd) * 10 ** decimals)
+  if (!Number.isFinite(units)) return null
+  const amount = BigInt(units)
+  return amount > maxUint256 ? null : amount
 }

@@ -151,6 +151,12 @@ export async function getArbitrage(
     return { ...withPrices, reason: 'No ETH-USD price to value gas: routes cannot be valued.' }
   }
   const amountIn = amountForBudget(query.budget, targetPrice.priceUsd, target.decimals)
+  if (amountIn === null) {
+    return {
+      ...withPrices,
+      reason: `budget ${query.budget} USD is more ${target.symbol} than a swap amount (uint256) can hold: nothing to route.`,
+    }
+  }
   if (amountIn === 0n) {
     return {
       ...withPrices,

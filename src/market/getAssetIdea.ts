@@ -3,7 +3,7 @@ import { pickAlternatives } from '../analytics/pickAlternatives.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
-import { IDEA_MAJORS, IDEAS_DISCLAIMER, type IdeaOutcome, ideasOf, readIdeas } from './readIdeas.js'
+import { IDEA_MAJORS, IDEAS_DISCLAIMER, type IdeaOutcome, ideasOf, readIdeasCached } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 
@@ -38,7 +38,7 @@ export async function getAssetIdea(
   nowMs: number,
 ): Promise<AssetIdea> {
   const symbol = canonicalSymbol(sym)
-  const r = await readIdeas(market, [symbol, ...IDEA_MAJORS], basis, nowMs)
+  const r = await readIdeasCached(market, [symbol, ...IDEA_MAJORS], basis, nowMs)
   if (r.unknown.includes(symbol)) throw new UnknownPerpSymbolError([symbol], 'sym')
   const own = r.reads.find((x) => x.symbol === symbol)
   if (own === undefined) throw new UpstreamError('candles', `no price or bars for ${symbol}`)

@@ -8,7 +8,7 @@ import {
   type IdeaMarketReads,
   type IdeasSkipped,
   ideasOf,
-  readIdeas,
+  readIdeasCached,
   skippedOf,
 } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
@@ -61,7 +61,7 @@ export async function readUniverse(
   basis: IdeaBasis,
   nowMs: number,
 ): Promise<IdeaMarketReads> {
-  const r = await readIdeas(market, symbols, basis, nowMs)
+  const r = await readIdeasCached(market, symbols, basis, nowMs)
   if (r.reads.length === 0 && r.unavailable.length === 0)
     throw new UnknownPerpSymbolError(r.unknown, 'symbols')
   if (r.reads.length === 0)

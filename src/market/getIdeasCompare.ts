@@ -5,7 +5,7 @@ import { type AssetRead, assetRead } from './getAssetIdea.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round, significant } from './numbers.js'
-import { IDEAS_DISCLAIMER, readIdeas } from './readIdeas.js'
+import { IDEAS_DISCLAIMER, readIdeasCached } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 
@@ -41,7 +41,7 @@ export async function getIdeasCompare(
   const a = canonicalSymbol(q.a)
   const b = canonicalSymbol(q.b)
   if (a === b) throw new InvalidInputError('b', 'query field "b" must name another market than "a".')
-  const r = await readIdeas(market, [a, b], q.basis, nowMs)
+  const r = await readIdeasCached(market, [a, b], q.basis, nowMs)
   for (const [field, sym] of [
     ['a', a],
     ['b', b],

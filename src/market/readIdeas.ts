@@ -12,6 +12,7 @@ import { getRecentBars } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
 import { getRiskPairs } from './getRiskPairs.js'
 import type { MarketData } from './marketData.js'
+import { createTtlCache, type TtlCache } from './ttlCache.js'
 
 /**
  * The default universe of the ideas reads ("the top listed majors"): the largest markets of each of the
@@ -54,6 +55,34 @@ export interface IdeaMarketReads {
   bars: Map<string, Bar[]>
   /** Listed, but the oracle has no price for them right now, or the candle source no usable bar. */
   unavailable: string[]
+}
+
+/** The reads of one universe are the oracle's latest prices (cached 1 s upstream): as long, here. */
+export const IDEA_READS_TTL_MS = 1000
+
+const caches = new WeakMap<MarketData, TtlCache<IdeaMarketReads>>()
+
+/**
+ * `readIdeas`, shared for IDEA_READS_TTL_MS per service (its MarketData) by the exact symbol list, basis
+ * and bar window: the ideas, summary, single-asset and bundle reads of one universe within a second read
+ * it once (the oracle price is cached as long upstream, so nothing fresher is missed).
+ */
+export function readIdeasCached(
+  market: MarketData,
+  symbols: readonly string[],
+  basis: IdeaBasis,
+  nowMs: number,
+): Promise<IdeaMarketReads> {
+  let cache = caches.get(market)
+  if (cache === undefined) {
+    cache = createTtlCache<IdeaMarketReads>(IDEA_READS_TTL_MS)
+    caches.set(market, cache)
+  }
+  const { barSec } = IDEA_BASES[basis]
+  const windowEnd = Math.floor(nowMs / 1000 / barSec) * barSec
+  return cache.get(`${symbols.map(canonicalSymbol).join(',')}|${basis}|${windowEnd}`, () =>
+    readIdeas(market, symbols, basis, nowMs),
+  )
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   symbol,
   symbolList,
   unixSeconds,
+  wallet,
 } from './fields.js'
 import {
   assetRead,
@@ -580,7 +581,7 @@ export const alphaRoute = defineRoute({
     query: z.object({
       target: arbitrageTarget,
       budget,
-      taker: address.optional(),
+      taker: wallet.optional(),
       symbols: symbolList(20).optional(),
       limit: ideasLimit,
       slippageBps: slippageBpsQuery(10_000),

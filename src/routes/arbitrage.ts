@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { getArbitrage } from '../market/getArbitrage.js'
-import { address, atomicAmount, queryNumber, slippageBpsQuery } from './fields.js'
+import { address, atomicAmount, queryNumber, slippageBpsQuery, wallet } from './fields.js'
 import { defineRoute } from './route.js'
 
 export const arbitrageTarget = z
@@ -154,12 +154,15 @@ export const arbitrageRoute = defineRoute({
     'feesUsd = Σ amountIn × pool fee bps / 10000 at the sold token’s price (+ 0x’s fee): informational, already inside the quoted outputs, so not subtracted again. ' +
     'netUsd = expectedOut × price(target) + leftoverUsd − amountIn × price(target) − gasUsd; minOutUsd = final minOut × price(target) (worst case, leftovers may be 0). USD rounded to 1e-6. ' +
     'Only netUsd > 0 is listed, by netUsd descending (ties: path joined by spaces, ascending), at most 10, rank from 1; none → 200 with routes [] and `reason`. ' +
-    'Execute a route by building and sending each leg’s `swap` body with POST /v1/tx/swap, in order. Errors: 400 naming the field (taker missing or malformed, budget < 0, slippageBps outside 0..10000, unknown target); 502 when the exchange or the chain fails. None is charged.',
+    'Execute a route by building and sending each leg’s `swap` body with POST /v1/tx/swap, in order. Errors: 400 naming the field (taker missing, malformed or the zero address, budget < 0, slippageBps outside 0..10000, unknown target); 502 when the exchange or the chain fails. None is charged.',
   input: {
     query: z.object({
       target: arbitrageTarget,
       budget,
-      taker: address.describe('Wallet that would send the legs (quotes and swap bodies are for it)'),
+      // `wallet`, as POST /v1/tx/swap's taker: a zero-address taker would pay for bodies the builder refuses.
+      taker: wallet.describe(
+        'Wallet that would send the legs (quotes and swap bodies are for it); not the zero address',
+      ),
       slippageBps: slippageBpsQuery(10_000),
     }),
   },
