@@ -5,13 +5,14 @@ import type { IdeaRead } from '../../src/analytics/ideaFromBars.js'
 import type { RiskOpenAction } from '../../src/builders/riskOpen.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
+import { ORIGIN_SEC } from '../../src/devnet/simulator/pricePath.js'
 import { UNIVERSE } from '../../src/devnet/simulator/universe.js'
 import type { ErrorBody } from '../../src/errors.js'
 import type { Alpha } from '../../src/market/getAlpha.js'
 import type { Arbitrage } from '../../src/market/getArbitrage.js'
-import type { AssetIdea } from '../../src/market/getAssetIdea.js'
-import type { Ideas } from '../../src/market/getIdeas.js'
-import type { IdeasCompare } from '../../src/market/getIdeasCompare.js'
+import { type AssetIdea, getAssetIdea } from '../../src/market/getAssetIdea.js'
+import { getIdeas, type Ideas } from '../../src/market/getIdeas.js'
+import { getIdeasCompare, type IdeasCompare } from '../../src/market/getIdeasCompare.js'
 import type { IdeasSummaryAnswer } from '../../src/market/getIdeasSummary.js'
 import type { RiskPair } from '../../src/market/getRiskPairs.js'
 import type { Signals } from '../../src/market/getSignals.js'
@@ -331,6 +332,45 @@ describe('GET /v1/ideas', () => {
     expect(mixed.status).toBe(200)
     expect(((await mixed.json()) as Ideas).skipped.unknown).toEqual(['NOPE'])
     expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n - 10_000n)
+  })
+})
+
+describe('insufficient history', () => {
+  test('behavior: ten days after the simulators’ first bar, every market is short of history: an answer that says so per symbol, never a made-up idea; the asset and pair reads say insufficient_history', async () => {
+    // The reads at an instant 10 days after the devnet's price origin, through the service's own market
+    // adapters (a paid request cannot carry that clock: the payment's validity window would be in 2015).
+    const early = (ORIGIN_SEC + 10 * DAY + 3600) * 1000
+    const market = frozen.services.deps.market
+    const [ideas, asset, pair] = await Promise.all([
+      getIdeas(
+        market,
+        { symbols: ['BTC', 'EUR'], limit: 6, worthwhileness: 'loose', basis: '1d-1y', ranking: 'edge-rate' },
+        early,
+      ),
+      getAssetIdea(market, 'BTC', '1d-1y', early),
+      getIdeasCompare(market, { a: 'BTC', b: 'EUR', basis: '1d-1y' }, early),
+    ])
+    expect(ideas.ideas).toEqual([])
+    expect(ideas.skipped.insufficientHistory).toEqual([
+      { symbol: 'BTC', needed: 25, got: 10 },
+      { symbol: 'EUR', needed: 25, got: 10 },
+    ])
+    expect([asset.status, asset.needed, asset.got, asset.idea, asset.hedge]).toEqual([
+      'insufficient_history',
+      25,
+      10,
+      null,
+      null,
+    ])
+    expect(asset.alternatives).toEqual([])
+    expect([pair.status, pair.bars, pair.needed, pair.ratio, pair.zScore, pair.suggestion]).toEqual([
+      'insufficient_history',
+      10,
+      20,
+      null,
+      null,
+      null,
+    ])
   })
 })
 
