@@ -97,6 +97,17 @@ const BTC_SHORT = {
   open: { pairIndex: 0, long: false, leverage: 8, markPrice: 95120, tradeType: 0, tp: 90500, sl: 97400 },
 } satisfies z.input<typeof idea>
 
+/** The examples' shared tail: SOL read neutral, nothing else skipped. */
+const SOL_NEUTRAL_TAIL = {
+  skipped: {
+    neutral: [{ symbol: 'SOL', reason: 'no_trend' as const }],
+    insufficientHistory: [],
+    unknown: [],
+    unavailable: [],
+  },
+  disclaimer: 'Indicative, not advice',
+}
+
 const SUMMARY_EXAMPLE = {
   basis: '1d-1y',
   bestLong: ETH_LONG,
@@ -104,13 +115,7 @@ const SUMMARY_EXAMPLE = {
   topByCategory: { crypto: ETH_LONG },
   breadth: { long: 1, short: 1, neutral: 1 },
   universe: ['BTC', 'ETH', 'SOL'],
-  skipped: {
-    neutral: [{ symbol: 'SOL', reason: 'no_trend' }],
-    insufficientHistory: [],
-    unknown: [],
-    unavailable: [],
-  },
-  disclaimer: 'Indicative, not advice',
+  ...SOL_NEUTRAL_TAIL,
 } satisfies z.input<typeof summaryOutput>
 
 const markerKind = z.enum([
@@ -329,13 +334,7 @@ export const ideasRoute = defineRoute({
       basis: '1d-1y',
       ranking: 'edge-rate',
       ideas: [ETH_LONG, BTC_SHORT],
-      skipped: {
-        neutral: [{ symbol: 'SOL', reason: 'no_trend' }],
-        insufficientHistory: [],
-        unknown: [],
-        unavailable: [],
-      },
-      disclaimer: 'Indicative, not advice',
+      ...SOL_NEUTRAL_TAIL,
     },
   },
   handler: async ({ query }, ctx) => getIdeas(ctx.deps.market, query, ctx.deps.clock()),
