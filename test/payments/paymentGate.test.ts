@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { propQuoteRoute } from '../../src/routes/free.js'
 import { authorize } from '../helpers/authorize.js'
 import { eventually } from '../helpers/eventually.js'
 import {
@@ -222,8 +223,18 @@ describe('x402 payment gate on the devnet', () => {
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
     expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
 
-    // A priced path whose capability is not built yet answers 501 and keeps the money where it is.
-    const notYet = await send('/v1/ideas/asset/BTC', encodePayment(payload))
+    // A priced path whose capability is not built yet (the prop desk) answers 501 and keeps the money
+    // where it is, with a valid payment of its own price.
+    const prop = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(propQuoteRoute.example?.body),
+    }
+    const propPayload = await signChallenge(who, await challengeOf(`${svc.url}/v1/prop/quote`, prop))
+    const notYet = await fetch(`${svc.url}/v1/prop/quote`, {
+      ...prop,
+      headers: { ...prop.headers, 'PAYMENT-SIGNATURE': encodePayment(propPayload) },
+    })
     expect(notYet.status).toBe(501)
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
 
