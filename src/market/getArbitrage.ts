@@ -174,7 +174,7 @@ export async function getArbitrage(
   const source = market.zeroEx ?? onchainSwapSource(chain)
   const priceUsd = (t: ArbitrageToken) => priceOf.get(t.symbol) as number
   const quoted = await Promise.all(
-    cycles.map((cycle) => quoteCycle(source, cycle, amountIn, taker, slippageBps)),
+    cycles.map((cycle) => quoteCycle(source, cycle, amountIn, taker, slippageBps, block.number)),
   )
   const valued = quoted.flatMap((legs) => {
     if (legs === null) return []
@@ -240,13 +240,17 @@ interface QuotedLeg {
   quote: SwapQuote
 }
 
-/** The legs in sequence, each selling the previous leg's minOut; null when a leg has no liquidity. */
+/**
+ * The legs in sequence, each selling the previous leg's minOut, all read at `blockNumber` (the block the
+ * answer reports and prices gas at; the 0x API quotes its own latest); null when a leg has no liquidity.
+ */
 async function quoteCycle(
   source: SwapQuoteSource,
   cycle: readonly ArbitrageToken[],
   amountIn: bigint,
   taker: Address,
   slippageBps: number,
+  blockNumber: bigint,
 ): Promise<QuotedLeg[] | null> {
   const legs: QuotedLeg[] = []
   let sell = amountIn
@@ -259,6 +263,7 @@ async function quoteCycle(
       sellAmount: sell,
       taker,
       slippageBps,
+      blockNumber,
     })
     // A zero minOut would make the next leg's body sell nothing (POST /v1/tx/swap refuses 0).
     if (quote === null || quote.buyAmount === 0n || quote.minBuyAmount === 0n) return null

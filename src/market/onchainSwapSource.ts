@@ -40,7 +40,8 @@ const caches = new WeakMap<PublicClient, TtlCache<PoolQuote>>()
  *
  * Gas: QuoterV2's estimate of the pool swap alone (router overhead, approvals and Base's L1 data fee
  * excluded), priced at the block's base fee; Aerodrome gives no estimate (null). Cached for
- * ONCHAIN_QUOTE_TTL_MS per (sell, buy, amount) and per client; concurrent identical reads share one call.
+ * ONCHAIN_QUOTE_TTL_MS per (sell, buy, amount, block asked) and per client; concurrent identical reads share
+ * one call. A request naming `blockNumber` reads the pools at that block.
  */
 export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
   let cache = caches.get(chain)
@@ -68,8 +69,9 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
           route: [{ source: 'WETH', from: req.sellToken, to: req.buyToken, proportionBps: 10_000 }],
         }
       }
-      const quoted = await pools.get(`${sell}:${buy}:${req.sellAmount}`, () =>
-        readPools(chain, sell, buy, req.sellAmount),
+      const at = req.blockNumber
+      const quoted = await pools.get(`${sell}:${buy}:${req.sellAmount}:${at ?? 'latest'}`, () =>
+        readPools(chain, sell, buy, req.sellAmount, at),
       )
       if (quoted.best === null) return null
       const { best } = quoted
@@ -158,12 +160,17 @@ async function readPools(
   sell: Address,
   buy: Address,
   amountIn: bigint,
+  at: bigint | undefined,
 ): Promise<PoolQuote> {
-  const read = await multiRead(chain, {
-    blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBlockNumber', [])],
-    basefee: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBasefee', [])],
-    ...poolQuoteCalls(sell, buy, amountIn),
-  })
+  const read = await multiRead(
+    chain,
+    {
+      blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBlockNumber', [])],
+      basefee: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBasefee', [])],
+      ...poolQuoteCalls(sell, buy, amountIn),
+    },
+    at,
+  )
   const blockNumber = read.blockNumber[0]
   const basefee = read.basefee[0]
   if (blockNumber === undefined || basefee === undefined) {

@@ -8,6 +8,11 @@ export interface SwapQuoteRequest {
   sellAmount: bigint
   taker: Address
   slippageBps: number
+  /**
+   * The onchain source reads the pools at this block instead of the latest (so several quotes of one
+   * answer see one state); the 0x API always quotes its latest.
+   */
+  blockNumber?: bigint | undefined
 }
 
 /** One leg of the route, in the vocabulary of 0x's `route.fills`. */
