@@ -32,6 +32,7 @@ import {
   midnightAbi,
   midnightMarketId,
 } from '../../src/chain/midnight.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import {
   MIDNIGHT_ADDRESSES,
   midnightStandInAbi,
@@ -45,6 +46,7 @@ import {
   type PaidAnswer,
   selectorOf,
 } from '../helpers/builderCalls.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -97,7 +99,7 @@ function walletOf(privateKey: Hex) {
 }
 
 async function send(hash: Promise<Hex>) {
-  const receipt = await sw.chain.waitForTransactionReceipt({ hash: await hash, pollingInterval: 20 })
+  const receipt = await pollReceipt(sw.chain, await hash, RECEIPT)
   expect(receipt.status).toBe('success')
 }
 

@@ -18,7 +18,9 @@ import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { morphoIrmAbi } from '../../src/chain/lendingAbis.js'
 import { DEVNET_LENDING_CATALOG } from '../../src/chain/lendingCatalog.js'
 import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../src/chain/morpho.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // The Morpho Blue loan builders on the devnet's WETH/USDC 86% market, paid with the official x402
@@ -476,7 +478,7 @@ describe('loan builders (Morpho Blue)', () => {
       functionName: 'createMarket',
       args: [strangeParams],
     })
-    expect((await sw.chain.waitForTransactionReceipt({ hash })).status).toBe('success')
+    expect((await pollReceipt(sw.chain, hash, RECEIPT)).status).toBe('success')
     const answer = await client.post('/v1/tx/loan/borrow', {
       marketId: morphoMarketId(strangeParams),
       assets: '1',

@@ -16,9 +16,11 @@ import type { RiskModifyAction } from '../../src/builders/riskModify.js'
 import type { RiskOpenAction } from '../../src/builders/riskOpen.js'
 import type { BuilderEnvelope } from '../../src/builders/txStep.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
 import { devnetDeployer } from '../../src/devnet/devnetAccounts.js'
 import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -61,7 +63,7 @@ beforeAll(async () => {
     functionName: 'setKeeper',
     args: [keeper.account.address, true],
   })
-  await sw.chain.waitForTransactionReceipt({ hash })
+  await pollReceipt(sw.chain, hash, RECEIPT)
   await testClient.stopImpersonatingAccount({ address: devnetDeployer.address })
 }, 120_000)
 
@@ -498,7 +500,7 @@ describe('risk open (MARKET) → modify → close', () => {
         functionName: 'setPrice',
         args: [BigInt(BTC), moved],
       })
-      .then((hash) => sw.chain.waitForTransactionReceipt({ hash }))
+      .then((hash) => pollReceipt(sw.chain, hash, RECEIPT))
     await keeper
       .writeContract({
         address: DIAMOND,
@@ -506,7 +508,7 @@ describe('risk open (MARKET) → modify → close', () => {
         functionName: 'executeMarketOrder',
         args: [me, order.index],
       })
-      .then((hash) => sw.chain.waitForTransactionReceipt({ hash }))
+      .then((hash) => pollReceipt(sw.chain, hash, RECEIPT))
       .catch(() => undefined)
     await fillQueued(me)
     const [closed] = await sw.chain.getLogs({

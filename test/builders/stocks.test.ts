@@ -22,6 +22,7 @@ import {
   type StockOrderAction,
 } from '../../src/builders/stockOrder.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { quoterV2Abi, swapRouter02Abi } from '../../src/chain/swapVenueAbis.js'
 import { type StockTicker, TOKENIZED_STOCKS } from '../../src/chain/tokenizedStocks.js'
 import { DEVNET_BUILDER_CODE } from '../../src/config.js'
@@ -35,6 +36,7 @@ import {
   ownerWallet,
   selectorOf,
 } from '../helpers/builderCalls.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // POST /v1/tx/stocks on the devnet: paid with the official x402 client, built for a demo account,
@@ -118,7 +120,7 @@ async function asAdmin(
     transport: http(sw.world.rpcUrl),
   })
   const hash = await admin.writeContract({ address, abi: stockStandInAbi, functionName, args: args as never })
-  expect((await sw.chain.waitForTransactionReceipt({ hash })).status).toBe('success')
+  expect((await pollReceipt(sw.chain, hash, RECEIPT)).status).toBe('success')
 }
 
 /**

@@ -1,6 +1,8 @@
 import { erc20Abi, maxUint256, parseAbi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { expectMined } from '../helpers/expectMined.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
@@ -91,7 +93,7 @@ describe('Aave v3 on the devnet', () => {
       functionName: 'setAnswer',
       args: [3100n * 10n ** 8n],
     })
-    await devnet.publicClient.waitForTransactionReceipt({ hash })
+    await pollReceipt(devnet.publicClient, hash, RECEIPT)
     const price = await devnet.publicClient.readContract({
       address: BASE_ADDRESSES.AaveOracle,
       abi: oracleAbi,

@@ -2,6 +2,8 @@ import { encodeAbiParameters, erc20Abi, keccak256, maxUint256, parseAbi, parseUn
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../src/chain/morpho.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { expectMined } from '../helpers/expectMined.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
@@ -87,7 +89,7 @@ describe('Morpho Blue on the devnet', () => {
     const params = paramsOf('WETH_USDC')
     const id = morphoMarketId(params)
     const send = async (hash: `0x${string}`) => {
-      const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash })
+      const receipt = await pollReceipt(devnet.publicClient, hash, RECEIPT)
       expect(receipt.status).toBe('success')
     }
     await send(
@@ -158,7 +160,7 @@ describe('Morpho Blue on the devnet', () => {
         functionName: 'approve',
         args: [vault, amount],
       })
-      await devnet.publicClient.waitForTransactionReceipt({ hash: approve })
+      await pollReceipt(devnet.publicClient, approve, RECEIPT)
       const hash = await wallet.writeContract({
         address: vault,
         abi: vaultAbi,

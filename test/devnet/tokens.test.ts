@@ -12,9 +12,11 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES, DEAD_ADDRESS } from '../../src/chain/addresses.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { DEMO_FUNDING } from '../../src/devnet/buildState.js'
 import { AUTHORIZATION_TYPES } from '../../src/payments/recoverAuthorizer.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
 const usdcAbi = parseAbi([
@@ -111,7 +113,7 @@ describe('devnet tokens', () => {
       functionName: 'transferWithAuthorization',
       args: [m1.from, m1.to, m1.value, m1.validAfter, m1.validBefore, m1.nonce, Number(v), r, s],
     })
-    expect((await devnet.publicClient.waitForTransactionReceipt({ hash: hash1 })).status).toBe('success')
+    expect((await pollReceipt(devnet.publicClient, hash1, RECEIPT)).status).toBe('success')
 
     const second = await sign(keccak256(toHex('agentdesk test nonce 2')))
     const m2 = second.message
@@ -121,7 +123,7 @@ describe('devnet tokens', () => {
       functionName: 'transferWithAuthorization',
       args: [m2.from, m2.to, m2.value, m2.validAfter, m2.validBefore, m2.nonce, second.signature],
     })
-    expect((await devnet.publicClient.waitForTransactionReceipt({ hash: hash2 })).status).toBe('success')
+    expect((await pollReceipt(devnet.publicClient, hash2, RECEIPT)).status).toBe('success')
 
     expect((await balanceOf(payee)) - before).toBe(2n * value)
     expect(
@@ -172,7 +174,7 @@ describe('devnet tokens', () => {
       functionName: 'transfer',
       args: [DEAD_ADDRESS, burn],
     })
-    expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+    expect((await pollReceipt(devnet.publicClient, hash, RECEIPT)).status).toBe('success')
     expect(await read<bigint>('totalSupply')).toBe(total)
     const circulatingAfter = total - (await deadBalance())
     expect(circulatingBefore - circulatingAfter).toBe(burn)

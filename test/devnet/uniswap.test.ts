@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs'
 import { type Abi, encodeFunctionData, erc20Abi, parseAbi, parseUnits, toFunctionSignature } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { loadArtifact } from '../../src/devnet/artifacts.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 
 const quoterAbi = parseAbi([
@@ -69,7 +71,7 @@ describe('Uniswap v3 on the devnet', () => {
       functionName: 'approve',
       args: [BASE_ADDRESSES.SwapRouter02, amountIn],
     })
-    await devnet.publicClient.waitForTransactionReceipt({ hash: approveHash })
+    await pollReceipt(devnet.publicClient, approveHash, RECEIPT)
     // The deadline-checked multicall wrapper, as a builder would encode it for Base mainnet.
     const swap = encodeFunctionData({
       abi: routerAbi,
@@ -94,7 +96,7 @@ describe('Uniswap v3 on the devnet', () => {
       // The later of the latest block (as old as the state cache) and the wall clock the next block uses.
       args: [laterThanNow(block.timestamp) + 600n, [swap]],
     })
-    const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash })
+    const receipt = await pollReceipt(devnet.publicClient, hash, RECEIPT)
     expect(receipt.status).toBe('success')
     const wethAfter = await devnet.publicClient.readContract({
       address: BASE_ADDRESSES.WETH,

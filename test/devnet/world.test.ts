@@ -2,6 +2,7 @@ import { createPublicClient, createWalletClient, http, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
@@ -9,6 +10,7 @@ import { STOCKS } from '../../src/devnet/deploy/stocks.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 
 let config: Config
@@ -201,7 +203,7 @@ describe('tokenized stocks on the devnet', () => {
       functionName: 'approve',
       args: [BASE_ADDRESSES.SwapRouter02, amountIn],
     })
-    await client.waitForTransactionReceipt({ hash: approve })
+    await pollReceipt(client, approve, RECEIPT)
     const swap = await wallet.writeContract({
       chain: null,
       address: BASE_ADDRESSES.SwapRouter02,
@@ -209,7 +211,7 @@ describe('tokenized stocks on the devnet', () => {
       functionName: 'exactInputSingle',
       args: [{ ...quote, recipient: buyer.address, amountOutMinimum: expectedOut }],
     })
-    expect((await client.waitForTransactionReceipt({ hash: swap })).status).toBe('success')
+    expect((await pollReceipt(client, swap, RECEIPT)).status).toBe('success')
     const after = await client.readContract({
       address: STOCKS.AAPLc.token,
       abi: balanceOf,

@@ -9,6 +9,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { createApp } from '../../src/app.js'
 import { USDC } from '../../src/chain/network.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.js'
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
@@ -17,6 +18,7 @@ import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http/keepAlive.js'
 import { createLogger } from '../../src/logger.js'
 import { createReadiness } from '../../src/readiness.js'
 import { createServices, type Services } from '../../src/services.js'
+import { RECEIPT } from './chainChecks.js'
 import { headroomHttp } from './headroomHttp.js'
 
 export interface Instance {
@@ -120,10 +122,9 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
             functionName: 'transfer',
             args: [to, usdc],
           })
-          await chain.waitForTransactionReceipt({ hash })
+          await pollReceipt(chain, hash, RECEIPT)
         }
-        if (eth > 0n)
-          await chain.waitForTransactionReceipt({ hash: await funder.sendTransaction({ to, value: eth }) })
+        if (eth > 0n) await pollReceipt(chain, await funder.sendTransaction({ to, value: eth }), RECEIPT)
       }
       funding = funding.then(send, send)
       await funding

@@ -7,10 +7,12 @@ import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { USDC } from '../../src/chain/network.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import type { History } from '../../src/market/getHistory.js'
 import type { Portfolio } from '../../src/market/getPortfolio.js'
 import { historyRoute, portfolioRoute } from '../../src/routes/data.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -391,9 +393,7 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
     const first = await paidCall(svc, who, `/v1/portfolio/${holder}`)
     expect(first.status).toBe(200)
     expect(first.body.tokens).toEqual([])
-    await chain.waitForTransactionReceipt({
-      hash: await funder.sendTransaction({ to: holder, value: 12345n }),
-    })
+    await pollReceipt(chain, await funder.sendTransaction({ to: holder, value: 12345n }), RECEIPT)
     const second = await paidCall(svc, who, `/v1/portfolio/${holder}`)
     expect(second.status).toBe(200)
     const p = portfolioRoute.output.parse(second.body) as Portfolio

@@ -15,6 +15,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { midnightMarketId } from '../../src/chain/midnight.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import {
   MIDNIGHT_ADDRESSES,
   type MidnightMarket,
@@ -27,6 +28,7 @@ import { type FixedBooks, getFixedBooks } from '../../src/market/getFixedBooks.j
 import { createFetchJson } from '../../src/market/upstreams/fetchJson.js'
 import { createMorphoMidnight, type MidnightBook } from '../../src/market/upstreams/morphoMidnight.js'
 import { fixedBooksRoute } from '../../src/routes/data.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -64,7 +66,7 @@ async function send(address: Address, abi: Abi, functionName: string, args: read
   const hash = await makerClient.writeContract({ address, abi, functionName, args } as Parameters<
     typeof makerClient.writeContract
   >[0])
-  const receipt = await sw.chain.waitForTransactionReceipt({ hash })
+  const receipt = await pollReceipt(sw.chain, hash, RECEIPT)
   expect(receipt.status).toBe('success')
 }
 

@@ -17,12 +17,14 @@ import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_VAULTS } from '../../src/chain/lendingCatalog.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { loadArtifact } from '../../src/devnet/artifacts.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { getPortfolio, type Portfolio } from '../../src/market/getPortfolio.js'
 import { createMarketData } from '../../src/market/marketData.js'
 import { UpstreamError } from '../../src/market/upstreams/fetchJson.js'
 import { portfolioRoute } from '../../src/routes/data.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -108,13 +110,15 @@ async function mintToken(name: string, symbol: string, decimals: number, to: Add
       transport: headroomHttp(sw.world.rpcUrl),
     })
     const artifact = loadArtifact('StandInTestERC20')
-    const deployed = await chain.waitForTransactionReceipt({
-      hash: await wallet.deployContract({
+    const deployed = await pollReceipt(
+      chain,
+      await wallet.deployContract({
         abi: artifact.abi,
         bytecode: artifact.bytecode,
         args: [name, symbol, decimals],
       }),
-    })
+      RECEIPT,
+    )
     const token = getAddress(deployed.contractAddress as string)
     const mintAbi = [
       {
@@ -128,14 +132,16 @@ async function mintToken(name: string, symbol: string, decimals: number, to: Add
         outputs: [],
       },
     ] as const
-    await chain.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
+    await pollReceipt(
+      chain,
+      await wallet.writeContract({
         address: token,
         abi: mintAbi,
         functionName: 'mint',
         args: [to, amount],
       }),
-    })
+      RECEIPT,
+    )
     return token
   }
   const next = minting.then(run, run)

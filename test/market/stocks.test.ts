@@ -15,12 +15,14 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { quoterV2Abi, swapRouter02Abi } from '../../src/chain/swapVenueAbis.js'
 import { STOCK_TICKERS, TOKENIZED_STOCKS } from '../../src/chain/tokenizedStocks.js'
 import { stockStandInAbi } from '../../src/devnet/deploy/stocks.js'
 import { devnetDeployer } from '../../src/devnet/devnetAccounts.js'
 import { getStockPrice } from '../../src/market/getStockPrice.js'
 import { getStocks } from '../../src/market/getStocks.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { expectMined } from '../helpers/expectMined.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -113,7 +115,7 @@ async function asAdmin(
     functionName,
     args: args as never,
   })
-  expect((await sw.chain.waitForTransactionReceipt({ hash })).status).toBe('success')
+  expect((await pollReceipt(sw.chain, hash, RECEIPT)).status).toBe('success')
 }
 
 describe('GET /v1/stocks', () => {

@@ -15,8 +15,10 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -138,7 +140,7 @@ function wallet(privateKey: Hex) {
 const demo = (i: number) => wallet(demoAccounts[i]?.privateKey as Hex)
 
 async function mined(hash: Hex): Promise<TransactionReceipt> {
-  const receipt = await sw.chain.waitForTransactionReceipt({ hash })
+  const receipt = await pollReceipt(sw.chain, hash, RECEIPT)
   expect(receipt.status).toBe('success')
   return receipt
 }

@@ -21,12 +21,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { DEVNET_LENDING_CATALOG, DEVNET_VAULTS } from '../../src/chain/lendingCatalog.js'
 import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../src/chain/morpho.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { readWarmManifest } from '../../src/devnet/buildState.js'
 import { demoAccounts, devnetDeployer } from '../../src/devnet/devnetAccounts.js'
 import { getLoanMarkets, type LoanMarkets } from '../../src/market/getLoanMarkets.js'
 import { getVaults, type Vaults } from '../../src/market/getVaults.js'
 import { createLendingChain, type LendingChainOptions } from '../../src/market/lendingChain.js'
 import { loanMarketsRoute, vaultsRoute } from '../../src/routes/data.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -96,7 +98,7 @@ beforeAll(async () => {
     transport: headroomHttp(sw.world.rpcUrl),
   })
   const mined = async (hash: Promise<Hex>) => {
-    const receipt = await chain.waitForTransactionReceipt({ hash: await hash })
+    const receipt = await pollReceipt(chain, await hash, RECEIPT)
     expect(receipt.status).toBe('success')
   }
   const me = admin.account.address
@@ -484,7 +486,7 @@ describe('the lending chain reader', () => {
       functionName: 'transfer',
       args: [vault, 1000n],
     })
-    await chain.waitForTransactionReceipt({ hash })
+    await pollReceipt(chain, hash, RECEIPT)
     const head = await chain.getBlockNumber()
     // The keeper mines blocks meanwhile: a window reaching 20 blocks before the start still begins
     // before the donation when the service reads a few blocks later than `head`.

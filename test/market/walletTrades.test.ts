@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import gtradeEventsJson from '../../src/chain/abis/gtradeDiamondReads.json' with { type: 'json' }
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { USDC } from '../../src/chain/network.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import type { History } from '../../src/market/getHistory.js'
 import { getOpenTrades } from '../../src/market/getOpenTrades.js'
@@ -25,6 +26,7 @@ import type { Stats } from '../../src/market/getStats.js'
 import { createMarketData } from '../../src/market/marketData.js'
 import { historyRoute, pendingOrdersRoute, statsRoute } from '../../src/routes/data.js'
 import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'
+import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -323,9 +325,7 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
       transport: headroomHttp(sw.world.rpcUrl),
     })
     const mined = async (hash: Promise<Hex>) =>
-      expect((await chain.waitForTransactionReceipt({ hash: await hash, pollingInterval: 20 })).status).toBe(
-        'success',
-      )
+      expect((await pollReceipt(chain, await hash, RECEIPT)).status).toBe('success')
     await mined(
       wallet.writeContract({
         address: USDC,

@@ -11,6 +11,7 @@ import {
   toFunctionSelector,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pollReceipt } from '../../../src/chain/pollReceipt.js'
 import {
   AERODROME_ADDRESSES,
   type AerodromeDeployment,
@@ -18,6 +19,7 @@ import {
   deployAerodrome,
 } from '../../../src/devnet/deploy/aerodrome.js'
 import { deployTokens, fundToken } from '../../../src/devnet/deploy/tokens.js'
+import { RECEIPT } from '../../helpers/chainChecks.js'
 import { type Harness, startHarness } from './harness.js'
 
 const router = AERODROME_ADDRESSES.router
@@ -35,7 +37,7 @@ async function send(address: Address, functionName: string, args: readonly unkno
   const hash = await wallet.writeContract({ address, abi, functionName, args, value } as Parameters<
     typeof wallet.writeContract
   >[0])
-  const receipt = await h.ctx.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  const receipt = await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
   expect(receipt.status).toBe('success')
   return receipt
 }
@@ -58,7 +60,7 @@ beforeAll(async () => {
     functionName: 'deposit',
     value: parseEther('20'),
   })
-  await h.ctx.publicClient.waitForTransactionReceipt({ hash })
+  await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
   await send(usdc, 'approve', [router, maxUint256])
   await send(weth, 'approve', [router, maxUint256])
 }, 60_000)

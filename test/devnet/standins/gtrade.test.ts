@@ -12,9 +12,11 @@ import {
   toFunctionSelector,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pollReceipt } from '../../../src/chain/pollReceipt.js'
 import { deployGtrade, GTRADE_ADDRESSES } from '../../../src/devnet/deploy/gtrade.js'
 import { deployTokens, fundToken } from '../../../src/devnet/deploy/tokens.js'
 import { keeperTick, startKeeper } from '../../../src/devnet/keeper.js'
+import { RECEIPT } from '../../helpers/chainChecks.js'
 import { type Harness, startHarness } from './harness.js'
 
 const REFERENCE_ABI = new URL('../../../docs/abi/gns-multicollat-diamond.v10.json', import.meta.url)
@@ -55,7 +57,7 @@ async function asTrader(functionName: string, args: readonly unknown[]) {
   const hash = await wallet.writeContract({ address: diamond, abi, functionName, args } as Parameters<
     typeof wallet.writeContract
   >[0])
-  const receipt = await h.ctx.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  const receipt = await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
   expect(receipt.status).toBe('success')
   return receipt
 }
@@ -102,7 +104,7 @@ beforeAll(async () => {
     functionName: 'approve',
     args: [diamond, USDC(10_000)],
   })
-  await h.ctx.publicClient.waitForTransactionReceipt({ hash })
+  await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
 }, 60_000)
 
 afterAll(async () => {

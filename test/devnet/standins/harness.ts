@@ -21,11 +21,13 @@ import {
   type WalletClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { pollReceipt } from '../../../src/chain/pollReceipt.js'
 import { type AnvilInstance, onFreePort, startAnvil } from '../../../src/devnet/anvil.js'
 import { loadArtifact } from '../../../src/devnet/artifacts.js'
 import { createDeployContext, devnetChain } from '../../../src/devnet/createDeployContext.js'
 import type { Artifact, DeployContext } from '../../../src/devnet/deployContext.js'
 import { demoAccounts } from '../../../src/devnet/devnetAccounts.js'
+import { RECEIPT } from '../../helpers/chainChecks.js'
 import { headroomHttp } from '../../helpers/headroomHttp.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
@@ -153,7 +155,7 @@ export async function startHarness(): Promise<Harness> {
   ): Promise<{ address: Address; hash: Hex }> => {
     const a = artifact(name)
     const hash = await walletClient.deployContract({ abi: a.abi, bytecode: a.bytecode, args })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    const receipt = await pollReceipt(publicClient, hash, RECEIPT)
     if (receipt.status !== 'success' || receipt.contractAddress == null)
       throw new Error(`deploy ${name} failed`)
     return { address: getAddress(receipt.contractAddress), hash }

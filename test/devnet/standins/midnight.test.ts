@@ -12,6 +12,7 @@ import {
   toFunctionSelector,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pollReceipt } from '../../../src/chain/pollReceipt.js'
 import {
   deployMidnight,
   MIDNIGHT_ADDRESSES,
@@ -20,6 +21,7 @@ import {
   midnightStandInAbi,
 } from '../../../src/devnet/deploy/midnight.js'
 import { deployTokens } from '../../../src/devnet/deploy/tokens.js'
+import { RECEIPT } from '../../helpers/chainChecks.js'
 import { type Harness, startHarness } from './harness.js'
 
 const REFERENCE_ABI = new URL('../../../docs/abi/morpho-midnight.json', import.meta.url)
@@ -46,7 +48,7 @@ async function send(
   const hash = await wallet.writeContract({ address, abi: callAbi, functionName, args } as Parameters<
     typeof wallet.writeContract
   >[0])
-  const receipt = await h.ctx.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  const receipt = await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
   expect(receipt.status).toBe('success')
   return receipt
 }
@@ -94,7 +96,7 @@ beforeAll(async () => {
       functionName: 'deposit',
       value: parseEther('5'),
     })
-    await h.ctx.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
   }
 }, 60_000)
 

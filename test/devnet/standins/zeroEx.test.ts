@@ -13,8 +13,10 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../../src/chain/addresses.js'
+import { pollReceipt } from '../../../src/chain/pollReceipt.js'
 import { deployTokens } from '../../../src/devnet/deploy/tokens.js'
 import { deployZeroEx, ZEROX_ADDRESSES, zeroExStandInAbi } from '../../../src/devnet/deploy/zeroEx.js'
+import { RECEIPT } from '../../helpers/chainChecks.js'
 import { type Harness, startHarness } from './harness.js'
 
 // AllowanceHolder and the Settler stand-in against their real ABI: selectors seen in 0x's deployed code
@@ -49,7 +51,7 @@ async function send(
   const hash = await wallet.writeContract({ address, abi: callAbi, functionName, args, value } as Parameters<
     typeof wallet.writeContract
   >[0])
-  const receipt = await h.ctx.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  const receipt = await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
   expect(receipt.status).toBe('success')
   return receipt
 }
