@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { InvalidInputError, MalformedBodyError } from '../errors.js'
-import { address, atomicAmount, slippageBpsBody, symbolList } from '../routes/fields.js'
+import {
+  address,
+  atomicAmount,
+  queryInt,
+  queryNumber,
+  slippageBpsBody,
+  symbolList,
+} from '../routes/fields.js'
 import { parseInput, singleQueryValues } from './parseInput.js'
 
 const body = z.strictObject({ owner: address, assets: atomicAmount, slippageBps: slippageBpsBody(5000) })
@@ -66,5 +73,25 @@ describe('parseInput', () => {
     expect(err.field).toBe('fromAmount')
     expect(err.message).toMatch(/^query field "fromAmount" was given more than once/)
     expect(err.details).toMatchObject({ location: 'query' })
+  })
+
+  test('error: a numeric query field that is empty, hex or not a plain decimal is a 400 naming it; decimals pass', () => {
+    const query = z.object({
+      budget: queryNumber(0).default(100),
+      limit: queryInt(1, 12).optional(),
+      symbols: z.string().optional(),
+    })
+    for (const raw of ['', ' ', '0x10', 'Infinity', 'NaN', '1,5', '5 ']) {
+      const err = fail(() => parseInput(query, { budget: raw }, 'query'))
+      expect(err.field, JSON.stringify(raw)).toBe('budget')
+      expect(err.message).toMatch(/decimal number/)
+    }
+    expect(fail(() => parseInput(query, { limit: '' }, 'query')).field).toBe('limit')
+    expect(parseInput(query, { budget: '0.5', limit: '6' }, 'query')).toMatchObject({ budget: 0.5, limit: 6 })
+    expect(parseInput(query, { budget: '1e3', symbols: '' }, 'query')).toMatchObject({
+      budget: 1000,
+      symbols: '',
+    })
+    expect(parseInput(query, {}, 'query')).toMatchObject({ budget: 100 })
   })
 })

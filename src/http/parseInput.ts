@@ -17,11 +17,42 @@ export function parseInput<S extends z.ZodObject>(
   if (location === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
     throw new MalformedBodyError('The request body must be a JSON object.')
   }
+  if (location === 'query') rejectNonDecimalNumbers(target, value as Record<string, string>)
   const result = target.safeParse(value)
   if (result.success) return result.data as z.output<S>
   const issues = result.error.issues.map((issue) => describeIssue(issue, value, target))
   const first = issues[0] ?? { field: location, message: 'invalid input' }
   throw new InvalidInputError(first.field, `${location} ${first.message}`, { location, issues })
+}
+
+/** A plain decimal number as query strings carry it: `6`, `-1`, `0.5`, `1e3`. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+
+/**
+ * Query numbers are coerced from text, and `Number()` reads an empty string as 0 and `0x10` as 16: a
+ * caller who sent `slippageBps=` would silently get 0. A numeric query field must be a plain decimal,
+ * else a 400 naming it before any schema runs.
+ */
+function rejectNonDecimalNumbers(schema: z.ZodObject, query: Record<string, string>): void {
+  for (const [field, raw] of Object.entries(query)) {
+    // Own keys only: a query key such as `constructor` must not reach Object.prototype.
+    if (!Object.hasOwn(schema.shape, field)) continue
+    const fieldSchema = schema.shape[field] as z.core.$ZodType
+    if (!isNumberSchema(fieldSchema) || DECIMAL.test(raw)) continue
+    const message = `query field "${field}" must be a decimal number (e.g. 100 or 0.5), got ${JSON.stringify(raw)}.`
+    throw new InvalidInputError(field, message, { location: 'query', issues: [{ field, message }] })
+  }
+}
+
+/** Whether a field's schema, under default/optional/nullable wrappers, is a number. */
+function isNumberSchema(schema: z.core.$ZodType): boolean {
+  let cur: z.core.$ZodType = schema
+  for (;;) {
+    const def = cur._zod.def
+    if (def.type === 'number') return true
+    if (def.type !== 'default' && def.type !== 'optional' && def.type !== 'nullable') return false
+    cur = (def as z.core.$ZodDefaultDef | z.core.$ZodOptionalDef | z.core.$ZodNullableDef).innerType
+  }
 }
 
 /**

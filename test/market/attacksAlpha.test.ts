@@ -203,8 +203,9 @@ describe('alpha reads: inputs', () => {
 describe('GET /v1/arbitrage: budget, slippage, taker', () => {
   const taker = () => ownerWallet(sw, 4).account.address
 
-  test('attack: budgets that are not numbers are a 400 naming budget; -0 buys nothing (200, reason)', async () => {
-    for (const budget of ['1e400', 'NaN', 'Infinity', '-Infinity', '-1', 'abc'])
+  test('attack: budgets that are not plain decimals (empty and hex too) are a 400 naming budget; -0 buys nothing (200, reason)', async () => {
+    // An empty value or hex is not a silent 0 or 16 (Number() would read them so).
+    for (const budget of ['1e400', 'NaN', 'Infinity', '-Infinity', '-1', 'abc', '', '0x10'])
       expectRefused(
         await get(`/v1/arbitrage?target=USDC&taker=${taker()}&budget=${budget}`),
         400,
@@ -212,6 +213,7 @@ describe('GET /v1/arbitrage: budget, slippage, taker', () => {
         'invalid_input',
       )
     expectRefused(await get(`/v1/alpha?symbols=BTC&taker=${taker()}&budget=NaN`), 400, 'budget')
+    expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=`), 400, 'slippageBps')
     const zero = await get<Arbitrage>(`/v1/arbitrage?target=USDC&taker=${taker()}&budget=-0`)
     expect(zero.status).toBe(200)
     expect(zero.charged).toBe(IDEAS_PRICE)
