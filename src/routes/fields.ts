@@ -5,7 +5,8 @@ import { z } from 'zod'
  * Field schemas shared by the route table. Each carries the spec's limit and a message that tells the
  * caller what is allowed, so every 400 reads as an instruction.
  *
- * Input rules every route gets through these fields (and the input layer, for repeated query keys):
+ * Input rules every route gets through these fields (and the input layer, for repeated query keys and
+ * plain-decimal query numbers):
  * an address in mixed case must carry a valid EIP-55 checksum (all-lowercase and all-uppercase hex carry
  * none and are accepted); atomic amounts are canonical decimal (no leading zeros, at most 2^256 - 1), and
  * an amount that moves tokens must be positive (`positiveAtomicAmount`).
