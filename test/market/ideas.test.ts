@@ -29,7 +29,6 @@ let sw: ServiceWorld
 let frozen: Instance
 const FIXED_MS = Date.now()
 const DAY = 86_400
-const END = Math.floor(FIXED_MS / 1000 / DAY) * DAY
 
 beforeAll(async () => {
   sw = await startServiceWorld()
@@ -48,19 +47,19 @@ interface RawBar {
 
 const iso = (s: number) => new Date(s * 1000).toISOString()
 
-/** The 365 daily bars of the 1d-1y basis for `symbol`, straight off the simulator the service reads. */
-async function dailyBars(symbol: string): Promise<RawBar[]> {
+/** The bars of a basis for `symbol` (365 daily or 120 six-hour), straight off the simulator the service reads. */
+async function basisBars(symbol: string, gran = DAY, count = 365): Promise<RawBar[]> {
   const inst = UNIVERSE.find((i) => i.from === symbol && i.to === 'USD')
   if (inst === undefined) throw new Error(`no devnet instrument ${symbol}/USD`)
-  const start = END - 365 * DAY
+  const end = Math.floor(FIXED_MS / 1000 / gran) * gran
+  const start = end - count * gran
   const up = frozen.config.upstreams
   if (inst.coinbaseProduct !== null) {
     const rows: number[][] = []
-    for (const [from, to] of [
-      [start, start + 299 * DAY],
-      [start + 300 * DAY, END - DAY],
-    ] as const) {
-      const url = `${up.coinbaseExchange}/products/${inst.coinbaseProduct}/candles?granularity=${DAY}&start=${iso(from)}&end=${iso(to)}`
+    // The exchange serves at most 300 bars per request, both ends inclusive.
+    for (let from = start; from < end; from += 300 * gran) {
+      const to = Math.min(end - gran, from + 299 * gran)
+      const url = `${up.coinbaseExchange}/products/${inst.coinbaseProduct}/candles?granularity=${gran}&start=${iso(from)}&end=${iso(to)}`
       rows.push(...((await (await fetch(url)).json()) as number[][]))
     }
     return rows
@@ -72,10 +71,12 @@ async function dailyBars(symbol: string): Promise<RawBar[]> {
       }))
       .sort((a, b) => a.t - b.t)
   }
-  const url = `${up.pythBenchmarks}/v1/shims/tradingview/history?symbol=${encodeURIComponent(inst.pythSymbol)}&resolution=1D&from=${start}&to=${END - 1}`
+  const resolution = gran === DAY ? '1D' : String(gran / 60)
+  const url = `${up.pythBenchmarks}/v1/shims/tradingview/history?symbol=${encodeURIComponent(inst.pythSymbol)}&resolution=${resolution}&from=${start}&to=${end - 1}`
   const h = (await (await fetch(url)).json()) as { t: number[]; h: number[]; l: number[]; c: number[] }
   return h.t.map((t, i) => ({ t, high: h.h[i] as number, low: h.l[i] as number, close: h.c[i] as number }))
 }
+const dailyBars = (symbol: string) => basisBars(symbol)
 
 type Truth =
   | { kind: 'neutral'; reason: 'no_trend' | 'stop_too_wide' }
@@ -312,6 +313,39 @@ describe('GET /v1/ideas', () => {
     expect(Number(trade?.leverage)).toBe(Math.round(idea.leverage * 1000))
     expect(Number(trade?.tp) / 1e10).toBeCloseTo(idea.open.tp, 6)
     expect(Number(trade?.sl) / 1e10).toBeCloseTo(idea.open.sl, 6)
+  })
+
+  test('behavior: basis=6h-30d reads 120 six-hour bars per market; each idea equals the rule recomputed on them', async () => {
+    const pay = wrapFetchWithPayment(fetch, payer(3).client)
+    const symbols = ['BTC', 'ETH', 'SOL', 'EUR', 'XAU', 'SPY', 'NVDA', 'DOGE']
+    const res = await pay(
+      `${frozen.url}/v1/ideas?symbols=${symbols.join(',')}&basis=6h-30d&worthwhileness=loose&limit=12`,
+    )
+    expect(res.status).toBe(200)
+    const six = (await res.json()) as Ideas
+    expect(six.basis).toBe('6h-30d')
+    expect(six.skipped.insufficientHistory).toEqual([])
+    const listed = new Map(six.ideas.map((i) => [i.symbol, i]))
+    for (const symbol of symbols) {
+      const bars = await basisBars(symbol, 21_600, 120)
+      expect(bars, symbol).toHaveLength(120)
+      const pair = pairs.find((p) => p.symbol === `${symbol}/USD`) as RiskPair
+      const idea = listed.get(symbol)
+      const truth = truthOf(bars, idea?.entry ?? (bars.at(-1) as RawBar).close, pair.maxLeverage)
+      if (idea === undefined) {
+        const neutral = six.skipped.neutral.find((n) => n.symbol === symbol)
+        if (truth.kind === 'neutral') expect(neutral?.reason, symbol).toBe(truth.reason)
+        else expect(truth.edge, symbol).toBeLessThanOrEqual(0)
+        continue
+      }
+      expect(truth.kind, symbol).toBe('idea')
+      if (truth.kind !== 'idea') continue
+      expect([idea.direction, idea.leverage], symbol).toEqual([truth.direction, truth.leverage])
+      close(idea.stop, truth.stop)
+      close(idea.open.tp, truth.target)
+      close(idea.conviction, truth.conviction, 1e-3)
+    }
+    expect(six.ideas.length).toBeGreaterThan(0)
   })
 
   test('error: all unknown symbols are 400 naming symbols, a bad worthwhileness or limit 13 is 400 naming it; no USDC moves', async () => {
