@@ -35,7 +35,8 @@ const caches = new WeakMap<PublicClient, TtlCache<PoolQuote>>()
 /**
  * Swap prices straight from the DEX contracts, no API key needed: the best single-hop output among
  * Uniswap v3's QuoterV2 over the four fee tiers and the Aerodrome Router's `getAmountsOut` (volatile and
- * stable pools), read in one multicall with the block number and base fee. Native ETH is priced as WETH;
+ * stable pools; not for a native ETH leg, which the swap builder sends through Uniswap only), read in one
+ * multicall with the block number and base fee. Native ETH is priced as WETH;
  * ETH ⇄ WETH alone is a 1:1 wrap through WETH9 (nothing read).
  *
  * Gas: QuoterV2's estimate of the pool swap alone (router overhead, approvals and Base's L1 data fee
@@ -70,9 +71,11 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
         }
       }
       const at = req.blockNumber
-      const quoted = await pools.get(`${sell}:${buy}:${req.sellAmount}:${at ?? 'latest'}`, () =>
-        readPools(chain, sell, buy, req.sellAmount, at),
-      )
+      // As POST /v1/tx/swap builds: the Aerodrome router takes no native ETH, so a native leg is quoted
+      // on Uniswap only (its router wraps and unwraps), or the quote would name a pool the build cannot use.
+      const aerodrome = !(isNativeToken(req.sellToken) || isNativeToken(req.buyToken))
+      const key = `${sell}:${buy}:${req.sellAmount}:${at ?? 'latest'}:${aerodrome}`
+      const quoted = await pools.get(key, () => readPools(chain, sell, buy, req.sellAmount, at, aerodrome))
       if (quoted.best === null) return null
       const { best } = quoted
       return {
@@ -91,8 +94,12 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
   }
 }
 
+function isNativeToken(token: Address): boolean {
+  return token.toLowerCase() === NATIVE_SENTINEL.toLowerCase()
+}
+
 function asErc20(token: Address): Address {
-  return token.toLowerCase() === NATIVE_SENTINEL.toLowerCase() ? BASE_ADDRESSES.WETH : getAddress(token)
+  return isNativeToken(token) ? BASE_ADDRESSES.WETH : getAddress(token)
 }
 
 /** The single-hop venue that pays most for one (sell, buy, amount), as the pools answered it. */
@@ -161,13 +168,14 @@ async function readPools(
   buy: Address,
   amountIn: bigint,
   at: bigint | undefined,
+  aerodrome: boolean,
 ): Promise<PoolQuote> {
   const read = await multiRead(
     chain,
     {
       blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBlockNumber', [])],
       basefee: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBasefee', [])],
-      ...poolQuoteCalls(sell, buy, amountIn),
+      ...poolQuoteCalls(sell, buy, amountIn, { aerodrome }),
     },
     at,
   )

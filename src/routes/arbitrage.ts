@@ -145,7 +145,7 @@ export const arbitrageRoute = defineRoute({
   summary: 'Ranked arbitrage cycles back into `target`, each leg a POST /v1/tx/swap body',
   description:
     'Indicative, not advice. Cycles that sell `budget` USD of `target` and buy more of it back, through the venues POST /v1/tx/swap builds on, ranked by net dollars after gas. ' +
-    'Target → token: USDC; WETH; ETH = native ETH (the sentinel 0xEeee…; pools trade it as WETH); xBTC = cbBTC; xETH = cbETH; xADA and xXRP have no token in the network’s address book (200, routes [], reason). ' +
+    'Target → token: USDC; WETH; ETH = native ETH (the sentinel 0xEeee…; pools trade it as WETH, on Uniswap only, as POST /v1/tx/swap builds it); xBTC = cbBTC; xETH = cbETH; xADA and xXRP have no token in the network’s address book (200, routes [], reason). ' +
     'Reference prices (USD per whole token, independent of the pools, all listed in `referencePrices`): USDC at par 1; WETH/ETH the exchange’s ETH-USD last trade; cbBTC BTC-USD; cbETH CBETH-USD when the exchange lists it. No reference price for the target (or ETH-USD for gas) → 200, routes [], reason. ' +
     'Cycles: through the intermediates USDC, WETH, cbBTC (minus the target’s own ERC-20; WETH for ETH), two legs T→X→T and three legs T→X→Y→T (X ≠ Y). ' +
     'Sizing: leg 1 sells amountIn = floor(budget / referencePrice × 10^decimals) of the target (a budget buying 0 units, or more than a uint256 amount holds, → 200, routes [], reason); each later leg sells exactly the previous leg’s minOut, so every leg can execute whatever the previous one filled within its slippage, and what a leg fills above its minOut stays with the taker (leftoverUsd, at that token’s reference price). ' +

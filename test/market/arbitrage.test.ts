@@ -13,7 +13,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { SwapAction } from '../../src/builders/swap.js'
-import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import type { Arbitrage, ArbitrageRoute } from '../../src/market/getArbitrage.js'
 import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { relClose } from '../helpers/chainChecks.js'
@@ -315,6 +315,33 @@ describe('GET /v1/arbitrage', () => {
     expect(weth.status).toBe(200)
     await expectedAnswer(weth.body, 'WETH', 1000, slippageBps, taker)
     expect(weth.body.routes[0]?.path).toEqual(['WETH', 'Uniswap_V3 0.05%', 'USDC', 'Aerodrome_V2', 'WETH'])
+
+    // Buying native ETH: Aerodrome would pay most (its WETH is cheap now), but its router takes no native
+    // ETH, so the swap builder goes through Uniswap; the quotes the arbitrage legs (and /v1/swap/price)
+    // rest on must name that same pool and amount.
+    const ethBody = {
+      fromToken: USDC,
+      toToken: NATIVE_SENTINEL,
+      fromAmount: parseUnits('1000', 6).toString(),
+      taker,
+      slippageBps,
+    }
+    const priceRes = await pay(
+      `${svc.url}/v1/swap/price?${new URLSearchParams({ ...ethBody, slippageBps: String(slippageBps) })}`,
+    )
+    expect(priceRes.status).toBe(200)
+    const price = (await priceRes.json()) as { expectedOut: string; route: { source: string }[] }
+    const ethBuild = await builderClient(sw, svc).post<SwapAction>('/v1/tx/swap', ethBody)
+    expect(ethBuild.status, JSON.stringify(ethBuild.body.error)).toBe(200)
+    expect(price.route.map((r) => r.source)).toEqual(['Uniswap_V3'])
+    expect(ethBuild.body.action.route.map((r) => r.source)).toEqual(['Uniswap_V3'])
+    expect(ethBuild.body.action.expectedOut).toBe(price.expectedOut)
+    const eth = await arbitrage({ target: 'ETH', budget: '1000', taker, slippageBps: String(slippageBps) })
+    expect(eth.status).toBe(200)
+    for (const r of eth.body.routes)
+      for (const leg of r.legs)
+        if (leg.fromToken === NATIVE_SENTINEL || leg.toToken === NATIVE_SENTINEL)
+          expect(leg.venue).toMatch(/^Uniswap_V3 /)
 
     const { status, body, charged } = await arbitrage({
       target: 'USDC',
