@@ -90,6 +90,30 @@ describe('compareAssets', () => {
     // The log-ratio is a ramp 0..24 steps: z = 12 / √((25² − 1) / 12).
     expect(r.zScore).toBeCloseTo(12 / Math.sqrt(624 / 12), 9)
     expect(r.suggestion).toBeNull()
+    // The log-ratio climbs 2 ln 1.01 per bar exactly: the fitted slope, and a move of 24 steps against a
+    // σ of √(52) steps: up.
+    expect(r.ratioSlopePctPerBar).toBeCloseTo((1.01 ** 2 - 1) * 100, 9)
+    expect(r.ratioTrend).toBe('up')
+    const mirrored = ok(compareAssets(bars(b), bars(a)))
+    expect(mirrored.ratioTrend).toBe('down')
+    expect(mirrored.ratioSlopePctPerBar).toBeCloseTo((1.01 ** -2 - 1) * 100, 9)
+  })
+
+  test('behavior: a ratio that zigzags around a level has a near-zero slope and no trend', () => {
+    const a = Array.from({ length: 30 }, (_, i) => 100 * (i % 2 === 0 ? 1.02 : 0.98))
+    const b = Array.from({ length: 30 }, () => 100)
+    const r = ok(compareAssets(bars(a), bars(b)))
+    // x alternates ln 1.02, ln 0.98: slope = Σ(i − ī)(x − x̄) / Σ(i − ī)², written out for n = 30.
+    const x = a.map((v) => Math.log(v / 100))
+    const mx = x.reduce((p, q) => p + q, 0) / 30
+    let num = 0
+    let den = 0
+    for (let i = 0; i < 30; i++) {
+      num += (i - 14.5) * ((x[i] as number) - mx)
+      den += (i - 14.5) ** 2
+    }
+    expect(r.ratioSlopePctPerBar).toBeCloseTo(Math.expm1(num / den) * 100, 12)
+    expect(r.ratioTrend).toBe('flat')
   })
 
   test('behavior: flat legs give null z-score and correlation, ratio 1 and no suggestion', () => {
@@ -98,6 +122,8 @@ describe('compareAssets', () => {
     expect(r).toMatchObject({
       ratio: 1,
       relativeStrength: 0,
+      ratioSlopePctPerBar: 0,
+      ratioTrend: 'flat',
       zScore: null,
       correlation: null,
       suggestion: null,

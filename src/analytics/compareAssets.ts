@@ -24,6 +24,13 @@ export interface PairRead {
   ratio: number
   /** (last a ÷ first a − 1) × 100 − (last b ÷ first b − 1) × 100 over the common window, percent. */
   relativeStrength: number
+  /**
+   * The ratio's trend: the least-squares slope of the log-ratio against the bar number, as percent per
+   * bar ((e^slope − 1) × 100).
+   */
+  ratioSlopePctPerBar: number
+  /** up / down when the fitted move over the window, |slope| × (n − 1), is at least one σ of the log-ratio. */
+  ratioTrend: 'up' | 'down' | 'flat'
   /** (last log-ratio − its window mean) ÷ its window standard deviation; null when that is 0 (flat ratio). */
   zScore: number | null
   /** Pearson correlation of the two legs' log returns; null when either leg's returns have no variance. */
@@ -39,6 +46,10 @@ export interface PairRead {
  * than COMPARE_MIN_BARS (20) common bars → `insufficient_history`.
  * Over the n common bars, with x_i = ln(a_i ÷ b_i) of the closes:
  *   ratio = a_n ÷ b_n; relativeStrength as on PairRead;
+ *   ratio trend: slope = the least-squares slope of x_i against i (i = 0..n − 1), reported as
+ *     (e^slope − 1) × 100 percent per bar; ratioTrend up / down when |slope| × (n − 1) ≥ σ(x) (the fitted
+ *     move over the window is at least one standard deviation of the log-ratio), else flat (also a flat
+ *     ratio);
  *   zScore = (x_n − mean(x)) ÷ σ(x), σ the population standard deviation over all n values (the last
  *     included); null when σ ≤ 1e-12 × max(1, |mean|);
  *   correlation = Pearson of r^a_i = ln(a_i ÷ a_{i−1}) and r^b_i (n − 1 pairs, population moments); null
@@ -80,6 +91,18 @@ export function compareAssets(a: readonly Bar[], b: readonly Bar[]): PairRead | 
   const sx = std(x, mx)
   const zScore = isFlat(sx, mx) ? null : (last(x) - mx) / sx
 
+  // Least-squares slope of x_i on i = 0..n−1: Σ (i − ī)(x_i − x̄) ÷ Σ (i − ī)².
+  const mi = (n - 1) / 2
+  let sxy = 0
+  let sii = 0
+  for (let i = 0; i < n; i++) {
+    sxy += (i - mi) * ((x[i] as number) - mx)
+    sii += (i - mi) ** 2
+  }
+  const slope = sxy / sii
+  const fittedMove = slope * (n - 1)
+  const ratioTrend = isFlat(sx, mx) || Math.abs(fittedMove) < sx ? 'flat' : fittedMove > 0 ? 'up' : 'down'
+
   const ra: number[] = []
   const rb: number[] = []
   for (let i = 1; i < n; i++) {
@@ -109,6 +132,8 @@ export function compareAssets(a: readonly Bar[], b: readonly Bar[]): PairRead | 
     to: last(ts),
     ratio,
     relativeStrength,
+    ratioSlopePctPerBar: Math.expm1(slope) * 100,
+    ratioTrend,
     zScore,
     correlation,
     suggestion,

@@ -22,6 +22,8 @@ export interface IdeasCompare {
   to: number | null
   ratio: number | null
   relativeStrength: number | null
+  ratioSlopePctPerBar: number | null
+  ratioTrend: 'up' | 'down' | 'flat' | null
   zScore: number | null
   correlation: number | null
   suggestion: { long: string; short: string } | null
@@ -65,6 +67,8 @@ export async function getIdeasCompare(
       to: null,
       ratio: null,
       relativeStrength: null,
+      ratioSlopePctPerBar: null,
+      ratioTrend: null,
       zScore: null,
       correlation: null,
       suggestion: null,
@@ -80,6 +84,8 @@ export async function getIdeasCompare(
     to: pair.to,
     ratio: significant(pair.ratio),
     relativeStrength: round(pair.relativeStrength, 4),
+    ratioSlopePctPerBar: round(pair.ratioSlopePctPerBar, 6),
+    ratioTrend: pair.ratioTrend,
     zScore: r6(pair.zScore),
     correlation: r6(pair.correlation),
     suggestion:

@@ -244,7 +244,7 @@ export const compareRoute = defineRoute({
   summary: 'Relative-strength pair read of two symbols',
   description:
     'Relative strength of `a` against `b` over the basis bars both legs have (joined on bar time: a bar missing from either leg is dropped from both), plus each leg’s own read in the single-asset form. ' +
-    'Over the n common bars, x = ln(close a ÷ close b): `ratio` = last a ÷ last b; `relativeStrength` = a’s return minus b’s over the window, percent; `zScore` = (last x − mean x) ÷ σx (population σ; null for a flat ratio); `correlation` = Pearson of the legs’ log returns (null when a leg is flat); `suggestion` (mean reversion) long b / short a at z ≥ 2, long a / short b at z ≤ −2, else null. Fewer than 20 common bars: status insufficient_history with `needed` and the pair figures null. ' +
+    'Over the n common bars, x = ln(close a ÷ close b): `ratio` = last a ÷ last b; `relativeStrength` = a’s return minus b’s over the window, percent; the ratio’s trend: slope = the least-squares slope of x against the bar number, `ratioSlopePctPerBar` = (e^slope − 1) × 100, `ratioTrend` up / down when |slope| × (n − 1) ≥ σx, else flat; `zScore` = (last x − mean x) ÷ σx (population σ; null for a flat ratio); `correlation` = Pearson of the legs’ log returns (null when a leg is flat); `suggestion` (mean reversion) long b / short a at z ≥ 2, long a / short b at z ≤ −2, else null. Fewer than 20 common bars: status insufficient_history with `needed` and the pair figures null. ' +
     'Each leg: ' +
     IDEA_RULES +
     ' a = b is 400 naming `b`; a ticker without a listed pair is 404 `unknown_instrument` naming `a` or `b`; not charged.',
@@ -263,6 +263,14 @@ export const compareRoute = defineRoute({
       .number()
       .nullable()
       .describe('Return of a minus return of b over the window, percent'),
+    ratioSlopePctPerBar: z
+      .number()
+      .nullable()
+      .describe('Least-squares slope of ln(a ÷ b) per bar, as percent per bar'),
+    ratioTrend: z
+      .enum(['up', 'down', 'flat'])
+      .nullable()
+      .describe('up / down when the fitted move over the window is at least one σ of ln(a ÷ b)'),
     zScore: z.number().nullable(),
     correlation: z.number().nullable(),
     suggestion: z.object({ long: symbol, short: symbol }).nullable(),
@@ -288,6 +296,8 @@ export const compareRoute = defineRoute({
       to: 1795305600,
       ratio: 0.03167,
       relativeStrength: 4.2,
+      ratioSlopePctPerBar: 0.011,
+      ratioTrend: 'up',
       zScore: 2.1,
       correlation: 0.81,
       suggestion: { long: 'BTC', short: 'ETH' },

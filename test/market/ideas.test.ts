@@ -397,14 +397,15 @@ describe('insufficient history', () => {
       null,
     ])
     expect(asset.alternatives).toEqual([])
-    expect([pair.status, pair.bars, pair.needed, pair.ratio, pair.zScore, pair.suggestion]).toEqual([
-      'insufficient_history',
-      10,
-      20,
-      null,
-      null,
-      null,
-    ])
+    expect([
+      pair.status,
+      pair.bars,
+      pair.needed,
+      pair.ratio,
+      pair.zScore,
+      pair.ratioTrend,
+      pair.suggestion,
+    ]).toEqual(['insufficient_history', 10, 20, null, null, null, null])
   })
 })
 
@@ -495,6 +496,13 @@ describe('GET /v1/ideas/asset/{sym}, /v1/ideas/summary, /v1/ideas/compare', () =
         ((pb[n - 1] as number) / (pb[0] as number) - 1) * 100,
       1e-4,
     )
+    // The ratio's trend: the least-squares slope of x on the bar number, against σx over the window.
+    const mi = (n - 1) / 2
+    const slope =
+      x.reduce((acc, v, i) => acc + (i - mi) * (v - mean(x)), 0) /
+      x.reduce((acc, _, i) => acc + (i - mi) ** 2, 0)
+    close(c.ratioSlopePctPerBar, Math.expm1(slope) * 100, 1e-4)
+    expect(c.ratioTrend).toBe(Math.abs(slope * (n - 1)) < sd(x) ? 'flat' : slope > 0 ? 'up' : 'down')
     const z = ((x[n - 1] as number) - mean(x)) / sd(x)
     close(c.zScore, z, 1e-4)
     const ra = pa.slice(1).map((v, i) => Math.log(v / (pa[i] as number)))
