@@ -89,6 +89,11 @@ export interface RateLimitOptions {
 
 export interface Upstreams {
   coinbaseExchange: string
+  /**
+   * Requests per second the service sends the exchange at most (bursts of as many): its public limit is
+   * 10 per second per IP. 0 = no limit (the devnet's simulator has none).
+   */
+  coinbaseMaxRps: number
   pythHermes: string
   pythBenchmarks: string
   gtradeBackend: string
@@ -136,6 +141,7 @@ const envSchema = z.object({
   PAY_TO: address.optional(),
   RPC_URL: z.url().optional(),
   COINBASE_URL: z.url().optional(),
+  COINBASE_MAX_RPS: z.coerce.number().min(0).max(1000).optional(),
   PYTH_HERMES_URL: z.url().optional(),
   PYTH_BENCHMARKS_URL: z.url().optional(),
   GTRADE_BACKEND_URL: z.url().optional(),
@@ -192,6 +198,7 @@ export const DEVNET_BUILDER_CODE = 'bc_agentdesk_devnet'
 /** Real upstreams, used by the base profile unless overridden. */
 const BASE_UPSTREAMS: Omit<Upstreams, 'zeroExApiKey'> = {
   coinbaseExchange: 'https://api.exchange.coinbase.com',
+  coinbaseMaxRps: 10,
   pythHermes: 'https://hermes.pyth.network',
   pythBenchmarks: 'https://benchmarks.pyth.network',
   gtradeBackend: 'https://backend-base.gains.trade',
@@ -206,6 +213,7 @@ function devnetUpstreams(firstPort: number): Omit<Upstreams, 'zeroExApiKey'> {
   const at = (offset: number) => `http://127.0.0.1:${firstPort + offset}`
   return {
     coinbaseExchange: at(0),
+    coinbaseMaxRps: 0,
     pythHermes: at(1),
     pythBenchmarks: at(2),
     gtradeBackend: at(3),
@@ -256,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     upstreams: {
       coinbaseExchange: trim(e.COINBASE_URL ?? defaults.coinbaseExchange),
+      coinbaseMaxRps: e.COINBASE_MAX_RPS ?? defaults.coinbaseMaxRps,
       pythHermes: trim(e.PYTH_HERMES_URL ?? defaults.pythHermes),
       pythBenchmarks: trim(e.PYTH_BENCHMARKS_URL ?? defaults.pythBenchmarks),
       gtradeBackend: trim(e.GTRADE_BACKEND_URL ?? defaults.gtradeBackend),

@@ -6,6 +6,7 @@ import { createGtradeBackend, type GtradeBackend } from './upstreams/gtradeBacke
 import { createGtradeHistory, type GtradeHistory } from './upstreams/gtradeHistory.js'
 import { createMorphoMidnight, type MorphoMidnight } from './upstreams/morphoMidnight.js'
 import { createPyth, type Pyth } from './upstreams/pyth.js'
+import { createTokenBucket } from './upstreams/tokenBucket.js'
 import { createZeroEx, type ZeroEx } from './upstreams/zeroEx.js'
 
 /** The upstream adapters market reads are built on; each talks to one configured base URL. */
@@ -26,7 +27,14 @@ export interface MarketData {
 export function createMarketData(upstreams: Upstreams): MarketData {
   const fetchJson = createFetchJson()
   return {
-    coinbase: createCoinbaseExchange(upstreams.coinbaseExchange, fetchJson),
+    coinbase: createCoinbaseExchange(
+      upstreams.coinbaseExchange,
+      fetchJson,
+      createTokenBucket({
+        ratePerSec: upstreams.coinbaseMaxRps,
+        burst: Math.max(1, upstreams.coinbaseMaxRps),
+      }),
+    ),
     pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson),
     gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson),
     gtradeHistory: createGtradeHistory(upstreams.gtradeHistory, fetchJson),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { createTtlCache } from '../ttlCache.js'
 import { type FetchJson, UpstreamError } from './fetchJson.js'
+import { createTokenBucket, type TokenBucket } from './tokenBucket.js'
 
 const NAME = 'Coinbase Exchange'
 const num = z.coerce.number()
@@ -36,10 +37,18 @@ export interface CoinbaseExchange {
 
 /**
  * Coinbase Exchange public REST (protocols.md §7c), cached: products 10 min, ticker and stats 2 s, candles
- * 60 s per (product, granularity, start, end).
+ * 60 s per (product, granularity, start, end). Requests go out through `bucket` (the exchange's public
+ * limit, COINBASE_MAX_RPS), so a wide fan-out (a year of daily bars for 20 markets) waits rather than
+ * drawing 429s.
  */
-export function createCoinbaseExchange(baseUrl: string, fetchJson: FetchJson): CoinbaseExchange {
+export function createCoinbaseExchange(
+  baseUrl: string,
+  fetchJson: FetchJson,
+  bucket: TokenBucket = createTokenBucket({ ratePerSec: 0, burst: 1 }),
+): CoinbaseExchange {
   const get = async <S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> => {
+    // Cache misses only reach here: each waits its turn under the exchange's public rate limit.
+    await bucket.take()
     const parsed = schema.safeParse(await fetchJson(NAME, `${baseUrl}${path}`))
     if (!parsed.success) throw new UpstreamError(NAME, `unexpected shape at ${path.split('?')[0]}`)
     return parsed.data
