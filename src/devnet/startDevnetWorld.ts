@@ -23,6 +23,11 @@ export interface DevnetWorld {
   pushPrices(): Promise<{ feeds: number; swaps: number }>
   /** One keeper round now: fill pending market orders, trigger what crossed. */
   keeperTick(): Promise<unknown>
+  /**
+   * Runs `fn` while no other sender of the deployer account (the keeper, the price pusher) sends: a
+   * caller that signs with the deployer key itself (a test moving a feed) gets its nonce without a race.
+   */
+  asDeployer<T>(fn: () => Promise<T>): Promise<T>
   /** Whether the chain came from the state cache (fast path) or was built on this start. */
   warm: boolean
   stop(): Promise<void>
@@ -172,6 +177,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       sim,
       pushPrices: () => pusher.push(),
       keeperTick: () => keeper.tick(),
+      asDeployer: (fn) => ctx.exclusive(fn),
       warm: devnet.warm,
       stop: () => stopAll(stops),
     }

@@ -174,15 +174,17 @@ describe('GET /v1/loan/analysis/{address} (paid with @x402/fetch), moving the ch
       abi: feedAbi,
       functionName: 'latestRoundData',
     })
-    const setEth = async (a: bigint) => {
-      const hash = await deployer.writeContract({
-        address: DEVNET_ADDRESSES.ETH_USD_FEED,
-        abi: feedAbi,
-        functionName: 'setAnswer',
-        args: [a],
+    // The world's keeper sends from the deployer too: take turns with it, or the nonces race.
+    const setEth = (a: bigint) =>
+      sw.world.asDeployer(async () => {
+        const hash = await deployer.writeContract({
+          address: DEVNET_ADDRESSES.ETH_USD_FEED,
+          abi: feedAbi,
+          functionName: 'setAnswer',
+          args: [a],
+        })
+        expect((await pollReceipt(chain, hash, RECEIPT)).status).toBe('success')
       })
-      expect((await pollReceipt(chain, hash, RECEIPT)).status).toBe('success')
-    }
 
     // A 25% drop: still solvent; health and distance shrink with the price.
     await setEth((answer * 75n) / 100n)

@@ -97,16 +97,18 @@ beforeAll(async () => {
     chain: base,
     transport: headroomHttp(sw.world.rpcUrl),
   })
-  const mined = async (hash: Promise<Hex>) => {
-    const receipt = await pollReceipt(chain, await hash, RECEIPT)
-    expect(receipt.status).toBe('success')
-  }
+  // The world's keeper sends from the deployer too: take turns with it, or the nonces race.
+  const mined = (send: () => Promise<Hex>) =>
+    sw.world.asDeployer(async () => {
+      const receipt = await pollReceipt(chain, await send(), RECEIPT)
+      expect(receipt.status).toBe('success')
+    })
   const me = admin.account.address
   const wethUsdc = await paramsOf(WETH_USDC)
   const cbBtcUsdc = await paramsOf(CBBTC_USDC)
   const morpho = BASE_ADDRESSES.MorphoBlue
   const vault = DEVNET_VAULTS.metaMorphoUsdc
-  await mined(
+  await mined(() =>
     admin.writeContract({
       address: morpho,
       abi: morphoAdminAbi,
@@ -114,7 +116,7 @@ beforeAll(async () => {
       args: [me],
     }),
   )
-  await mined(
+  await mined(() =>
     admin.writeContract({
       address: morpho,
       abi: morphoAdminAbi,
@@ -122,10 +124,10 @@ beforeAll(async () => {
       args: [wethUsdc, parseUnits('0.1', 18)],
     }),
   )
-  await mined(
+  await mined(() =>
     admin.writeContract({ address: vault, abi: vaultAbi, functionName: 'setFeeRecipient', args: [me] }),
   )
-  await mined(
+  await mined(() =>
     admin.writeContract({
       address: vault,
       abi: vaultAbi,
@@ -133,7 +135,7 @@ beforeAll(async () => {
       args: [parseUnits('0.15', 18)],
     }),
   )
-  await mined(
+  await mined(() =>
     admin.writeContract({
       address: vault,
       abi: vaultAbi,
