@@ -1,5 +1,5 @@
 import { type Abi, type Address, erc20Abi, multicall3Abi } from 'viem'
-import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
+import { BASE_ADDRESSES, erc20Of, isNative } from '../chain/addresses.js'
 import { type GroupResults, viewCall } from '../market/multiRead.js'
 import type { SwapFill } from '../market/swapQuoteSource.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
@@ -54,10 +54,8 @@ export interface SwapPlan {
   revertAbi: Abi
 }
 
-export const isNative = (token: Address): boolean => token.toLowerCase() === NATIVE_SENTINEL.toLowerCase()
-
-/** The ERC-20 a pool trades for `token`: WETH for native ETH. */
-export const erc20Of = (token: Address): Address => (isNative(token) ? BASE_ADDRESSES.WETH : token)
+/** Native-ETH helpers, shared with the market reads (`src/chain/addresses.ts`). */
+export { erc20Of, isNative }
 
 /**
  * The multicall groups for the owner's side of a swap: fromToken's balance (ETH through Multicall3's

@@ -71,5 +71,11 @@ export const DEAD_ADDRESS: Address = '0x000000000000000000000000000000000000dEaD
 /** Sentinel that token fields accept for native ETH. */
 export const NATIVE_SENTINEL: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
 
+/** Whether `token` is the native-ETH sentinel (any case). */
+export const isNative = (token: Address): boolean => token.toLowerCase() === NATIVE_SENTINEL.toLowerCase()
+
+/** The ERC-20 a pool trades for `token`: WETH for native ETH. */
+export const erc20Of = (token: Address): Address => (isNative(token) ? BASE_ADDRESSES.WETH : token)
+
 /** agentdesk's utility token on the devnet (fixed supply, burn = transfer to 0x…dEaD); on Base, UTIL_TOKEN. */
 export const DEVNET_UTIL_TOKEN: Address = '0xDE7e000000000000000000000000000000000001'

@@ -28,7 +28,7 @@ export interface AssetIdea extends AssetRead {
 
 /**
  * GET /v1/ideas/asset/{sym}: `sym`'s read in the single-asset form, with better alternatives and a hedge
- * (`pickAlternatives`) from the default universe (IDEA_MAJORS) plus `sym`, all read at once. An unlisted
+ * (`pickAlternatives`) from the default universe (IDEA_MAJORS, plus `sym` when it is not one of them), all read at once. An unlisted
  * `sym` is UnknownPerpSymbolError (404 naming `sym`); a listed one with no price or bar an UpstreamError.
  */
 export async function getAssetIdea(
@@ -38,7 +38,11 @@ export async function getAssetIdea(
   nowMs: number,
 ): Promise<AssetIdea> {
   const symbol = canonicalSymbol(sym)
-  const r = await readIdeasCached(market, [symbol, ...IDEA_MAJORS], basis, nowMs)
+  // A major reads the default universe itself, so it shares the cached reads of /v1/ideas and the summary.
+  const universe = (IDEA_MAJORS as readonly string[]).includes(symbol)
+    ? IDEA_MAJORS
+    : [...IDEA_MAJORS, symbol]
+  const r = await readIdeasCached(market, universe, basis, nowMs)
   if (r.unknown.includes(symbol)) throw new UnknownPerpSymbolError([symbol], 'sym')
   const own = r.reads.find((x) => x.symbol === symbol)
   if (own === undefined) throw new UpstreamError('candles', `no price or bars for ${symbol}`)

@@ -1,6 +1,6 @@
 import { type Address, getAddress, type PublicClient } from 'viem'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
-import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
+import { BASE_ADDRESSES, erc20Of, isNative } from '../chain/addresses.js'
 import {
   aerodromePoolFactoryAbi,
   aerodromeRouterAbi,
@@ -73,7 +73,7 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
       const at = req.blockNumber
       // As POST /v1/tx/swap builds: the Aerodrome router takes no native ETH, so a native leg is quoted
       // on Uniswap only (its router wraps and unwraps), or the quote would name a pool the build cannot use.
-      const aerodrome = !(isNativeToken(req.sellToken) || isNativeToken(req.buyToken))
+      const aerodrome = !(isNative(req.sellToken) || isNative(req.buyToken))
       const key = `${sell}:${buy}:${req.sellAmount}:${at ?? 'latest'}:${aerodrome}`
       const quoted = await pools.get(key, () => readPools(chain, sell, buy, req.sellAmount, at, aerodrome))
       if (quoted.best === null) return null
@@ -94,12 +94,8 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
   }
 }
 
-function isNativeToken(token: Address): boolean {
-  return token.toLowerCase() === NATIVE_SENTINEL.toLowerCase()
-}
-
 function asErc20(token: Address): Address {
-  return isNativeToken(token) ? BASE_ADDRESSES.WETH : getAddress(token)
+  return getAddress(erc20Of(token))
 }
 
 /** The single-hop venue that pays most for one (sell, buy, amount), as the pools answered it. */

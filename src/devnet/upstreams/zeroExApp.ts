@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { type Context, Hono } from 'hono'
 import { type Address, concat, encodeFunctionData, getAddress, type Hex, isAddress, pad } from 'viem'
-import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../chain/addresses.js'
+import { BASE_ADDRESSES, erc20Of, isNative, NATIVE_SENTINEL } from '../../chain/addresses.js'
 import { aerodromeRouterAbi, swapRouter02Abi } from '../../chain/swapVenueAbis.js'
 import { ZEROX_ADDRESSES, zeroExStandInAbi } from '../deploy/zeroEx.js'
 import type { PoolFill, SwapLiquiditySource } from './swapLiquiditySource.js'
@@ -57,9 +57,6 @@ interface Params {
 }
 
 type Detail = { field: string; reason: string }
-
-const isNative = (token: Address) => token.toLowerCase() === NATIVE_SENTINEL.toLowerCase()
-const erc20Of = (token: Address): Address => (isNative(token) ? BASE_ADDRESSES.WETH : token)
 
 function newZid(): Hex {
   return `0x${randomBytes(12).toString('hex')}`
