@@ -5,7 +5,6 @@ import {
   erc20Abi,
   type Hex,
   maxUint256,
-  parseAbi,
   parseEther,
   parseUnits,
 } from 'viem'
@@ -19,6 +18,7 @@ import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.j
 import { relClose } from '../helpers/chainChecks.js'
 import { expectMined } from '../helpers/expectMined.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
+import { aeroAbi, bestPool } from '../helpers/poolTruth.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // GET /v1/arbitrage, paid with the official x402 client on the devnet. Every number is recomputed here:
@@ -27,18 +27,6 @@ import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../h
 // through POST /v1/tx/swap and its min-out checked onchain.
 const { USDC, WETH, cbBTC } = BASE_ADDRESSES
 const PRICE_ATOMIC = 10_000n // $0.01
-
-const quoterAbi = parseAbi([
-  'struct P { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }',
-  'function quoteExactInputSingle(P params) returns (uint256 amountOut, uint160, uint32, uint256 gasEstimate)',
-])
-const aeroAbi = parseAbi([
-  'struct Route { address from; address to; bool stable; address factory; }',
-  'function getAmountsOut(uint256 amountIn, Route[] routes) view returns (uint256[] amounts)',
-  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, Route[] routes, address to, uint256 deadline) returns (uint256[] amounts)',
-  'function poolFor(address a, address b, bool stable, address factory) view returns (address)',
-  'function getFee(address pool, bool stable) view returns (uint256)',
-])
 
 /** The tokens, written out here: symbol, address, decimals, exchange product (null: par). */
 const TOKENS: Record<string, { address: Address; decimals: number; product: string | null }> = {
@@ -80,70 +68,12 @@ async function ticker(product: string): Promise<number> {
   return Number(((await res.json()) as { price: string }).price)
 }
 
-interface LegTruth {
-  venue: string
-  amountOut: bigint
-  feeBps: number
-  gasEstimate: bigint | null
-}
-
-/** Best single hop at `blockNumber`: QuoterV2 per tier, then Aerodrome volatile and stable; first max wins. */
+/** Best single hop at `blockNumber`, read straight from the venues, with the venue as the answer labels it. */
 async function legTruth(sell: Address, buy: Address, amountIn: bigint, blockNumber: bigint) {
-  const candidates: LegTruth[] = []
-  for (const fee of [100, 500, 3000, 10_000]) {
-    try {
-      const { result } = await sw.chain.simulateContract({
-        address: BASE_ADDRESSES.QuoterV2,
-        abi: quoterAbi,
-        functionName: 'quoteExactInputSingle',
-        args: [{ tokenIn: sell, tokenOut: buy, amountIn, fee, sqrtPriceLimitX96: 0n }],
-        blockNumber,
-      })
-      if (result[0] > 0n)
-        candidates.push({
-          venue: `Uniswap_V3 ${fee / 10_000}%`,
-          amountOut: result[0],
-          feeBps: fee / 100,
-          gasEstimate: result[3],
-        })
-    } catch {
-      // no pool at this tier
-    }
-  }
-  for (const stable of [false, true]) {
-    const factory = BASE_ADDRESSES.AerodromePoolFactory
-    try {
-      const amounts = await sw.chain.readContract({
-        address: BASE_ADDRESSES.AerodromeRouter,
-        abi: aeroAbi,
-        functionName: 'getAmountsOut',
-        args: [amountIn, [{ from: sell, to: buy, stable, factory }]],
-        blockNumber,
-      })
-      const amountOut = amounts.at(-1) ?? 0n
-      if (amountOut === 0n) continue
-      const pool = await sw.chain.readContract({
-        address: BASE_ADDRESSES.AerodromeRouter,
-        abi: aeroAbi,
-        functionName: 'poolFor',
-        args: [sell, buy, stable, factory],
-        blockNumber,
-      })
-      const fee = await sw.chain.readContract({
-        address: factory,
-        abi: aeroAbi,
-        functionName: 'getFee',
-        args: [pool, stable],
-        blockNumber,
-      })
-      candidates.push({ venue: 'Aerodrome_V2', amountOut, feeBps: Number(fee), gasEstimate: null })
-    } catch {
-      // no pool of this kind
-    }
-  }
-  let best: LegTruth | null = null
-  for (const c of candidates) if (best === null || c.amountOut > best.amountOut) best = c
-  return best
+  const best = await bestPool(sw.chain, sell, buy, amountIn, { blockNumber })
+  if (best === null) return null
+  const venue = best.fee === undefined ? best.venue : `${best.venue} ${best.fee / 10_000}%`
+  return { ...best, venue, gasEstimate: best.gasEstimate ?? null }
 }
 
 const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decimals

@@ -20,6 +20,7 @@ import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
+import { aeroAbi, bestPool, type PoolTruth } from '../helpers/poolTruth.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // GET /v1/swap/price, paid with the official x402 client on the devnet, checked against the pools read
@@ -43,67 +44,17 @@ afterAll(async () => {
 const { USDC, WETH, cbBTC } = BASE_ADDRESSES
 const ALLOWANCE_HOLDER = getAddress('0x0000000000001fF3684f28c67538d4D072C22734')
 
-// The venues' ABIs, written out here so the truth does not lean on the service's own definitions.
-const quoterAbi = parseAbi([
-  'struct P { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }',
-  'function quoteExactInputSingle(P params) returns (uint256 amountOut, uint160, uint32, uint256 gasEstimate)',
-])
+// The router's ABI, written out here so the truth does not lean on the service's own definitions.
 const routerAbi = parseAbi([
   'struct E { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
   'function exactInputSingle(E params) payable returns (uint256 amountOut)',
 ])
-const aeroAbi = parseAbi([
-  'struct Route { address from; address to; bool stable; address factory; }',
-  'function getAmountsOut(uint256 amountIn, Route[] routes) view returns (uint256[] amounts)',
-  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, Route[] routes, address to, uint256 deadline) returns (uint256[] amounts)',
-  'function poolFor(address a, address b, bool stable, address factory) view returns (address)',
-  'function getFee(address pool, bool stable) view returns (uint256)',
-])
 
-interface Truth {
-  venue: 'Uniswap_V3' | 'Aerodrome_V2'
-  amountOut: bigint
-  fee?: number
-  gasEstimate?: bigint
-}
-
-/** The best single-hop output, read from QuoterV2 (every tier) and the Aerodrome router. */
-async function poolTruth(
-  sell: Address,
-  buy: Address,
-  amountIn: bigint,
-  options = { aerodrome: true },
-): Promise<Truth> {
-  const quotes: Truth[] = []
-  for (const fee of [100, 500, 3000, 10_000]) {
-    try {
-      const { result } = await sw.chain.simulateContract({
-        address: BASE_ADDRESSES.QuoterV2,
-        abi: quoterAbi,
-        functionName: 'quoteExactInputSingle',
-        args: [{ tokenIn: sell, tokenOut: buy, amountIn, fee, sqrtPriceLimitX96: 0n }],
-      })
-      quotes.push({ venue: 'Uniswap_V3', amountOut: result[0], fee, gasEstimate: result[3] })
-    } catch {
-      // no pool at this tier
-    }
-  }
-  for (const stable of options.aerodrome ? [false, true] : []) {
-    try {
-      const amounts = await sw.chain.readContract({
-        address: BASE_ADDRESSES.AerodromeRouter,
-        abi: aeroAbi,
-        functionName: 'getAmountsOut',
-        args: [amountIn, [{ from: sell, to: buy, stable, factory: BASE_ADDRESSES.AerodromePoolFactory }]],
-      })
-      quotes.push({ venue: 'Aerodrome_V2', amountOut: amounts.at(-1) ?? 0n })
-    } catch {
-      // the devnet router has no stable pools
-    }
-  }
-  const best = quotes.reduce((a, b) => (b.amountOut > a.amountOut ? b : a))
-  expect(best.amountOut).toBeGreaterThan(0n)
-  return best
+/** The best single-hop output, read straight from QuoterV2 (every tier) and the Aerodrome router. */
+async function poolTruth(sell: Address, buy: Address, amountIn: bigint, options = { aerodrome: true }) {
+  const best = await bestPool(sw.chain, sell, buy, amountIn, options)
+  expect(best?.amountOut).toBeGreaterThan(0n)
+  return best as PoolTruth
 }
 
 const floorSlippage = (amount: bigint, bps: number) => (amount * BigInt(10_000 - bps)) / 10_000n
