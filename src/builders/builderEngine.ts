@@ -32,6 +32,13 @@ export interface BuildPlan<A> {
    * against what the answer states; it throws to refuse the bundle (an UpstreamError: 502, never charged).
    */
   verify?: (simulation: SimulationReport, probes: readonly ProbeResult[]) => void
+  /**
+   * The block the plan read its state at, when it knows it: the bundle is then simulated on top of that
+   * block, so figures tied to it (a debt accrued to its timestamp, a position's liquidity) are the ones
+   * the simulation ran on even when another block lands between the read and the simulation. Without it
+   * the simulation runs on the latest block.
+   */
+  atBlock?: bigint
   quotedAt: number
   expiresAt: number
 }
@@ -70,6 +77,7 @@ export function createBuilderEngine(deps: {
         plan.watch,
         plan.revertAbi ?? [],
         plan.probes ?? [],
+        plan.atBlock,
       )
       plan.verify?.(simulation, probes)
       return {

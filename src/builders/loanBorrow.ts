@@ -56,6 +56,7 @@ export async function buildLoanBorrow(
     )
   return engine.finish({
     owner,
+    atBlock: state.blockNumber,
     steps: [encodeLoanBorrow({ market, assets, owner })],
     watch: [market.loanToken.address],
     issues: { balance: null, allowance: null },

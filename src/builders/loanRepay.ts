@@ -118,6 +118,7 @@ export async function buildLoanRepay(
   const { fields } = positionFields(market, state, after)
   return engine.finish({
     owner,
+    atBlock: state.blockNumber,
     steps,
     watch: [market.loanToken.address],
     issues: { balance: null, allowance: allowanceIssue },

@@ -74,6 +74,7 @@ export async function buildLoanSupplyCollateral(
   const { fields } = positionFields(market, state, { position, totals: state.totals })
   return engine.finish({
     owner,
+    atBlock: state.blockNumber,
     steps,
     watch: [market.collateralToken.address],
     issues: { balance: null, allowance: allowanceIssue },

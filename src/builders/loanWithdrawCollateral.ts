@@ -61,6 +61,7 @@ export async function buildLoanWithdrawCollateral(
   )
   return engine.finish({
     owner,
+    atBlock: state.blockNumber,
     steps: [encodeLoanWithdrawCollateral({ market, assets, owner })],
     watch: [market.collateralToken.address],
     issues: { balance: null, allowance: null },

@@ -104,6 +104,7 @@ export async function buildAeroRemove(
     pool: [viewCall(FACTORY, aerodromePoolFactoryAbi, 'getPool', [tokenA, tokenB, false])],
   })
   const pool = aeroPool(first.pool[0], tokenA, tokenB)
+  const block = required(first.block[0], 'the block number')
   const read = await multiRead(
     engine.chain,
     {
@@ -120,7 +121,7 @@ export async function buildAeroRemove(
       allowance: [viewCall(pool, erc20Abi, 'allowance', [owner, ROUTER])],
       symbol: [viewCall(pool, erc20Abi, 'symbol', [])],
     },
-    required(first.block[0], 'the block number'),
+    block,
   )
   const lp = { address: pool, symbol: read.symbol[0] ?? 'Aerodrome LP', decimals: 18 }
   assertBalance('liquidity', lp, required(read.balance[0], 'the LP balance'), liquidity)
@@ -143,6 +144,7 @@ export async function buildAeroRemove(
   })
   return engine.finish({
     owner,
+    atBlock: block,
     steps: [
       ...approval.steps,
       encodeAeroRemove(

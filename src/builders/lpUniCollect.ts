@@ -57,6 +57,7 @@ export async function buildUniCollect(
   const position = await readUniPosition(engine, tokenId, owner)
   return engine.finish({
     owner,
+    atBlock: position.blockNumber,
     steps: [encodeUniCollect(tokenId, owner)],
     watch: [position.token0.address, position.token1.address],
     issues: { balance: null, allowance: null },

@@ -31,6 +31,8 @@ export interface UniPosition {
   /** What collect pays now: tokensOwed plus the fee growth since the NPM's last snapshot. */
   fees0: bigint
   fees1: bigint
+  /** The block everything above was read at. */
+  blockNumber: bigint
 }
 
 /**
@@ -132,5 +134,6 @@ export async function readUniPosition(
     liquidity,
     pool: { address: pool, sqrtPriceX96: slot0[0], tick: slot0[1] },
     ...fees,
+    blockNumber: block,
   }
 }

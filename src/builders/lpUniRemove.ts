@@ -121,6 +121,7 @@ export async function buildUniRemove(
   const amount1Min = minOutAfterSlippage(out.amount1, body.slippageBps)
   return engine.finish({
     owner,
+    atBlock: position.blockNumber,
     steps: [
       encodeUniRemove({
         tokenId,

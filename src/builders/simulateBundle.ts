@@ -71,8 +71,8 @@ function balanceRead(token: Address, owner: Address): { to: Address; data: Hex }
 }
 
 /**
- * The whole bundle, in order, from the owner, in one `eth_simulateV1` on top of the latest block
- * (validation off: no signature, no gas price, so native balances move by `value` only). The owner's
+ * The whole bundle, in order, from the owner, in one `eth_simulateV1` on top of `atBlock` or the latest
+ * block (validation off: no signature, no gas price, so native balances move by `value` only). The owner's
  * balance of each `watch` token is read before and after inside the same simulated block, so the changes
  * are what the bundle itself moves; `probes` are read the same way and returned raw beside the report.
  * A failing step is a 422 naming its index and decoded reason.
@@ -84,6 +84,7 @@ export async function simulateBundle(
   watch: readonly Address[],
   revertAbi: Abi,
   probes: readonly Probe[] = [],
+  atBlock?: bigint,
 ): Promise<{ report: SimulationReport; probes: ProbeResult[] }> {
   const reads = [...watch.map((token) => balanceRead(token, owner)), ...probes]
   const calls = [...reads, ...steps.map((s) => ({ to: s.to, data: s.data, value: s.value })), ...reads].map(
@@ -91,7 +92,11 @@ export async function simulateBundle(
   )
   let blocks: Awaited<ReturnType<typeof chain.simulateBlocks>>
   try {
-    blocks = await chain.simulateBlocks({ blocks: [{ calls }], validation: false })
+    blocks = await chain.simulateBlocks({
+      blocks: [{ calls }],
+      validation: false,
+      ...(atBlock === undefined ? {} : { blockNumber: atBlock }),
+    })
   } catch (err) {
     throw new UpstreamError(CHAIN_UPSTREAM, 'the bundle simulation (eth_simulateV1) failed', { cause: err })
   }
@@ -120,7 +125,9 @@ export async function simulateBundle(
   const after = reads.length + steps.length
   return {
     report: {
-      blockNumber: (block?.number ?? 0n).toString(),
+      // The base block: the one pinned, else the simulated block's number as the node reports it (anvil
+      // gives the base block's number; a node that numbers it base + 1 reports that, unpinned only).
+      blockNumber: (atBlock ?? block?.number ?? 0n).toString(),
       gasUsed: used.reduce((a, b) => a + b, 0n).toString(),
       steps: used.map((g) => ({ gasUsed: g.toString(), gasLimit: gasLimitFor(g).toString() })),
       balanceChanges,

@@ -1,17 +1,25 @@
 import {
   type Address,
+  createPublicClient,
   decodeFunctionData,
   decodeFunctionResult,
   encodeFunctionData,
   erc20Abi,
   type Hex,
+  http,
+  type PublicClient,
   parseAbi,
   parseUnits,
+  toHex,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createBuilderEngine } from '../../src/builders/builderEngine.js'
 import type { LoanBorrowAction } from '../../src/builders/loanBorrow.js'
 import type { LoanRepayAction } from '../../src/builders/loanRepay.js'
-import type { LoanSupplyCollateralAction } from '../../src/builders/loanSupplyCollateral.js'
+import {
+  buildLoanSupplyCollateral,
+  type LoanSupplyCollateralAction,
+} from '../../src/builders/loanSupplyCollateral.js'
 import type { LoanWithdrawCollateralAction } from '../../src/builders/loanWithdrawCollateral.js'
 import type { BuilderEnvelope } from '../../src/builders/txStep.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
@@ -19,7 +27,14 @@ import { morphoIrmAbi } from '../../src/chain/lendingAbis.js'
 import { DEVNET_LENDING_CATALOG } from '../../src/chain/lendingCatalog.js'
 import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../src/chain/morpho.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
-import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
+import {
+  broadcast,
+  builderClient,
+  devnetBook,
+  expectEnvelope,
+  ownerWallet,
+  selectorOf,
+} from '../helpers/builderCalls.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -488,6 +503,43 @@ describe('loan builders (Morpho Blue)', () => {
     expect(answer.body.error).toMatchObject({ code: 'unlisted_market', field: 'marketId' })
     expect(answer.body.error?.details).toEqual({ marketId: morphoMarketId(strangeParams) })
     expect(answer.charged).toBe(0n)
+  })
+
+  test('behavior: a block landing between the state read and the simulation does not split the quote', async () => {
+    // A transport that mines a block 5 s later just before every eth_simulateV1: the race a live chain
+    // (or the devnet keeper) runs into, made certain. The quote's debt stays accrued to the block its
+    // state was read at, and the bundle is simulated on top of that same block.
+    const mined: bigint[] = []
+    const chain = createPublicClient({
+      transport: http(sw.world.rpcUrl, {
+        onFetchRequest: async (request) => {
+          if (!(await request.clone().text()).includes('eth_simulateV1')) return
+          const latest = await sw.chain.getBlock()
+          await sw.chain.request({
+            method: 'evm_mine',
+            params: [toHex(latest.timestamp + 5n)],
+          } as unknown as Parameters<typeof sw.chain.request>[0])
+          mined.push(latest.number + 1n)
+        },
+      }),
+    }) as PublicClient
+    const engine = createBuilderEngine({ chain, book: devnetBook, suffix: null, clock: Date.now })
+    const me = ownerWallet(sw, 6).account.address
+    const built = await buildLoanSupplyCollateral(engine, {
+      marketId: MARKET,
+      assets: parseUnits('1', 18).toString(),
+      owner: me,
+    })
+    expect(mined.length).toBe(1)
+    const block = BigInt(built.simulation.blockNumber)
+    expect(block).toBeLessThan(mined[0] as bigint)
+    const { borrowShares, collateral } = await positionOf(me, block)
+    await expectPositionFields(built.action, block, {
+      collateral: collateral + parseUnits('1', 18),
+      borrowShares,
+      debt: 0n,
+    })
+    expect(built.simulation.balanceChanges[0]?.delta).toBe((-parseUnits('1', 18)).toString())
   })
 
   test('error: unknown markets, missing debt, shortfalls and bad bodies are refused before simulating, uncharged', async () => {
