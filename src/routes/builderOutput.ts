@@ -62,7 +62,9 @@ export const simulationReport = z
         "The owner's balances of the tokens the bundle moves, before and after it, inside the simulation",
       ),
   })
-  .describe('What one eth_simulateV1 of the whole bundle, in order, from the owner, saw on the latest block')
+  .describe(
+    'What one eth_simulateV1 of the whole bundle, in order, from the owner, saw on top of `blockNumber`: the latest block, or for the loan builders and the Uniswap/Aerodrome removes the block their state (debt, position) was read at',
+  )
 
 export const walletSendCalls = z
   .object({

@@ -318,7 +318,9 @@ const loanActionFields = {
   accruedTo: z
     .number()
     .int()
-    .describe('Unix seconds (the latest block’s timestamp) the debt figures include interest up to'),
+    .describe(
+      'Unix seconds (the timestamp of the block the state was read at, which is also the simulation’s `blockNumber`) the debt figures include interest up to',
+    ),
   oraclePrice: atomicAmount
     .nullable()
     .describe(
