@@ -55,9 +55,9 @@ afterAll(async () => {
 
 type Answer = Arbitrage & { error?: { code: string; field?: string } }
 
-async function arbitrage(query: Record<string, string>) {
+async function arbitrage(query: Record<string, string>, instance: Instance = svc) {
   const before = await sw.usdcBalance(payerAddress)
-  const res = await pay(`${svc.url}/v1/arbitrage?${new URLSearchParams(query)}`)
+  const res = await pay(`${instance.url}/v1/arbitrage?${new URLSearchParams(query)}`)
   const body = (await res.json()) as Answer
   return { status: res.status, body, charged: before - (await sw.usdcBalance(payerAddress)) }
 }
@@ -194,6 +194,53 @@ async function expectedAnswer(
 
 const AERO_ROUTE = [{ from: WETH, to: USDC, stable: false, factory: BASE_ADDRESSES.AerodromePoolFactory }]
 
+/** Demo 7 dumps 20 WETH into Aerodrome's WETH/USDC pool: WETH is then far cheaper there than on Uniswap. */
+async function pushAerodromeWeth() {
+  const trader = ownerWallet(sw, 7)
+  await expectMined(
+    sw.chain,
+    await trader.writeContract({
+      address: WETH,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [BASE_ADDRESSES.AerodromeRouter, maxUint256],
+    }),
+  )
+  await expectMined(
+    sw.chain,
+    await trader.writeContract({
+      address: BASE_ADDRESSES.AerodromeRouter,
+      abi: aeroAbi,
+      functionName: 'swapExactTokensForTokens',
+      args: [parseEther('20'), 0n, AERO_ROUTE, trader.account.address, maxUint256],
+    }),
+  )
+}
+
+/** A wallet the taker signs with, from a fresh key. */
+const takerWallet = (privateKey: Hex) =>
+  createWalletClient({
+    account: privateKeyToAccount(privateKey),
+    chain: base,
+    transport: headroomHttp(sw.world.rpcUrl),
+  })
+
+/** What the 0x simulator prices, asked directly with the headers 0x requires. */
+async function zeroExPrice(instance: Instance, query: Record<string, string>) {
+  const q = new URLSearchParams({ chainId: '8453', ...query })
+  const res = await fetch(`${instance.config.upstreams.zeroEx}/swap/allowance-holder/price?${q}`, {
+    headers: { '0x-api-key': 'test', '0x-version': 'v2' },
+  })
+  expect(res.status).toBe(200)
+  return (await res.json()) as {
+    buyAmount: string
+    minBuyAmount: string
+    gas: string | null
+    fees: { zeroExFee: null | { amount: string } }
+    route: { fills: { source: string }[] }
+  }
+}
+
 describe('GET /v1/arbitrage', () => {
   test('behavior: the untouched world: every listed route recomputed from the pools at its block; none is a reason', async () => {
     const taker = ownerWallet(sw, 4).account.address
@@ -216,26 +263,7 @@ describe('GET /v1/arbitrage', () => {
       method: 'anvil_setNextBlockBaseFeePerGas',
       params: ['0xb2d05e00'],
     })
-    // Demo 7 dumps 20 WETH into Aerodrome's WETH/USDC pool: WETH is then far cheaper there than on Uniswap.
-    const trader = ownerWallet(sw, 7)
-    await expectMined(
-      sw.chain,
-      await trader.writeContract({
-        address: WETH,
-        abi: erc20Abi,
-        functionName: 'approve',
-        args: [BASE_ADDRESSES.AerodromeRouter, maxUint256],
-      }),
-    )
-    await expectMined(
-      sw.chain,
-      await trader.writeContract({
-        address: BASE_ADDRESSES.AerodromeRouter,
-        abi: aeroAbi,
-        functionName: 'swapExactTokensForTokens',
-        args: [parseEther('20'), 0n, AERO_ROUTE, trader.account.address, maxUint256],
-      }),
-    )
+    await pushAerodromeWeth()
     const fresh = await sw.freshWallet(parseUnits('2000', 6), parseEther('1'))
     const taker = fresh.account.address
     const slippageBps = 80
@@ -291,11 +319,7 @@ describe('GET /v1/arbitrage', () => {
     expect(route.amountIn).toBe(parseUnits('1000', 6).toString())
 
     // Execute: each leg's body exactly as given, built (paid) by POST /v1/tx/swap, sent from the taker.
-    const owner = createWalletClient({
-      account: privateKeyToAccount(fresh.privateKey as Hex),
-      chain: base,
-      transport: headroomHttp(sw.world.rpcUrl),
-    })
+    const owner = takerWallet(fresh.privateKey)
     const builds = builderClient(sw, svc)
     const balanceOf = (token: Address) =>
       sw.chain.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [taker] })
@@ -336,6 +360,95 @@ describe('GET /v1/arbitrage', () => {
       expect(b > a ? b - a : a - b).toBeLessThanOrEqual(a / 20n)
     })
     for (const a of [first.body, second.body]) await expectedAnswer(a, 'USDC', 500, 50, taker)
+  }, 60_000)
+
+  test('behavior: with a 0x key every leg is the 0x API’s quote; a pushed pool’s cycle is found, and each leg built through 0x honours its min-out', async () => {
+    const zx = await sw.instance({ ZEROX_API_KEY: 'test' })
+    await pushAerodromeWeth()
+    const fresh = await sw.freshWallet(parseUnits('2000', 6), parseEther('1'))
+    const taker = fresh.account.address
+    const slippageBps = 80
+    const { status, body, charged } = await arbitrage(
+      { target: 'USDC', budget: '1000', taker, slippageBps: String(slippageBps) },
+      zx,
+    )
+    expect(status).toBe(200)
+    expect(charged).toBe(PRICE_ATOMIC)
+    expect(body.routes.length).toBeGreaterThan(0)
+    const price = new Map(body.referencePrices.map((r) => [r.symbol, r.priceUsd as number]))
+    relClose(price.get('ETH (gas)') as number, await ticker('ETH-USD'), 5e-3)
+    const usd = (token: Address, amount: bigint) => {
+      const [symbol, t] = Object.entries(TOKENS).find(([, t]) => t.address === token) as [
+        string,
+        (typeof TOKENS)[string],
+      ]
+      return whole(amount, t.decimals) * (price.get(symbol) as number)
+    }
+    // Every leg, asked of the 0x simulator directly: the same amounts and fills; each leg sells the
+    // previous leg's minOut; the route's dollars recomputed from those quotes with the documented gas.
+    for (const route of body.routes) {
+      let gasUnits = 0n
+      let leftover = 0
+      for (const [i, leg] of route.legs.entries()) {
+        if (i > 0) expect(leg.amountIn).toBe(route.legs[i - 1]?.minOut)
+        const truth = await zeroExPrice(zx, {
+          sellToken: leg.fromToken,
+          buyToken: leg.toToken,
+          sellAmount: leg.amountIn,
+          taker,
+          slippageBps: String(slippageBps),
+        })
+        expect(leg.expectedOut).toBe(truth.buyAmount)
+        expect(leg.minOut).toBe(truth.minBuyAmount)
+        expect(leg.venue).toBe(`0x:${[...new Set(truth.route.fills.map((f) => f.source))].join('+')}`)
+        expect(leg.swap).toEqual({
+          fromToken: leg.fromToken,
+          toToken: leg.toToken,
+          fromAmount: leg.amountIn,
+          taker,
+          slippageBps,
+        })
+        gasUnits +=
+          GAS.intrinsic +
+          GAS.overhead +
+          (truth.gas === null ? GAS.aerodrome : BigInt(truth.gas)) +
+          (leg.fromToken === NATIVE_SENTINEL ? 0n : GAS.approve)
+        if (i + 1 < route.legs.length)
+          leftover += usd(leg.toToken, BigInt(leg.expectedOut) - BigInt(leg.minOut))
+      }
+      const last = route.legs.at(-1) as ArbitrageRoute['legs'][number]
+      expect(route.expectedOut).toBe(last.expectedOut)
+      expect(route.minOut).toBe(last.minOut)
+      expect(route.gasUnits).toBe(gasUnits.toString())
+      const gasUsd =
+        (Number(gasUnits * BigInt(body.baseFeeWei as string)) / 1e18) * (price.get('ETH (gas)') as number)
+      const netUsd =
+        usd(USDC, BigInt(last.expectedOut)) + leftover - usd(USDC, BigInt(route.amountIn)) - gasUsd
+      expect(Math.abs(route.netUsd - netUsd)).toBeLessThanOrEqual(2e-6)
+    }
+    const nets = body.routes.map((r) => r.netUsd)
+    expect(nets).toEqual([...nets].sort((a, b) => b - a))
+    const route = body.routes[0] as ArbitrageRoute
+    expect(route.path).toEqual(['USDC', '0x:Aerodrome_V2', 'WETH', '0x:Uniswap_V3', 'USDC'])
+
+    // Execute through the 0x-keyed service: each leg's body as given, built by POST /v1/tx/swap.
+    const owner = takerWallet(fresh.privateKey)
+    const builds = builderClient(sw, zx)
+    const balanceOf = (token: Address) =>
+      sw.chain.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [taker] })
+    const usdcStart = await balanceOf(USDC)
+    for (const leg of route.legs) {
+      const built = await builds.post<SwapAction>('/v1/tx/swap', leg.swap)
+      expect(built.status, JSON.stringify(built.body.error)).toBe(200)
+      expect(built.body.action.quotedBy).toBe('0x')
+      expect(built.body.action.minOut).toBe(leg.minOut) // pools untouched since the answer: same quote
+      const before = await balanceOf(leg.toToken)
+      await broadcast(sw.chain, owner, built.body)
+      expect((await balanceOf(leg.toToken)) - before).toBeGreaterThanOrEqual(BigInt(leg.minOut))
+    }
+    expect((await balanceOf(USDC)) - usdcStart + BigInt(route.amountIn)).toBeGreaterThanOrEqual(
+      BigInt(route.minOut),
+    )
   }, 60_000)
 
   test('error: missing taker or a negative budget is a 400 naming the field, not charged', async () => {
