@@ -42,6 +42,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ COINBASE_MAX_RPS: '-1' })).toThrow(/COINBASE_MAX_RPS/)
   })
 
+  test('default: chain reads go out in JSON-RPC batches of at most 20; RPC_BATCH_SIZE=0 turns batching off', () => {
+    expect(loadConfig({}).rpcBatchSize).toBe(20)
+    expect(loadConfig({ RPC_BATCH_SIZE: '0' }).rpcBatchSize).toBe(0)
+    expect(loadConfig({ RPC_BATCH_SIZE: '5' }).rpcBatchSize).toBe(5)
+    expect(() => loadConfig({ RPC_BATCH_SIZE: '2.5' })).toThrow(/RPC_BATCH_SIZE/)
+    expect(() => loadConfig({ RPC_BATCH_SIZE: '-1' })).toThrow(/RPC_BATCH_SIZE/)
+  })
+
   test('args: empty strings count as unset', () => {
     expect(loadConfig({ PORT: '', PROFILE: '' }).port).toBe(8402)
   })

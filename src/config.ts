@@ -26,6 +26,12 @@ export interface Config {
   payTo: `0x${string}`
   /** JSON-RPC endpoint of the chain (Base, or the devnet's anvil). */
   rpcUrl: string
+  /**
+   * Most JSON-RPC requests per HTTP batch: the reads sent in one tick go out together (one round trip).
+   * 20 is within every common provider's cap; 0 sends each request on its own (a provider that refuses
+   * batches).
+   */
+  rpcBatchSize: number
   /** Base URLs of the upstream APIs, no trailing slash. */
   upstreams: Upstreams
   /** The embedded world started by `npm start` on the devnet profile. */
@@ -140,6 +146,7 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   PAY_TO: address.optional(),
   RPC_URL: z.url().optional(),
+  RPC_BATCH_SIZE: z.coerce.number().int().min(0).max(1000).default(20),
   COINBASE_URL: z.url().optional(),
   COINBASE_MAX_RPS: z.coerce.number().min(0).max(1000).optional(),
   PYTH_HERMES_URL: z.url().optional(),
@@ -262,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rpcUrl: trim(
       e.RPC_URL ?? (devnet ? `http://127.0.0.1:${e.DEVNET_RPC_PORT}` : 'https://mainnet.base.org'),
     ),
+    rpcBatchSize: e.RPC_BATCH_SIZE,
     upstreams: {
       coinbaseExchange: trim(e.COINBASE_URL ?? defaults.coinbaseExchange),
       coinbaseMaxRps: e.COINBASE_MAX_RPS ?? defaults.coinbaseMaxRps,

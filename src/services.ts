@@ -58,7 +58,7 @@ export async function createServices(
   if (config.payments.quoteSecret === undefined && config.profile === 'base') {
     logger.warn({ msg: 'QUOTE_SECRET unset: quotes are honoured only by the instance that issued them' })
   }
-  const chain = createChainClient(config.rpcUrl)
+  const chain = createChainClient(config.rpcUrl, config.rpcBatchSize)
   const ledger = createLedger(db)
   const deps: AppDeps = {
     config,

@@ -5,9 +5,9 @@ import { CHAIN_ID } from './network.js'
 /**
  * The service's one read client. The chain is Base (id 8453) at the configured RPC URL, so the
  * same code reads Base mainnet or the devnet. Concurrent calls at one block tag are batched into Multicall3,
- * and whatever else is sent in the same tick into one JSON-RPC batch.
+ * and whatever else is sent in the same tick into JSON-RPC batches of at most `batchSize` (0: no batch).
  */
-export function createChainClient(rpcUrl: string): PublicClient {
+export function createChainClient(rpcUrl: string, batchSize: number): PublicClient {
   // Base's id, currency and Multicall3, without the OP-stack formatters (plain receipts read the same).
   const chain = defineChain({
     id: CHAIN_ID,
@@ -20,7 +20,11 @@ export function createChainClient(rpcUrl: string): PublicClient {
     chain,
     // Requests sent in the same tick go out as one JSON-RPC batch (one HTTP round trip): a read's
     // parallel sections (multicalls pinned to one block, log queries) cost one wait, not one each.
-    transport: http(rpcUrl, { timeout: 10_000, retryCount: 1, batch: { wait: 0 } }),
+    transport: http(rpcUrl, {
+      timeout: 10_000,
+      retryCount: 1,
+      batch: batchSize > 0 ? { batchSize, wait: 0 } : false,
+    }),
     batch: { multicall: { wait: 0 } },
     // viem's default polling for a 2 s chain is 1 s; receipts on a fast devnet want less.
     pollingInterval: 250,

@@ -5,7 +5,7 @@ import { onchainSwapSource } from './onchainSwapSource.js'
 import { UpstreamError } from './upstreams/fetchJson.js'
 
 // Pool reads are checked against the devnet in test/market/swapPrice.test.ts; here, what needs no chain.
-const deadChain = createChainClient('http://127.0.0.1:9')
+const deadChain = createChainClient('http://127.0.0.1:9', 20)
 const request = {
   sellToken: BASE_ADDRESSES.USDC,
   buyToken: BASE_ADDRESSES.WETH,
