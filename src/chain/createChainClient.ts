@@ -1,5 +1,6 @@
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem'
 import { base } from 'viem/chains'
+import { checkedBatchFetch } from './checkedBatchFetch.js'
 import { CHAIN_ID } from './network.js'
 
 /**
@@ -24,6 +25,7 @@ export function createChainClient(rpcUrl: string, batchSize: number): PublicClie
       timeout: 10_000,
       retryCount: 1,
       batch: batchSize > 0 ? { batchSize, wait: 0 } : false,
+      fetchFn: checkedBatchFetch,
     }),
     batch: { multicall: { wait: 0 } },
     // viem's default polling for a 2 s chain is 1 s; receipts on a fast devnet want less.
