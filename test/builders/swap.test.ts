@@ -30,6 +30,7 @@ import {
   selectorOf,
 } from '../helpers/builderCalls.js'
 import { expectMined } from '../helpers/expectMined.js'
+import { dumpWethOnAerodrome } from '../helpers/poolTruth.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // POST /v1/tx/swap, paid with the official x402 client, broadcast from demo accounts and checked against
@@ -444,26 +445,7 @@ describe('swap builder, onchain path (no 0x API key)', () => {
 
   test('behavior: when Aerodrome pays more it is the venue: approve to its router, swapExactTokensForTokens by the deadline, exactly expectedOut', async () => {
     // Demo 7 dumps WETH into Aerodrome's WETH/USDC pool: WETH is then cheaper there than on Uniswap.
-    const trader = ownerWallet(sw, 7)
-    const route = [{ from: WETH, to: USDC, stable: false, factory: BASE_ADDRESSES.AerodromePoolFactory }]
-    await expectMined(
-      sw.chain,
-      await trader.writeContract({
-        address: WETH,
-        abi: erc20Abi,
-        functionName: 'approve',
-        args: [BASE_ADDRESSES.AerodromeRouter, maxUint256],
-      }),
-    )
-    await expectMined(
-      sw.chain,
-      await trader.writeContract({
-        address: BASE_ADDRESSES.AerodromeRouter,
-        abi: aeroAbi,
-        functionName: 'swapExactTokensForTokens',
-        args: [parseEther('30'), 0n, route, trader.account.address, maxUint256],
-      }),
-    )
+    await dumpWethOnAerodrome(sw.chain, ownerWallet(sw, 7), parseEther('30'))
     const owner = ownerWallet(sw, 4)
     const me = owner.account.address
     const amountIn = parseUnits('1500', 6)

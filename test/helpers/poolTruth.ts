@@ -1,5 +1,16 @@
-import { type Address, type PublicClient, parseAbi } from 'viem'
+import {
+  type Account,
+  type Address,
+  type Chain,
+  erc20Abi,
+  maxUint256,
+  type PublicClient,
+  parseAbi,
+  type Transport,
+  type WalletClient,
+} from 'viem'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { expectMined } from './expectMined.js'
 
 // The venues' ABIs, written out here so the truth does not lean on the service's own definitions.
 export const quoterAbi = parseAbi([
@@ -91,4 +102,35 @@ export async function bestPool(
   let best: PoolTruth | null = null
   for (const c of candidates) if (best === null || c.amountOut > best.amountOut) best = c
   return best
+}
+
+/**
+ * `trader` sells `amount` WETH into Aerodrome's volatile WETH/USDC pool (approving the router first):
+ * WETH is then cheaper there than on Uniswap, a venue gap the swap and arbitrage tests build on.
+ */
+export async function dumpWethOnAerodrome(
+  chain: PublicClient,
+  trader: WalletClient<Transport, Chain, Account>,
+  amount: bigint,
+) {
+  const { WETH, USDC, AerodromeRouter, AerodromePoolFactory } = BASE_ADDRESSES
+  await expectMined(
+    chain,
+    await trader.writeContract({
+      address: WETH,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [AerodromeRouter, maxUint256],
+    }),
+  )
+  const route = [{ from: WETH, to: USDC, stable: false, factory: AerodromePoolFactory }]
+  await expectMined(
+    chain,
+    await trader.writeContract({
+      address: AerodromeRouter,
+      abi: aeroAbi,
+      functionName: 'swapExactTokensForTokens',
+      args: [amount, 0n, route, trader.account.address, maxUint256],
+    }),
+  )
 }

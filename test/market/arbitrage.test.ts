@@ -1,13 +1,5 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
-import {
-  type Address,
-  createWalletClient,
-  erc20Abi,
-  type Hex,
-  maxUint256,
-  parseEther,
-  parseUnits,
-} from 'viem'
+import { type Address, createWalletClient, erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -16,9 +8,8 @@ import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import type { Arbitrage, ArbitrageRoute } from '../../src/market/getArbitrage.js'
 import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { relClose } from '../helpers/chainChecks.js'
-import { expectMined } from '../helpers/expectMined.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
-import { aeroAbi, bestPool } from '../helpers/poolTruth.js'
+import { bestPool, dumpWethOnAerodrome } from '../helpers/poolTruth.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // GET /v1/arbitrage, paid with the official x402 client on the devnet. Every number is recomputed here:
@@ -192,38 +183,41 @@ async function expectedAnswer(
   return { computed, ranked }
 }
 
-const AERO_ROUTE = [{ from: WETH, to: USDC, stable: false, factory: BASE_ADDRESSES.AerodromePoolFactory }]
-
-/** Demo 7 dumps 20 WETH into Aerodrome's WETH/USDC pool: WETH is then far cheaper there than on Uniswap. */
-async function pushAerodromeWeth() {
-  const trader = ownerWallet(sw, 7)
-  await expectMined(
-    sw.chain,
-    await trader.writeContract({
-      address: WETH,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [BASE_ADDRESSES.AerodromeRouter, maxUint256],
-    }),
-  )
-  await expectMined(
-    sw.chain,
-    await trader.writeContract({
-      address: BASE_ADDRESSES.AerodromeRouter,
-      abi: aeroAbi,
-      functionName: 'swapExactTokensForTokens',
-      args: [parseEther('20'), 0n, AERO_ROUTE, trader.account.address, maxUint256],
-    }),
-  )
-}
-
-/** A wallet the taker signs with, from a fresh key. */
-const takerWallet = (privateKey: Hex) =>
-  createWalletClient({
+/**
+ * Executes `route` from the taker's key: each leg's body exactly as given, built (paid) by POST
+ * /v1/tx/swap on `instance`, broadcast; each leg must be quoted by `quotedBy` at the answer's minOut
+ * (pools untouched since the answer) and receive at least it, and the cycle at least its minOut.
+ * Returns the taker's balance reader.
+ */
+async function executeRoute(
+  route: ArbitrageRoute,
+  privateKey: Hex,
+  instance: Instance,
+  quotedBy: SwapAction['quotedBy'],
+) {
+  const owner = createWalletClient({
     account: privateKeyToAccount(privateKey),
     chain: base,
     transport: headroomHttp(sw.world.rpcUrl),
   })
+  const taker = owner.account.address
+  const builds = builderClient(sw, instance)
+  const balanceOf = (token: Address) =>
+    sw.chain.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [taker] })
+  const start = await balanceOf(route.legs[0]?.fromToken as Address)
+  for (const leg of route.legs) {
+    const built = await builds.post<SwapAction>('/v1/tx/swap', leg.swap)
+    expect(built.status, JSON.stringify(built.body.error)).toBe(200)
+    expect(built.body.action.quotedBy).toBe(quotedBy)
+    expect(built.body.action.minOut).toBe(leg.minOut)
+    const before = await balanceOf(leg.toToken)
+    await broadcast(sw.chain, owner, built.body)
+    expect((await balanceOf(leg.toToken)) - before).toBeGreaterThanOrEqual(BigInt(leg.minOut))
+  }
+  const end = await balanceOf(route.legs[0]?.fromToken as Address)
+  expect(end - start + BigInt(route.amountIn)).toBeGreaterThanOrEqual(BigInt(route.minOut))
+  return balanceOf
+}
 
 /** What the 0x simulator prices, asked directly with the headers 0x requires. */
 async function zeroExPrice(instance: Instance, query: Record<string, string>) {
@@ -263,7 +257,8 @@ describe('GET /v1/arbitrage', () => {
       method: 'anvil_setNextBlockBaseFeePerGas',
       params: ['0xb2d05e00'],
     })
-    await pushAerodromeWeth()
+    // Demo 7 dumps 20 WETH into Aerodrome's WETH/USDC pool: WETH is then far cheaper there than on Uniswap.
+    await dumpWethOnAerodrome(sw.chain, ownerWallet(sw, 7), parseEther('20'))
     const fresh = await sw.freshWallet(parseUnits('2000', 6), parseEther('1'))
     const taker = fresh.account.address
     const slippageBps = 80
@@ -319,21 +314,7 @@ describe('GET /v1/arbitrage', () => {
     expect(route.amountIn).toBe(parseUnits('1000', 6).toString())
 
     // Execute: each leg's body exactly as given, built (paid) by POST /v1/tx/swap, sent from the taker.
-    const owner = takerWallet(fresh.privateKey)
-    const builds = builderClient(sw, svc)
-    const balanceOf = (token: Address) =>
-      sw.chain.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [taker] })
-    const usdcStart = await balanceOf(USDC)
-    for (const leg of route.legs) {
-      const built = await builds.post<SwapAction>('/v1/tx/swap', leg.swap)
-      expect(built.status, JSON.stringify(built.body.error)).toBe(200)
-      expect(built.body.action.minOut).toBe(leg.minOut) // pools untouched since the answer: same quote
-      const before = await balanceOf(leg.toToken)
-      await broadcast(sw.chain, owner, built.body)
-      expect((await balanceOf(leg.toToken)) - before).toBeGreaterThanOrEqual(BigInt(leg.minOut))
-    }
-    const usdcEnd = await balanceOf(USDC)
-    expect(usdcEnd - usdcStart + BigInt(route.amountIn)).toBeGreaterThanOrEqual(BigInt(route.minOut))
+    const balanceOf = await executeRoute(route, fresh.privateKey, svc, 'onchain')
     // The part of leg 1 above its minOut stayed with the taker as WETH.
     expect(await balanceOf(WETH)).toBe(
       BigInt(route.legs[0]?.expectedOut as string) - BigInt(route.legs[0]?.minOut as string),
@@ -364,7 +345,8 @@ describe('GET /v1/arbitrage', () => {
 
   test('behavior: with a 0x key every leg is the 0x API’s quote; a pushed pool’s cycle is found, and each leg built through 0x honours its min-out', async () => {
     const zx = await sw.instance({ ZEROX_API_KEY: 'test' })
-    await pushAerodromeWeth()
+    // Demo 7 dumps 20 WETH into Aerodrome's WETH/USDC pool: WETH is then far cheaper there than on Uniswap.
+    await dumpWethOnAerodrome(sw.chain, ownerWallet(sw, 7), parseEther('20'))
     const fresh = await sw.freshWallet(parseUnits('2000', 6), parseEther('1'))
     const taker = fresh.account.address
     const slippageBps = 80
@@ -435,23 +417,7 @@ describe('GET /v1/arbitrage', () => {
     expect(route.path).toEqual(['USDC', '0x:Aerodrome_V2', 'WETH', '0x:Uniswap_V3', 'USDC'])
 
     // Execute through the 0x-keyed service: each leg's body as given, built by POST /v1/tx/swap.
-    const owner = takerWallet(fresh.privateKey)
-    const builds = builderClient(sw, zx)
-    const balanceOf = (token: Address) =>
-      sw.chain.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [taker] })
-    const usdcStart = await balanceOf(USDC)
-    for (const leg of route.legs) {
-      const built = await builds.post<SwapAction>('/v1/tx/swap', leg.swap)
-      expect(built.status, JSON.stringify(built.body.error)).toBe(200)
-      expect(built.body.action.quotedBy).toBe('0x')
-      expect(built.body.action.minOut).toBe(leg.minOut) // pools untouched since the answer: same quote
-      const before = await balanceOf(leg.toToken)
-      await broadcast(sw.chain, owner, built.body)
-      expect((await balanceOf(leg.toToken)) - before).toBeGreaterThanOrEqual(BigInt(leg.minOut))
-    }
-    expect((await balanceOf(USDC)) - usdcStart + BigInt(route.amountIn)).toBeGreaterThanOrEqual(
-      BigInt(route.minOut),
-    )
+    await executeRoute(route, fresh.privateKey, zx, '0x')
   }, 60_000)
 
   test('error: missing taker or a negative budget is a 400 naming the field, not charged', async () => {
