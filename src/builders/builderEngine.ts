@@ -70,15 +70,7 @@ export function createBuilderEngine(deps: {
         if (!book.has(step.to) && !confirmed.has(step.to.toLowerCase()))
           throw new UnlistedTargetError(step.to)
       const steps = plan.steps.map((s) => ({ ...s, data: appendSuffix(s.data, suffix) }))
-      const { report: simulation, probes } = await simulateBundle(
-        chain,
-        plan.owner,
-        steps,
-        plan.watch,
-        plan.revertAbi ?? [],
-        plan.probes ?? [],
-        plan.atBlock,
-      )
+      const { report: simulation, probes } = await simulateBundle(chain, { ...plan, steps })
       plan.verify?.(simulation, probes)
       return {
         network: NETWORK,

@@ -79,13 +79,16 @@ function balanceRead(token: Address, owner: Address): { to: Address; data: Hex }
  */
 export async function simulateBundle(
   chain: PublicClient,
-  owner: Address,
-  steps: readonly TxStep[],
-  watch: readonly Address[],
-  revertAbi: Abi,
-  probes: readonly Probe[] = [],
-  atBlock?: bigint,
+  bundle: {
+    owner: Address
+    steps: readonly TxStep[]
+    watch: readonly Address[]
+    revertAbi?: Abi | undefined
+    probes?: readonly Probe[] | undefined
+    atBlock?: bigint | undefined
+  },
 ): Promise<{ report: SimulationReport; probes: ProbeResult[] }> {
+  const { owner, steps, watch, revertAbi = [], probes = [], atBlock } = bundle
   const reads = [...watch.map((token) => balanceRead(token, owner)), ...probes]
   const calls = [...reads, ...steps.map((s) => ({ to: s.to, data: s.data, value: s.value })), ...reads].map(
     (c) => ({ ...c, account: owner }),

@@ -1,5 +1,6 @@
 import { type Address, getAddress, type PublicClient } from 'viem'
 import { enumerateArbitrageCycles } from '../analytics/enumerateArbitrageCycles.js'
+import { MAX_SLIPPAGE_BPS } from '../analytics/minOutAfterSlippage.js'
 import { rankArbitrageRoutes } from '../analytics/rankArbitrageRoutes.js'
 import {
   type ArbitrageLegInput,
@@ -17,9 +18,6 @@ import type { MarketData } from './marketData.js'
 import { fromAtomic } from './numbers.js'
 import { onchainSwapSource } from './onchainSwapSource.js'
 import type { SwapQuote, SwapQuoteSource } from './swapQuoteSource.js'
-
-/** POST /v1/tx/swap takes at most this slippage; the legs use min(slippageBps, this). */
-export const SWAP_MAX_SLIPPAGE_BPS = 5000
 
 export const ARBITRAGE_DISCLAIMER =
   'Indicative, not advice: quotes move with every block and other traders; each leg is bounded only by its own minOut.'
@@ -101,7 +99,7 @@ export async function getArbitrage(
   query: ArbitrageQuery,
 ): Promise<Arbitrage> {
   const taker = getAddress(query.taker)
-  const slippageBps = Math.min(query.slippageBps, SWAP_MAX_SLIPPAGE_BPS)
+  const slippageBps = Math.min(query.slippageBps, MAX_SLIPPAGE_BPS)
   const target = ARBITRAGE_TOKENS[query.target]
   const answer: Arbitrage = {
     target: query.target,

@@ -57,7 +57,7 @@ export const swapBuilder = builder({
     fromAmount: positiveAtomicAmount,
     taker: wallet.describe('Pays fromToken, sends the steps, receives toToken'),
     signerAddress: wallet.optional().describe('Smart wallets: the EOA that signs (0x txOrigin)'),
-    slippageBps: slippageBpsBody(5000),
+    slippageBps: slippageBpsBody(),
   }),
   action: {
     type: z.literal('swap'),
@@ -555,7 +555,7 @@ export const stocksBuilder = builder({
     side,
     amount: humanAmount.describe('USDC to spend on a buy (≤ 6 dp), shares to sell on a sell (≤ 8 dp)'),
     taker: wallet.describe('Signs, sends and receives'),
-    slippageBps: slippageBpsBody(5000),
+    slippageBps: slippageBpsBody(),
   }),
   action: {
     type: z.literal('stockOrder'),

@@ -1,5 +1,6 @@
 import { checksumAddress } from 'viem'
 import { z } from 'zod'
+import { MAX_SLIPPAGE_BPS } from '../analytics/minOutAfterSlippage.js'
 
 /**
  * Field schemas shared by the route table. Each carries the spec's limit and a message that tells the
@@ -116,7 +117,7 @@ export function symbolList(max: number) {
 /** slippageBps: integer basis points in 0..max, default 100 (1%). */
 export const slippageBpsQuery = (max: number) =>
   queryInt(0, max).default(100).describe(`Slippage tolerance in basis points, 0..${max}, default 100`)
-export const slippageBpsBody = (max: number) =>
+export const slippageBpsBody = (max = MAX_SLIPPAGE_BPS) =>
   z
     .number()
     .int()

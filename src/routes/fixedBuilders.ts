@@ -55,7 +55,7 @@ export const fixedLendBuilder = builder({
     marketId,
     assets: positiveAtomicAmount.describe('Loan token paid now, atomic (at most)'),
     owner,
-    slippageBps: slippageBpsBody(5000).describe('Max bps above the best ask price'),
+    slippageBps: slippageBpsBody().describe('Max bps above the best ask price'),
   }),
   action: {
     type: z.literal('fixedLend'),
@@ -115,7 +115,7 @@ export const fixedBorrowBuilder = builder({
     marketId,
     assets: positiveAtomicAmount.describe('Loan token received now, atomic (at least)'),
     owner,
-    slippageBps: slippageBpsBody(5000).describe('Max bps below the best bid price'),
+    slippageBps: slippageBpsBody().describe('Max bps below the best bid price'),
     collateral: z
       .strictObject({
         token: address.describe('One of the market’s collateral tokens'),

@@ -47,7 +47,7 @@ export const aeroAddBuilder = builder({
     amountA: positiveAtomicAmount.describe('Most tokenA to deposit, atomic'),
     amountB: positiveAtomicAmount.describe('Most tokenB to deposit, atomic'),
     owner,
-    slippageBps: slippageBpsBody(5000),
+    slippageBps: slippageBpsBody(),
   }),
   action: {
     type: z.literal('aeroAdd'),
@@ -120,7 +120,7 @@ export const aeroRemoveBuilder = builder({
     ...aeroPair,
     liquidity: positiveAtomicAmount.describe('LP tokens to burn, atomic (18 decimals)'),
     owner,
-    slippageBps: slippageBpsBody(5000),
+    slippageBps: slippageBpsBody(),
   }),
   action: {
     type: z.literal('aeroRemove'),
@@ -183,7 +183,7 @@ export const uniAddBuilder = builder({
       owner,
       tickLower: tick.optional(),
       tickUpper: tick.optional(),
-      slippageBps: slippageBpsBody(5000),
+      slippageBps: slippageBpsBody(),
     })
     .refine((b) => (b.tickLower === undefined) === (b.tickUpper === undefined), {
       error: 'must be given together with tickUpper (or neither, for full range).',
@@ -288,7 +288,7 @@ export const uniRemoveBuilder = builder({
     tokenId: nftTokenId,
     liquidity: atomicAmount.describe('uint128 liquidity to remove; "0" collects fees only'),
     owner,
-    slippageBps: slippageBpsBody(5000),
+    slippageBps: slippageBpsBody(),
     burn: z
       .boolean()
       .default(false)
