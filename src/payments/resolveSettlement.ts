@@ -48,7 +48,14 @@ export async function resolveSettlement(
   const transaction = result.transaction || undefined
   const maybeUsed = code === 'payment_replayed' || transaction !== undefined
   if (maybeUsed) {
-    const outcome = await onChain(transaction)
+    let outcome: SettlementOutcome
+    try {
+      outcome = await onChain(transaction)
+    } catch {
+      // The chain could not be read (an outage, a refused batch): whether this authorization paid us is
+      // unknown. Not served; the row stays pending as unserved, and the reconciler decides it.
+      return { kind: 'unknown', reason: 'settlement_check_failed' }
+    }
     if (outcome.kind === 'paid') return { kind: 'paid', transaction: outcome.txHash }
     return { kind: 'refused', code, keepClaim: code === 'payment_replayed', transaction }
   }

@@ -101,8 +101,11 @@ export async function settlementOutcome(
   const canceledBy = canceledLogs[0]?.transactionHash ?? undefined
   if (canceledBy !== undefined)
     return { kind: 'unpaid', reason: 'authorization_canceled', txHash: canceledBy }
-  // Used at the pinned head, yet no event since the row was opened: it was consumed before any
-  // settlement of ours could be.
+  // Used at the pinned head, yet no event since the row was opened. The gate saw it unused before
+  // opening the row, so this is the RPC contradicting itself (a log index lagging its state, a batch's
+  // results paired with the wrong requests): no evidence closes nothing while the authorization is
+  // valid and could still be ours. Past its validity (and the grace), it was consumed elsewhere.
+  if (expected.validBefore + EXPIRY_GRACE_SEC >= nowSec) return { kind: 'pending' }
   return { kind: 'unpaid', reason: 'authorization_used_elsewhere' }
 }
 
