@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { PaymentPayload } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { type Address, type Hex, parseUnits } from 'viem'
@@ -10,6 +8,13 @@ import { DEVNET_LENDING_CATALOG } from '../../src/chain/lendingCatalog.js'
 import { TOKENIZED_STOCKS } from '../../src/chain/tokenizedStocks.js'
 import { ownerWallet } from '../helpers/builderCalls.js'
 import { eventually } from '../helpers/eventually.js'
+import {
+  faultyRpcProxy,
+  type RpcAnswer,
+  type RpcCall,
+  type RpcProxy,
+  type Rule,
+} from '../helpers/faultyRpcProxy.js'
 import {
   challengeOf,
   encodePayment,
@@ -40,73 +45,13 @@ let proxy: RpcProxy
 beforeAll(async () => {
   sw = await startServiceWorld()
   svc = await sw.instance()
-  proxy = await rpcProxy(sw.world.rpcUrl)
+  proxy = await faultyRpcProxy(sw.world.rpcUrl)
 }, 120_000)
 
 afterAll(async () => {
-  if (proxy !== undefined) await new Promise((r) => proxy.server.close(r))
+  await proxy?.close()
   await sw?.stop()
 })
-
-interface RpcCall {
-  id: number
-  method: string
-  params?: unknown[]
-}
-interface RpcAnswer {
-  jsonrpc?: string
-  id: number | null
-  result?: unknown
-  error?: { code: number; message: string }
-}
-/** What the proxy does with one HTTP request: answer it itself, or forward it and rewrite the answer. */
-type Rule = (
-  body: RpcCall | RpcCall[],
-) =>
-  | { answer: { status: number; body: unknown } }
-  | { rewrite: (answer: RpcAnswer | RpcAnswer[]) => unknown }
-  | null
-interface RpcProxy {
-  url: string
-  server: Server
-  set(rule: Rule | null): void
-}
-
-/** A JSON-RPC proxy in front of anvil; with no rule it forwards every request untouched. */
-async function rpcProxy(upstream: string): Promise<RpcProxy> {
-  let rule: Rule | null = null
-  const server = createServer((req, res) => {
-    let raw = ''
-    req.on('data', (chunk) => {
-      raw += chunk
-    })
-    req.on('end', () => {
-      const act = rule?.(JSON.parse(raw) as RpcCall | RpcCall[]) ?? null
-      if (act !== null && 'answer' in act) {
-        res.writeHead(act.answer.status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(act.answer.body))
-        return
-      }
-      fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw })
-        .then(async (answer) => {
-          let text = await answer.text()
-          if (act !== null) text = JSON.stringify(act.rewrite(JSON.parse(text) as RpcAnswer | RpcAnswer[]))
-          res.writeHead(answer.status, { 'content-type': 'application/json' })
-          res.end(text)
-        })
-        .catch((err: unknown) => res.writeHead(502).end(String(err)))
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    server,
-    set(r) {
-      rule = r
-    },
-  }
-}
 
 const callsOf = (body: RpcCall | RpcCall[]) => (Array.isArray(body) ? body : [body])
 /** An eth_call whose calldata carries `needle` (a lowercase address without 0x). */

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload } from '@x402/core/types'
 import { createWalletClient, type Hex, http, parseAbi, parseSignature } from 'viem'
@@ -11,6 +9,13 @@ import { USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import type { PaymentRecord } from '../../src/store/ledger.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
+import {
+  faultyRpcProxy,
+  type RpcAnswer,
+  type RpcCall,
+  type RpcProxy,
+  type Rule,
+} from '../helpers/faultyRpcProxy.js'
 import {
   challengeOf,
   encodePayment,
@@ -42,72 +47,13 @@ let payTo: `0x${string}`
 
 beforeAll(async () => {
   sw = await startServiceWorld()
-  proxy = await rpcProxy(sw.world.rpcUrl)
+  proxy = await faultyRpcProxy(sw.world.rpcUrl)
 }, 120_000)
 
 afterAll(async () => {
-  if (proxy !== undefined) await new Promise((r) => proxy.server.close(r))
+  await proxy?.close()
   await sw?.stop()
 })
-
-interface RpcCall {
-  id: number
-  method: string
-  params?: unknown[]
-}
-interface RpcAnswer {
-  jsonrpc?: string
-  id: number | null
-  result?: unknown
-  error?: { code: number; message: string }
-}
-type Rule = (
-  body: RpcCall | RpcCall[],
-) =>
-  | { answer: { status: number; body: unknown } }
-  | { rewrite: (answer: RpcAnswer | RpcAnswer[]) => unknown }
-  | null
-interface RpcProxy {
-  url: string
-  server: Server
-  set(rule: Rule | null): void
-}
-
-/** A JSON-RPC proxy in front of anvil (as in test/chain/attacksBatch.test.ts); no rule: untouched. */
-async function rpcProxy(upstream: string): Promise<RpcProxy> {
-  let rule: Rule | null = null
-  const server = createServer((req, res) => {
-    let raw = ''
-    req.on('data', (chunk) => {
-      raw += chunk
-    })
-    req.on('end', () => {
-      const act = rule?.(JSON.parse(raw) as RpcCall | RpcCall[]) ?? null
-      if (act !== null && 'answer' in act) {
-        res.writeHead(act.answer.status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(act.answer.body))
-        return
-      }
-      fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw })
-        .then(async (answer) => {
-          let text = await answer.text()
-          if (act !== null) text = JSON.stringify(act.rewrite(JSON.parse(text) as RpcAnswer | RpcAnswer[]))
-          res.writeHead(answer.status, { 'content-type': 'application/json' })
-          res.end(text)
-        })
-        .catch((err: unknown) => res.writeHead(502).end(String(err)))
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    server,
-    set(r) {
-      rule = r
-    },
-  }
-}
 
 const RATE_LIMIT = { code: -32005, message: 'rate limit exceeded' }
 const asList = (answer: RpcAnswer | RpcAnswer[]) => (Array.isArray(answer) ? answer : [answer])

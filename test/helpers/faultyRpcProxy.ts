@@ -1,0 +1,65 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+// A JSON-RPC proxy in front of the devnet's anvil that can answer a request, or a batch, as a faulty or
+// hostile provider would: one error object for a whole batch, answers left out, reordered, duplicated or
+// swapped. With no rule it forwards every request untouched.
+
+export interface RpcCall {
+  id: number
+  method: string
+  params?: unknown[]
+}
+export interface RpcAnswer {
+  jsonrpc?: string
+  id: number | null
+  result?: unknown
+  error?: { code: number; message: string }
+}
+/** What the proxy does with one HTTP request: answer it itself, or forward it and rewrite the answer. */
+export type Rule = (
+  body: RpcCall | RpcCall[],
+) =>
+  | { answer: { status: number; body: unknown } }
+  | { rewrite: (answer: RpcAnswer | RpcAnswer[]) => unknown }
+  | null
+export interface RpcProxy {
+  url: string
+  set(rule: Rule | null): void
+  close(): Promise<void>
+}
+
+export async function faultyRpcProxy(upstream: string): Promise<RpcProxy> {
+  let rule: Rule | null = null
+  const server: Server = createServer((req, res) => {
+    let raw = ''
+    req.on('data', (chunk) => {
+      raw += chunk
+    })
+    req.on('end', () => {
+      const act = rule?.(JSON.parse(raw) as RpcCall | RpcCall[]) ?? null
+      if (act !== null && 'answer' in act) {
+        res.writeHead(act.answer.status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(act.answer.body))
+        return
+      }
+      fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw })
+        .then(async (answer) => {
+          let text = await answer.text()
+          if (act !== null) text = JSON.stringify(act.rewrite(JSON.parse(text) as RpcAnswer | RpcAnswer[]))
+          res.writeHead(answer.status, { 'content-type': 'application/json' })
+          res.end(text)
+        })
+        .catch((err: unknown) => res.writeHead(502).end(String(err)))
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    set(r) {
+      rule = r
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  }
+}
