@@ -62,6 +62,14 @@ export interface PaymentOptions {
   facilitatorHeaders: Record<string, string>
   /** Bounded wait for a settlement's inclusion; past it the row stays pending and is reconciled later. */
   settleTimeoutMs: number
+  /**
+   * The most gas one settlement may use (built-in facilitator): every verification call is capped at it
+   * and a settlement whose estimate exceeds it is refused before broadcast. A payer's code (an ERC-1271
+   * wallet, an EIP-7702 delegation) decides what its `transferWithAuthorization` costs.
+   */
+  settlementGasLimit: bigint
+  /** How long a payer whose settlement reverted onchain is refused (its calls count as unpaid traffic). */
+  payerCooldownMs: number
   /** How often receipts are polled while waiting for inclusion. */
   pollingIntervalMs: number
   /** How often pending settlements are reconciled from the chain. */
@@ -169,6 +177,8 @@ const envSchema = z.object({
   FACILITATOR_URL: z.url().optional(),
   FACILITATOR_HEADERS: z.string().optional(),
   SETTLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+  SETTLEMENT_GAS_LIMIT: z.coerce.number().int().min(60_000).max(2_000_000).default(150_000),
+  PAYER_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   CHAIN_POLLING_MS: z.coerce.number().int().min(10).max(10_000).optional(),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
   QUOTE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -289,6 +299,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       facilitatorUrl: e.FACILITATOR_URL === undefined ? undefined : trim(e.FACILITATOR_URL),
       facilitatorHeaders,
       settleTimeoutMs: e.SETTLE_TIMEOUT_MS,
+      settlementGasLimit: BigInt(e.SETTLEMENT_GAS_LIMIT),
+      payerCooldownMs: e.PAYER_COOLDOWN_SECONDS * 1000,
       // Base makes a block every 2 s; the automining devnet answers at once.
       pollingIntervalMs: e.CHAIN_POLLING_MS ?? (devnet ? 25 : 250),
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,

@@ -7,6 +7,7 @@ import type { LendingChain } from './market/lendingChain.js'
 import type { MarketData } from './market/marketData.js'
 import type { Facilitator } from './payments/createFacilitator.js'
 import type { FundsGuard } from './payments/fundsGuard.js'
+import type { PayerSettlements } from './payments/payerSettlements.js'
 import type { QuoteSigner } from './payments/quoteToken.js'
 import type { SurgeMeter } from './payments/surgeMeter.js'
 import type { Readiness } from './readiness.js'
@@ -33,6 +34,8 @@ export interface AppDeps {
   facilitator: Facilitator
   /** Payments in flight, reserved against each payer's USDC balance. */
   funds: FundsGuard
+  /** One settlement in flight per payer, and the cool-down of payers whose settlement reverted. */
+  payerSettlements: PayerSettlements
   /** Whether an address holds code (smart wallets), cached briefly. */
   isContract: (address: `0x${string}`) => Promise<boolean>
   surge: SurgeMeter

@@ -13,6 +13,7 @@ import { createMarketData } from './market/marketData.js'
 import { createCodeCache } from './payments/codeCache.js'
 import { createFacilitator } from './payments/createFacilitator.js'
 import { createFundsGuard } from './payments/fundsGuard.js'
+import { createPayerSettlements } from './payments/payerSettlements.js'
 import { createQuoteSigner } from './payments/quoteToken.js'
 import { reconcilePending } from './payments/reconcilePending.js'
 import { createSurgeMeter } from './payments/surgeMeter.js'
@@ -76,6 +77,11 @@ export async function createServices(
         chain.readContract({ address: USDC, abi: erc20Abi, functionName: 'balanceOf', args: [owner] }),
       clock,
     ),
+    payerSettlements: createPayerSettlements(state, {
+      cooldownMs: config.payments.payerCooldownMs,
+      waitMs: config.payments.settleTimeoutMs,
+      pollMs: config.payments.pollingIntervalMs,
+    }),
     isContract: createCodeCache(chain, clock),
     surge: createSurgeMeter(config.payments.surgeCapacityRps, clock),
     quotes: createQuoteSigner(config.payments.quoteSecret),
@@ -89,7 +95,14 @@ export async function createServices(
     }),
     reconcileSoon: () => {},
   }
-  const reconcileDeps = { ledger, chain, funds: deps.funds, defaultPayTo: config.payTo, logger }
+  const reconcileDeps = {
+    ledger,
+    chain,
+    funds: deps.funds,
+    payerSettlements: deps.payerSettlements,
+    defaultPayTo: config.payTo,
+    logger,
+  }
   const round = () =>
     reconcilePending(reconcileDeps, Math.floor(clock() / 1000))
       .then((r) => {

@@ -1,20 +1,33 @@
-import { x402Facilitator } from '@x402/core/facilitator'
+import { type PendingSettlementStore, x402Facilitator } from '@x402/core/facilitator'
 import { HTTPFacilitatorClient } from '@x402/core/http'
 import type { FacilitatorClient } from '@x402/core/server'
-import { SettleError, type SupportedResponse, VerifyError } from '@x402/core/types'
-import { toFacilitatorEvmSigner } from '@x402/evm'
+import {
+  type PaymentPayload,
+  type PaymentRequirements,
+  SettleError,
+  type SettleResponse,
+  type SupportedResponse,
+  VerifyError,
+} from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { BuilderCodeFacilitatorExtension } from '@x402/extensions/builder-code'
-import { createWalletClient, defineChain, http, publicActions } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { CHAIN_ID, NETWORK } from '../chain/network.js'
-import { pollReceipt } from '../chain/pollReceipt.js'
+import type { TransactionReceipt } from 'viem'
+import { NETWORK } from '../chain/network.js'
 import type { Config } from '../config.js'
+import { GAS_LIMIT_REASON, GENERIC_FAILURE, NOT_BROADCAST_REASON } from './facilitatorReasons.js'
+import { createRelayerSigner, newTrace, withTrace } from './relayerSigner.js'
+
+/**
+ * A settlement's answer; the built-in facilitator adds the receipt it waited for, so the gate can check
+ * the transaction's own events without reading the receipt again.
+ */
+export type Settlement = SettleResponse & { receipt?: TransactionReceipt | undefined }
 
 export interface Facilitator extends FacilitatorClient {
   readonly kind: 'built-in' | 'remote'
   /** The relayer that pays gas (built-in only). */
   readonly relayer?: `0x${string}`
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<Settlement>
 }
 
 /**
@@ -40,12 +53,6 @@ function neverReceived(err: unknown): boolean {
  * else the built-in one: x402's own facilitator core with the exact/EVM scheme, submitting
  * `transferWithAuthorization` from the relayer key.
  */
-/** The node refused a transaction for its nonce: it was not accepted, so sending again is safe. */
-function nonceRefused(err: unknown): boolean {
-  const text = `${(err as Error)?.message ?? ''} ${String((err as { details?: unknown })?.details ?? '')}`
-  return /nonce too low|lower than the current nonce|replacement transaction underpriced/i.test(text)
-}
-
 export function createFacilitator(config: Config): Facilitator {
   const { payments } = config
   if (payments.facilitatorUrl !== undefined) {
@@ -85,75 +92,21 @@ export function createFacilitator(config: Config): Facilitator {
   }
   const key = payments.relayerPrivateKey
   if (key === undefined) throw new Error('RELAYER_PRIVATE_KEY or FACILITATOR_URL is required')
-  const account = privateKeyToAccount(key)
-  const chain = defineChain({
-    id: CHAIN_ID,
-    name: 'Base',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [config.rpcUrl] } },
+  const { signer, relayer } = createRelayerSigner({
+    privateKey: key,
+    rpcUrl: config.rpcUrl,
+    gasLimit: payments.settlementGasLimit,
+    pollingIntervalMs: payments.pollingIntervalMs,
+    settleTimeoutMs: payments.settleTimeoutMs,
   })
-  const wallet = createWalletClient({
-    account,
-    chain,
-    transport: http(config.rpcUrl, { timeout: 10_000, retryCount: 0 }),
-    // Without this, viem polls receipts every 4 s on a chain it does not know.
-    pollingInterval: payments.pollingIntervalMs,
-  }).extend(publicActions)
-  // One key, many concurrent settlements: nonces are handed out here, one broadcast at a time, from a
-  // counter synced with the node's pending count. A broadcast that fails resyncs the counter (the node
-  // knows what it accepted); one the node refused for its nonce is sent again with the fresh one, which
-  // is safe: it was not accepted, and an EIP-3009 authorization can be used only once anyway.
-  let nextNonce: number | undefined
-  let queue: Promise<unknown> = Promise.resolve()
-  const broadcast = <T>(send: (nonce: number) => Promise<T>): Promise<T> => {
-    const run = queue.then(async () => {
-      for (let attempt = 1; ; attempt++) {
-        nextNonce ??= await wallet.getTransactionCount({ address: account.address, blockTag: 'pending' })
-        const nonce = nextNonce
-        try {
-          const result = await send(nonce)
-          nextNonce = nonce + 1
-          return result
-        } catch (err) {
-          nextNonce = undefined
-          if (!nonceRefused(err) || attempt >= 3) throw err
-        }
-      }
-    })
-    queue = run.catch(() => undefined)
-    return run
-  }
-  const signer = toFacilitatorEvmSigner(
-    {
-      address: account.address,
-      readContract: (a) => wallet.readContract(a as never),
-      verifyTypedData: (a) => wallet.verifyTypedData(a as never),
-      // Estimate before a nonce is taken: viem's nonce manager takes one before it estimates and resets
-      // on a failed estimate, which leaves a gap behind the settlements in flight (they stall until
-      // another transaction fills it). A doomed transfer now fails without touching the nonce sequence.
-      // Gas and fees are worked out first, concurrently; then one settlement at a time takes the next
-      // nonce and is signed and broadcast (one RPC), so two settlements never share a nonce.
-      writeContract: async (a) => {
-        const [gas, fees] = await Promise.all([
-          wallet.estimateContractGas(a as never),
-          wallet.estimateFeesPerGas(),
-        ])
-        return broadcast((nonce) => wallet.writeContract({ ...(a as object), gas, ...fees, nonce } as never))
-      },
-      sendTransaction: (a) => broadcast((nonce) => wallet.sendTransaction({ ...a, nonce })),
-      // Asks for the receipt itself, not only on new blocks (see pollReceipt); bounded like the x402
-      // signer's own wait, past which the settlement is reported pending.
-      waitForTransactionReceipt: (a) =>
-        pollReceipt(wallet, a.hash, {
-          intervalMs: payments.pollingIntervalMs,
-          timeoutMs: payments.settleTimeoutMs,
-        }),
-      getCode: (a) => wallet.getCode(a),
-    },
-    // The bounded wait: past it the settlement is reported pending, recorded, and reconciled later.
-    { confirmationTimeoutMs: payments.settleTimeoutMs },
+  // x402's default keeps an unfinished settlement's hash under the signature bytes alone and hands it to
+  // the next settlement carrying the same bytes: a smart wallet that accepts any signature would have a
+  // second authorization served on the first one's transfer (issue 22). Our gate never retries a
+  // settlement (a pending row is decided by the reconciler from the chain), so nothing is remembered.
+  const core = new x402Facilitator().register(
+    NETWORK,
+    new ExactEvmScheme(signer, { pendingSettlementStore: FORGETFUL_STORE }),
   )
-  const core = new x402Facilitator().register(NETWORK, new ExactEvmScheme(signer))
   // ERC-8021: the settlement's calldata ends with the builder-code suffix (schema 2) built from the
   // payment's `builder-code` extension (our app code, see settlementExtensions); as the facilitator that
   // pays the gas we are also the wallet code `w`. Contracts ignore the trailing bytes.
@@ -163,9 +116,38 @@ export function createFacilitator(config: Config): Facilitator {
   )
   return {
     kind: 'built-in',
-    relayer: account.address,
-    verify: (p, r) => core.verify(p, r),
-    settle: (p, r) => core.settle(p, r),
+    relayer,
+    async verify(p, r) {
+      const trace = newTrace()
+      const result = await withTrace(trace, () => core.verify(p, r))
+      if (!result.isValid && trace.gasLimitHit) return { ...result, invalidReason: GAS_LIMIT_REASON }
+      return result
+    },
+    async settle(p, r) {
+      const trace = newTrace()
+      let result: SettleResponse
+      try {
+        result = await withTrace(trace, () => core.settle(p, r))
+      } catch (err) {
+        if (trace.broadcast) throw err
+        throw new SettlementNotAttemptedError('the settlement failed before any broadcast', { cause: err })
+      }
+      if (result.success) return { ...result, receipt: trace.receipt }
+      if (trace.broadcast) return result
+      // Nothing reached the node: the estimate (or a check before it) refused this transfer, so the
+      // failure is certain and free, whatever x402's generic reason says.
+      if (trace.gasLimitHit) return { ...result, errorReason: GAS_LIMIT_REASON }
+      return result.errorReason === GENERIC_FAILURE
+        ? { ...result, errorReason: NOT_BROADCAST_REASON }
+        : result
+    },
     getSupported: async () => core.getSupported() as SupportedResponse,
   }
+}
+
+/** A pending-settlement store that remembers nothing (see where the scheme is registered). */
+const FORGETFUL_STORE: PendingSettlementStore = {
+  get: async () => undefined,
+  set: async () => {},
+  delete: async () => {},
 }

@@ -1,4 +1,5 @@
 import { AppError, type ErrorStatus, TRANSIENT_RETRY_AFTER_SEC } from '../errors.js'
+import { GAS_LIMIT_REASON } from './facilitatorReasons.js'
 
 /** Stable codes for every way a payment can be refused. Each answers 402 with a fresh challenge. */
 export const PAYMENT_ERRORS = {
@@ -24,6 +25,12 @@ export const PAYMENT_ERRORS = {
     'This authorization has already been used or is being used by another request. Sign a new one.',
   payment_settlement_failed:
     'The payment could not be settled onchain. Nothing was charged; sign a new authorization.',
+  payment_gas_limit_exceeded:
+    'Settling this authorization would cost more gas than the service pays for one settlement (the paying wallet’s signature check is too expensive). Nothing was charged; pay from a wallet whose ERC-1271 check is cheaper.',
+  payment_payer_cooling_down:
+    'A recent settlement from this wallet reverted onchain (its funds or its signature changed after the payment was accepted). Its payments are refused for a while; nothing was charged.',
+  payment_payer_busy:
+    'Another settlement from this wallet is still waiting for inclusion; a wallet settles one payment at a time. Nothing was charged; retry with a new authorization.',
 } as const
 
 export type PaymentErrorCode = keyof typeof PAYMENT_ERRORS
@@ -102,6 +109,8 @@ export function fromFacilitatorReason(reason: string | undefined): PaymentErrorC
       return 'payment_replayed'
     case 'invalid_exact_evm_insufficient_balance':
       return 'payment_insufficient_funds'
+    case GAS_LIMIT_REASON:
+      return 'payment_gas_limit_exceeded'
     default:
       return 'payment_settlement_failed'
   }

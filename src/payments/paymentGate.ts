@@ -1,7 +1,7 @@
 import { encodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload, SettleResponse } from '@x402/core/types'
 import type { Context, MiddlewareHandler } from 'hono'
-import { isAddress } from 'viem'
+import { isAddress, isAddressEqual } from 'viem'
 import { NETWORK } from '../chain/network.js'
 import type { AppDeps } from '../deps.js'
 import { InvalidInputError } from '../errors.js'
@@ -13,19 +13,17 @@ import { buildChallenge, type Challenge, MAX_TIMEOUT_SECONDS } from './buildChal
 import { challengeExtensions, settlementExtensions } from './challengeExtensions.js'
 import { type CheckedPayment, checkPayment } from './checkPayment.js'
 import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
+import { CLAIM_GRACE_SECONDS } from './payerSettlements.js'
 import {
   FacilitatorUnavailableError,
   fromFacilitatorReason,
   PaymentError,
   SettlementUnknownError,
 } from './paymentError.js'
-import { resolveSettlement } from './resolveSettlement.js'
+import { type Disposition, resolveSettlement } from './resolveSettlement.js'
 import { type ExpectedTransfer, settlementOutcome } from './settlementOutcome.js'
 import { surgedAmount } from './surgeMeter.js'
 import { usdToAtomic } from './usdToAtomic.js'
-
-/** How long past an authorization's expiry its claim is kept (clock skew between us and the chain). */
-const CLAIM_GRACE_SECONDS = 60
 
 /**
  * The x402 v2 gate in front of one priced route.
@@ -41,7 +39,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
   if (route.priceUsd === null) throw new Error(`${route.id} is free`)
   const baseAmount = usdToAtomic(route.priceUsd)
   const scope = `${route.method} ${route.path}`
-  const { config, surge, quotes, state, ledger, facilitator, limiter } = deps
+  const { config, surge, quotes, state, ledger, facilitator, limiter, payerSettlements } = deps
   const extensions = challengeExtensions(route, config)
   const extensionsJson = JSON.stringify(extensions)
 
@@ -124,8 +122,17 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       return challengeResponse(c, currentAmount, nowSec, err)
     }
 
+    // A malformed `?ref=` is refused before any payment work (no signature recovery, no RPC), and, like
+    // every refusal on the unpaid path, counts against the sender's unpaid ceiling.
+    let ref: `0x${string}` | undefined
+    try {
+      ref = parseRef(c.req.query('ref'))
+    } catch (err) {
+      await limiter.unpaid(client())
+      throw err
+    }
+
     let payment: CheckedPayment
-    let referrer: string | undefined
     try {
       payment = await checkPayment(header, {
         route: scope,
@@ -139,10 +146,15 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
           return deps.isContract(address)
         },
       })
-      referrer = referrerOf(c.req.query('ref'), payment.payer)
     } catch (err) {
       if (err instanceof PaymentError) return refuse(err)
       throw err
+    }
+    // A wallet cannot refer itself.
+    const referrer = ref !== undefined && !isAddressEqual(ref, payment.payer) ? ref : undefined
+    // A payer whose settlement reverted lately is refused before anything is spent on it.
+    if (await payerSettlements.coolingDown(payment.payer)) {
+      return refuse(new PaymentError('payment_payer_cooling_down'))
     }
     const verifiedAt = performance.now()
 
@@ -155,6 +167,9 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     let keepClaim = false
     let funds: 'none' | 'release' | 'settled' | 'keep' = 'none'
     let admitted = false
+    // Set when an admitted call is refused for its payer's conduct (cool-down): unpaid traffic after all.
+    let unpaidRefusal = false
+    let rowId = 0
     let handlerMs = 0
     let settleMs = 0
     let ledgerMs = 0
@@ -184,35 +199,60 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       handlerMs = performance.now() - handlerStarted
       if (c.res.status >= 400) return undefined
 
-      const openStarted = performance.now()
-      const id = await ledger.open({
-        payer: payment.payer,
-        nonce: payment.nonce,
-        route: scope,
-        amount: payment.amount,
-        referrer,
-        payTo: config.payTo,
-        validBefore: payment.validBefore,
-      })
-      ledgerMs += performance.now() - openStarted
-      if (id === undefined) {
-        keepClaim = true
-        throw new PaymentError('payment_replayed')
-      }
+      // One settlement in flight per payer: wait for this payer's turn (free refusal past the wait).
+      const turn = await payerSettlements.turn(payment.payer, claimTtlMs)
+      let keepTurn = false
+      let disposition: Disposition
+      try {
+        // A predecessor of this payer may have reverted while this call waited.
+        if (await payerSettlements.coolingDown(payment.payer)) {
+          unpaidRefusal = true
+          throw new PaymentError('payment_payer_cooling_down')
+        }
+        const openStarted = performance.now()
+        const id = await ledger.open({
+          payer: payment.payer,
+          nonce: payment.nonce,
+          route: scope,
+          amount: payment.amount,
+          referrer,
+          payTo: config.payTo,
+          validBefore: payment.validBefore,
+        })
+        ledgerMs += performance.now() - openStarted
+        if (id === undefined) {
+          keepClaim = true
+          throw new PaymentError('payment_replayed')
+        }
+        rowId = id
 
-      const settleStarted = performance.now()
-      const checked = payment
-      const disposition = await resolveSettlement(
-        () => facilitator.settle(forwarded, checked.requirements),
-        (txHash) =>
-          settlementOutcome(
-            deps.chain,
-            expectedTransfer(checked, config.payTo, txHash, nowSec),
-            nowSec,
-            recentBlocks(deps),
-          ),
-      )
-      settleMs = performance.now() - settleStarted
+        const settleStarted = performance.now()
+        const checked = payment
+        disposition = await resolveSettlement(
+          () => facilitator.settle(forwarded, checked.requirements),
+          (txHash, receipt) =>
+            settlementOutcome(
+              deps.chain,
+              expectedTransfer(checked, config.payTo, txHash, nowSec),
+              nowSec,
+              recentBlocks(deps),
+              receipt,
+            ),
+        )
+        settleMs = performance.now() - settleStarted
+        // A settlement that may still land keeps the payer's slot until the reconciler decides it (or its
+        // authorization expires). 'unknown' follows a fault on our side (the RPC, the facilitator), not
+        // the payer's conduct, and does not block the payer.
+        keepTurn = disposition.kind === 'pending'
+        if (disposition.kind === 'refused' && disposition.payerAtFault) {
+          await payerSettlements.coolDown(payment.payer)
+          deps.logger.warn({ msg: 'payer put on cool-down', payer: payment.payer, code: disposition.code })
+        }
+      } finally {
+        if (keepTurn) turn.keep()
+        else await turn.end()
+      }
+      const id = rowId
 
       const recordStarted = performance.now()
       switch (disposition.kind) {
@@ -288,6 +328,7 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       // Other typed errors (429, 503) go to the error handler, which sets their headers (Retry-After).
       if (!(err instanceof PaymentError)) throw err
       c.res = undefined
+      if (unpaidRefusal) await limiter.unpaid(client()).catch(() => undefined)
       c.res = admitted ? challengeResponse(c, currentAmount, nowSec, err) : await refuse(err)
       return c.res
     } finally {
@@ -348,8 +389,8 @@ async function verifyWithFacilitator(
   if (!verdict.isValid) throw new PaymentError(fromFacilitatorReason(verdict.invalidReason))
 }
 
-/** `?ref=` attributes the payment to another wallet; a wallet cannot refer itself. */
-function referrerOf(ref: string | undefined, payer: `0x${string}`): string | undefined {
+/** `?ref=` attributes the payment to another wallet; malformed, it is a 400 naming the field. */
+function parseRef(ref: string | undefined): `0x${string}` | undefined {
   if (ref === undefined) return undefined
   const parsed = address.safeParse(ref)
   if (!parsed.success) {
@@ -358,7 +399,7 @@ function referrerOf(ref: string | undefined, payer: `0x${string}`): string | und
       `query field "ref" ${parsed.error.issues[0]?.message ?? 'must be a 0x-prefixed 20-byte wallet address.'}`,
     )
   }
-  return ref.toLowerCase() === payer.toLowerCase() ? undefined : ref
+  return ref as `0x${string}`
 }
 
 function setReceipt(c: Context<AppEnv>, receipt: SettleResponse): void {

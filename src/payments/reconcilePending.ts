@@ -2,6 +2,7 @@ import type { Hex, PublicClient } from 'viem'
 import type { Logger } from '../logger.js'
 import type { Ledger } from '../store/ledger.js'
 import type { FundsGuard } from './fundsGuard.js'
+import type { PayerSettlements } from './payerSettlements.js'
 import { blockAtOrBefore, settlementOutcome } from './settlementOutcome.js'
 
 export interface ReconcileDeps {
@@ -9,6 +10,8 @@ export interface ReconcileDeps {
   chain: PublicClient
   /** Ends each decided row's funds reservation, so a landed transfer is not counted twice. */
   funds: FundsGuard
+  /** Frees the payer's settlement slot of a decided row; a reverted settlement cools its payer down. */
+  payerSettlements?: Pick<PayerSettlements, 'decided' | 'coolDown'>
   /** For rows written before the ledger recorded their recipient. */
   defaultPayTo: `0x${string}`
   logger?: Logger
@@ -60,10 +63,14 @@ export async function reconcilePending(deps: ReconcileDeps, nowSec: number): Pro
       if (outcome.kind === 'paid') {
         await ledger.settle(row.id, outcome.txHash)
         await funds.settled(row.payer, row.nonce)
+        await deps.payerSettlements?.decided(row.payer, row.validBefore, nowSec)
         result.settled++
       } else if (outcome.kind === 'unpaid') {
         await ledger.closeUnpaid(row.id, outcome.reason, outcome.txHash)
         await funds.release(row.payer, row.nonce)
+        // Cool-down first: the payer's next settlement must not slip in between.
+        if (outcome.reason === 'settlement_reverted') await deps.payerSettlements?.coolDown(row.payer)
+        await deps.payerSettlements?.decided(row.payer, row.validBefore, nowSec)
         result.unpaid++
         if (row.served) {
           logger?.warn({

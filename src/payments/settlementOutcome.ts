@@ -65,8 +65,15 @@ export async function settlementOutcome(
   expected: ExpectedTransfer,
   nowSec: number,
   findBlock: (timestampSec: number) => Promise<bigint> = (t) => blockAtOrBefore(chain, t),
+  /** Our transaction's receipt when the caller holds it already (the facilitator waited for it). */
+  knownReceipt?: TransactionReceipt,
 ): Promise<SettlementOutcome> {
-  const ours = expected.txHash === undefined ? null : await receiptOrNull(chain, expected.txHash)
+  const ours =
+    knownReceipt !== undefined && knownReceipt.transactionHash === expected.txHash
+      ? knownReceipt
+      : expected.txHash === undefined
+        ? null
+        : await receiptOrNull(chain, expected.txHash)
   if (ours !== null && paysAsExpected(ours, expected)) return { kind: 'paid', txHash: ours.transactionHash }
 
   const head = await chain.getBlockNumber()

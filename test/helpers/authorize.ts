@@ -45,3 +45,31 @@ export async function authorize(
   }
   return { payload, message, signature }
 }
+
+/**
+ * An authorization naming a contract wallet as `from`, with whatever signature bytes the wallet's
+ * ERC-1271 check is meant to judge (a hostile wallet accepts any).
+ */
+export function authorizeAs(
+  from: `0x${string}`,
+  accepted: PaymentPayload['accepted'],
+  signature: Hex,
+  fields: { validBefore?: bigint; nonce?: Hex } = {},
+): PaymentPayload {
+  const now = BigInt(Math.floor(Date.now() / 1000))
+  return {
+    x402Version: 2,
+    accepted,
+    payload: {
+      authorization: {
+        from,
+        to: payTo,
+        value: accepted.amount,
+        validAfter: (now - 600n).toString(),
+        validBefore: (fields.validBefore ?? now + 120n).toString(),
+        nonce: fields.nonce ?? keccak256(toHex(`${Math.random()}-${Date.now()}`)),
+      },
+      signature,
+    },
+  }
+}

@@ -1,7 +1,6 @@
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload } from '@x402/core/types'
 import {
-  createTestClient,
   createWalletClient,
   encodeFunctionData,
   type Hex,
@@ -20,6 +19,16 @@ import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { BALANCE_TTL_MS } from '../../src/payments/fundsGuard.js'
 import { USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import { SETTLEMENT_VISIBILITY_LAG_MS } from '../../src/store/sharedState.js'
+import {
+  type Answer,
+  clientIp,
+  count,
+  HIGH_TIP,
+  pay,
+  send,
+  waitForPendingTx,
+  withoutAutomine,
+} from '../helpers/attackKit.js'
 import { authorize } from '../helpers/authorize.js'
 import {
   challengeOf,
@@ -45,29 +54,6 @@ afterAll(async () => {
   await sw?.stop()
 })
 
-interface Answer {
-  status: number
-  code: string | undefined
-  headers: Headers
-}
-async function send(url: string, headers: Record<string, string>): Promise<Answer> {
-  const res = await fetch(url, { headers })
-  const text = await res.text()
-  let code: string | undefined
-  try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code
-  } catch {
-    code = undefined
-  }
-  return { status: res.status, code, headers: res.headers }
-}
-const pay = (url: string, payload: PaymentPayload, extra: Record<string, string> = {}) =>
-  send(url, { 'PAYMENT-SIGNATURE': encodePayment(payload), ...extra })
-/** A client address of its own per test, behind TRUST_PROXY=1 (the rightmost X-Forwarded-For entry). */
-const clientIp = () =>
-  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
-const count = (answers: Answer[], pick: (a: Answer) => boolean) => answers.filter(pick).length
-
 const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11'
 const MULTICALL3_ABI = parseAbi([
   'struct Call3 { address target; bool allowFailure; bytes callData; }',
@@ -90,29 +76,6 @@ function transferCalldata(a: Awaited<ReturnType<typeof authorize>>): Hex {
   })
 }
 
-/** Outbids the relayer: with automine off, the block orders transactions by tip. */
-const HIGH_TIP = { gas: 150_000n, maxPriorityFeePerGas: parseGwei('50'), maxFeePerGas: parseGwei('100') }
-
-/** Runs `body` with anvil's automine off (blocks only when the test mines them). */
-async function withoutAutomine<T>(body: (mine: () => Promise<void>) => Promise<T>): Promise<T> {
-  const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
-  await testClient.setAutomine(false)
-  try {
-    return await body(() => testClient.mine({ blocks: 1 }))
-  } finally {
-    await testClient.setAutomine(true)
-  }
-}
-
-async function waitForPendingTx(count: number) {
-  for (let i = 0; i < 200; i++) {
-    const block = await sw.chain.getBlock({ blockTag: 'pending' })
-    if (block.transactions.length >= count) return
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error(`expected ${count} pending transactions`)
-}
-
 describe('flaw 1: the reconciler decides from the transfer, not from authorizationState', () => {
   test('error: an authorization cancelled while its settlement is pending is recorded unpaid, and the referrer is not credited', async () => {
     const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
@@ -131,7 +94,7 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
       chain: base,
       transport: http(sw.world.rpcUrl),
     })
-    const receipt = await withoutAutomine(async (mine) => {
+    const receipt = await withoutAutomine(sw, async (mine) => {
       const res = await pay(url, payload)
       expect(res.status).toBe(200)
       const served = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
@@ -160,7 +123,7 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
         maxPriorityFeePerGas: parseGwei('50'),
         maxFeePerGas: parseGwei('100'),
       })
-      await waitForPendingTx(2)
+      await waitForPendingTx(sw, 2)
       await mine()
       expect((await sw.chain.getTransactionReceipt({ hash: cancel })).status).toBe('success')
       return served
@@ -199,10 +162,10 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
       chain: base,
       transport: http(sw.world.rpcUrl),
     })
-    await withoutAutomine(async (mine) => {
+    await withoutAutomine(sw, async (mine) => {
       expect((await pay(`${svc.url}${PRICES}`, ours.payload)).status).toBe(200)
       await submitter.sendTransaction({ to: USDC, data: transferCalldata(decoy), ...HIGH_TIP })
-      await waitForPendingTx(2)
+      await waitForPendingTx(sw, 2)
       await mine()
     })
     expect(await sw.usdcBalance(payTo)).toBe(payToBefore)
@@ -224,10 +187,10 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
       transport: http(sw.world.rpcUrl),
     })
     const payToBefore = await sw.usdcBalance(payTo)
-    const copy = await withoutAutomine(async (mine) => {
+    const copy = await withoutAutomine(sw, async (mine) => {
       expect((await pay(`${svc.url}${PRICES}`, ours.payload)).status).toBe(200)
       const hash = await frontRunner.sendTransaction({ to: USDC, data: transferCalldata(ours), ...HIGH_TIP })
-      await waitForPendingTx(2)
+      await waitForPendingTx(sw, 2)
       await mine()
       return hash
     })
@@ -244,13 +207,16 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
 describe('review: one transaction cannot pay for two authorizations', () => {
   test('error: a batch using two pending authorizations, one of them paying elsewhere, settles only the one it paid', async () => {
     const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
+    // Two payers: a payer has one settlement in flight at a time, so two pending authorizations in one
+    // batch come from two wallets (the second one's owner signs the decoy).
     const who = await sw.freshWallet(1_000_000n, 10n ** 18n)
+    const other = await sw.freshWallet(1_000_000n)
     const challenge = await challengeOf(`${svc.url}${PRICES}`)
     const accepted = challenge.accepts[0] as PaymentPayload['accepted']
     const first = await authorize(who.privateKey, accepted)
-    const second = await authorize(who.privateKey, accepted)
+    const second = await authorize(other.privateKey, accepted)
     // Same nonce as the second, 1 atomic unit to someone else.
-    const decoy = await authorize(who.privateKey, accepted, {
+    const decoy = await authorize(other.privateKey, accepted, {
       to: privateKeyToAccount(generatePrivateKey()).address,
       value: 1n,
       nonce: second.message.nonce,
@@ -264,7 +230,7 @@ describe('review: one transaction cannot pay for two authorizations', () => {
     const call = (a: Awaited<ReturnType<typeof authorize>>) => {
       return { target: USDC, allowFailure: false, callData: transferCalldata(a) }
     }
-    await withoutAutomine(async (mine) => {
+    await withoutAutomine(sw, async (mine) => {
       for (const a of [first, second]) expect((await pay(`${svc.url}${PRICES}`, a.payload)).status).toBe(200)
       await batcher.writeContract({
         address: MULTICALL3,
@@ -275,13 +241,16 @@ describe('review: one transaction cannot pay for two authorizations', () => {
         maxPriorityFeePerGas: parseGwei('50'),
         maxFeePerGas: parseGwei('100'),
       })
-      await waitForPendingTx(3)
+      await waitForPendingTx(sw, 3)
       await mine()
     })
     // One payment's worth arrived, not two.
     expect(await sw.usdcBalance(payTo)).toBe(payToBefore + 1000n)
     await svc.services.reconcile()
-    const rows = await svc.services.deps.ledger.byPayer(who.account.address)
+    const rows = [
+      ...(await svc.services.deps.ledger.byPayer(who.account.address)),
+      ...(await svc.services.deps.ledger.byPayer(other.account.address)),
+    ]
     const byNonce = (n: string) => rows.find((r) => r.nonce === n.toLowerCase())
     expect(byNonce(first.message.nonce)).toMatchObject({ status: 'settled' })
     expect(byNonce(second.message.nonce)).toMatchObject({
@@ -351,13 +320,13 @@ describe('flaw 2: never broadcast what cannot succeed', () => {
     const svc = await sw.instance({ SETTLE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '600000' })
     const who = await sw.freshWallet(2000n)
     const url = `${svc.url}${PRICES}`
-    await withoutAutomine(async (mine) => {
+    await withoutAutomine(sw, async (mine) => {
       const first = await pay(url, await signChallenge(who, await challengeOf(url)))
       expect(first.status).toBe(200)
       expect(decodePaymentResponseHeader(first.headers.get('payment-response') as string)).toMatchObject({
         errorReason: 'settlement_pending',
       })
-      await waitForPendingTx(1)
+      await waitForPendingTx(sw, 1)
       await mine()
     })
     expect(await sw.usdcBalance(who.account.address)).toBe(1000n)

@@ -1,0 +1,119 @@
+import type { SharedState } from '../store/sharedState.js'
+import { PaymentError } from './paymentError.js'
+
+/**
+ * How long past an authorization's expiry its claim, and its payer's settlement slot, are kept (clock
+ * skew between us and the chain): after that the authorization cannot settle anymore.
+ */
+export const CLAIM_GRACE_SECONDS = 60
+
+/** A payer's turn to settle: end it when the settlement is decided, or keep the slot while it may land. */
+export interface SettleTurn {
+  /** The settlement is decided (mined, refused or never sent): the payer's next one may go. */
+  end(): Promise<void>
+  /** The settlement may still land: the slot stays taken until it expires (the authorization's life). */
+  keep(): void
+}
+
+/**
+ * One settlement in flight per payer, and a cool-down for payers whose settlement reverted.
+ *
+ * Why: a payer with N calls' worth of USDC could have N settlements unmined at once, and one transaction
+ * of its own (moving the USDC out, or switching its ERC-1271 wallet off) reverted all N at the relayer's
+ * cost (issue 22: 8 of 8 per attacker transaction). With one in flight, one attacker transaction costs
+ * the relayer at most one reverted settlement, and the cool-down refuses that payer's next payments before
+ * anything is broadcast. Calls of one payer queue here (in order within an instance; across instances
+ * through a claim in the shared state) for up to `waitMs`, then are refused, free.
+ */
+export interface PayerSettlements {
+  /** Whether the payer is cooling down (a settlement of its reverted recently). */
+  coolingDown(payer: string): Promise<boolean>
+  /** Starts the payer's cool-down. */
+  coolDown(payer: string): Promise<void>
+  /** Waits for the payer's turn; `payment_payer_busy` past `waitMs`. The slot lives `ttlMs` at most. */
+  turn(payer: string, ttlMs: number): Promise<SettleTurn>
+  /**
+   * A kept settlement was decided (by the reconciler): frees its payer's slot. Only while the slot can
+   * still be that settlement's (before its authorization's expiry and the grace): after, the slot has
+   * expired and may be another settlement's.
+   */
+  decided(payer: string, validBefore: number, nowSec: number): Promise<void>
+}
+
+export function createPayerSettlements(
+  state: SharedState,
+  options: { cooldownMs: number; waitMs: number; pollMs: number },
+): PayerSettlements {
+  const cooldownKey = (payer: string) => `cooldown:${payer.toLowerCase()}`
+  const slotKey = (payer: string) => `settling:${payer.toLowerCase()}`
+  // Within an instance, a payer's calls wait for each other here rather than poll the shared state.
+  const tails = new Map<string, Promise<void>>()
+  return {
+    async coolingDown(payer) {
+      if (options.cooldownMs === 0) return false
+      return (await state.count(cooldownKey(payer))) > 0
+    },
+    async coolDown(payer) {
+      if (options.cooldownMs === 0) return
+      await state.hit(cooldownKey(payer), options.cooldownMs)
+    },
+    async decided(payer, validBefore, nowSec) {
+      if (nowSec < validBefore + CLAIM_GRACE_SECONDS) await state.release(slotKey(payer))
+    },
+    async turn(payer, ttlMs) {
+      const key = payer.toLowerCase()
+      const slot = slotKey(payer)
+      const deadline = Date.now() + options.waitMs
+      const before = tails.get(key) ?? Promise.resolve()
+      let done = () => {}
+      const mine = new Promise<void>((resolve) => {
+        done = resolve
+      })
+      const tail = before.then(() => mine)
+      tails.set(key, tail)
+      const finish = () => {
+        done()
+        if (tails.get(key) === tail) tails.delete(key)
+      }
+      try {
+        await waitUntil(before, deadline)
+        // Another instance may hold the payer's slot: poll it until the deadline.
+        while (!(await state.claim(slot, ttlMs))) {
+          if (Date.now() >= deadline) throw new PaymentError('payment_payer_busy')
+          await sleep(Math.min(options.pollMs, Math.max(1, deadline - Date.now())))
+        }
+      } catch (err) {
+        finish()
+        throw err
+      }
+      return {
+        async end() {
+          try {
+            await state.release(slot)
+          } finally {
+            finish()
+          }
+        },
+        keep: finish,
+      }
+    },
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Resolves when `p` does, or throws `payment_payer_busy` at the deadline. */
+async function waitUntil(p: Promise<void>, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new PaymentError('payment_payer_busy')),
+      Math.max(0, deadline - Date.now()),
+    )
+  })
+  try {
+    await Promise.race([p, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
