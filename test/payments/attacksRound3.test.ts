@@ -428,6 +428,7 @@ describe('attack 3: one transaction reverts many settlements', () => {
       expect(receipt.status).toBe('reverted')
       expect(before.eth - after.eth).toBe(receipt.gasUsed * receipt.effectiveGasPrice)
       expect(receipt.gasUsed).toBeLessThanOrEqual(GAS_LIMIT)
+      console.info(`${variant}: the one reverted settlement used ${receipt.gasUsed} gas`)
       expect(await sw.usdcBalance(payTo)).toBe(payToBefore)
       const rows = await svc.services.deps.ledger.byPayer(payer)
       expect(rows).toHaveLength(1)
