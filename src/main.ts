@@ -3,6 +3,7 @@ import { createApp } from './app.js'
 import { waitForChain } from './chain/createChainClient.js'
 import { ConfigError, loadConfig } from './config.js'
 import { type DevnetWorld, startDevnetWorld } from './devnet/startDevnetWorld.js'
+import { startExitWatchdog } from './exitWatchdog.js'
 import { KEEP_ALIVE_TIMEOUT_MS } from './http/keepAlive.js'
 import { createLogger } from './logger.js'
 import { createReadiness } from './readiness.js'
@@ -74,7 +75,9 @@ async function main(): Promise<void> {
     readiness.markDown('http')
     logger.info({ msg: 'shutting down', signal })
     // Not unref'd: whatever else hangs (a request waiting on a settlement, a store that does not close, a
-    // child that does not stop), the process is gone once the grace period is over.
+    // child that does not stop), the process is gone once the grace period is over. And if the main
+    // thread itself is blocked so that this timer cannot fire, the watchdog's thread kills it shortly after.
+    startExitWatchdog(config.shutdownGraceMs + EXIT_WATCHDOG_MARGIN_MS)
     setTimeout(() => {
       logger.warn({ msg: 'grace period over; exiting with work in flight' })
       process.exit(1)
@@ -95,6 +98,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
 }
+
+/** How long past the grace period the watchdog waits for the ordinary exit. */
+const EXIT_WATCHDOG_MARGIN_MS = 2_000
 
 main().catch((err: unknown) => {
   process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)

@@ -21,6 +21,8 @@ export interface SpawnedService {
 export async function spawnService(
   envFor: () => Promise<Record<string, string>>,
   timeoutMs = 90_000,
+  /** In a process group of its own, as a supervisor starts it (signal the group with `-pid`). */
+  detached = false,
 ): Promise<SpawnedService> {
   let lastFailure = ''
   for (let attempt = 1; attempt <= 3; attempt++) {
@@ -28,6 +30,7 @@ export async function spawnService(
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached,
     })
     let out = ''
     let err = ''
