@@ -1,9 +1,10 @@
 import { type Address, encodeFunctionData, erc20Abi } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import type { AaveReserveInfo, LendingChain } from '../market/lendingChain.js'
-import { multiRead, viewCall } from '../market/multiRead.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../market/multiRead.js'
 import { aavePoolAbi, finishAave } from './aavePool.js'
 import { approveIfShort } from './approveIfShort.js'
+import { grantsOf } from './assertOutflows.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance } from './builderErrors.js'
 import { findAaveReserve } from './findAaveReserve.js'
@@ -90,6 +91,8 @@ export async function buildAaveSupply(
     owner,
     steps,
     watch: [token, reserve.aToken],
+    // Only the amount supplied leaves the owner's wallet, and only the exact approve is granted.
+    outflows: { mayLeave: [{ token, amount }], mayApprove: grantsOf(allowanceIssue), source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: allowanceIssue },
     action: {
       type: 'aaveSupply',

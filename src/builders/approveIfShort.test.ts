@@ -12,17 +12,22 @@ const need = {
 
 describe('approveIfShort', () => {
   test('behavior: a short allowance gets one approve for exactly the need, to the spender that pulls', () => {
-    const { steps, issue } = approveIfShort({ ...need, allowance: 999_999n })
+    const { steps, issue, grants } = approveIfShort({ ...need, allowance: 999_999n })
     expect(steps).toHaveLength(1)
     expect(steps[0]?.to).toBe(need.token)
     expect(steps[0]?.value).toBe(0n)
     const call = decodeFunctionData({ abi: erc20Abi, data: steps[0]?.data ?? '0x' })
     expect(call).toEqual({ functionName: 'approve', args: [need.spender, 1_000_000n] })
     expect(issue).toEqual({ token: need.token, spender: need.spender, actual: '999999', expected: '1000000' })
+    expect(grants).toEqual([{ token: need.token, spender: need.spender, amount: 1_000_000n }])
   })
 
   test('behavior: an allowance that covers the need, exactly or more, adds nothing', () => {
-    expect(approveIfShort({ ...need, allowance: 1_000_000n })).toEqual({ steps: [], issue: null })
-    expect(approveIfShort({ ...need, allowance: 2n ** 256n - 1n })).toEqual({ steps: [], issue: null })
+    expect(approveIfShort({ ...need, allowance: 1_000_000n })).toEqual({ steps: [], issue: null, grants: [] })
+    expect(approveIfShort({ ...need, allowance: 2n ** 256n - 1n })).toEqual({
+      steps: [],
+      issue: null,
+      grants: [],
+    })
   })
 })

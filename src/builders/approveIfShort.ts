@@ -1,4 +1,5 @@
 import { type Address, encodeFunctionData, erc20Abi } from 'viem'
+import type { MayApprove } from './assertOutflows.js'
 import type { AllowanceIssue, TxStep } from './txStep.js'
 
 export interface AllowanceNeed {
@@ -15,11 +16,17 @@ export interface AllowanceNeed {
 
 /**
  * The approve step for a need, only when the live allowance is short, for exactly what is pulled (never
- * unlimited), to the spender that pulls it; with the issue that names the shortfall.
+ * unlimited), to the spender that pulls it; with the issue that names the shortfall and, for a plan's
+ * `outflows.mayApprove`, the one approval the step grants (none when nothing is prepended).
  */
-export function approveIfShort(need: AllowanceNeed): { steps: TxStep[]; issue: AllowanceIssue | null } {
-  if (need.allowance >= need.needed) return { steps: [], issue: null }
+export function approveIfShort(need: AllowanceNeed): {
+  steps: TxStep[]
+  issue: AllowanceIssue | null
+  grants: MayApprove[]
+} {
+  if (need.allowance >= need.needed) return { steps: [], issue: null, grants: [] }
   return {
+    grants: [{ token: need.token, spender: need.spender, amount: need.needed }],
     steps: [
       {
         to: need.token,

@@ -1,6 +1,7 @@
 import { type Abi, type Address, type PublicClient, toHex } from 'viem'
 import { CHAIN_ID, NETWORK } from '../chain/network.js'
 import type { AddressBook } from './addressBook.js'
+import { assertOutflows, type OutflowPolicy } from './assertOutflows.js'
 import { appendSuffix } from './builderCode.js'
 import { UnlistedTargetError } from './builderErrors.js'
 import { type Probe, type ProbeResult, simulateBundle } from './simulateBundle.js'
@@ -32,6 +33,14 @@ export interface BuildPlan<A> {
    * against what the answer states; it throws to refuse the bundle (an UpstreamError: 502, never charged).
    */
   verify?: (simulation: SimulationReport, probes: readonly ProbeResult[]) => void
+  /**
+   * "Nothing else leaves the wallet": what the owner may lose (tokens, at most how much) and the exact
+   * approvals it may grant; the engine refuses (502 naming `source`, never charged) a bundle whose
+   * simulation shows any other token leaving the owner or any other approval, whatever the token (the
+   * steps' logs, not a watch list: assertOutflows). Every builder whose calldata comes from an upstream
+   * (0x, the Midnight API) declares it, as do most of the others; without it the rule is off.
+   */
+  outflows?: OutflowPolicy
   /**
    * The block the plan read its state at, when it knows it: the bundle is then simulated on top of that
    * block, so figures tied to it (a debt accrued to its timestamp, a position's liquidity) are the ones
@@ -70,7 +79,10 @@ export function createBuilderEngine(deps: {
         if (!book.has(step.to) && !confirmed.has(step.to.toLowerCase()))
           throw new UnlistedTargetError(step.to)
       const steps = plan.steps.map((s) => ({ ...s, data: appendSuffix(s.data, suffix) }))
-      const { report: simulation, probes } = await simulateBundle(chain, { ...plan, steps })
+      const { report: simulation, probes, logs } = await simulateBundle(chain, { ...plan, steps })
+      // The generic rule first: an upstream's calldata that drains a token the plan never names is refused
+      // whatever the plan's own check of its named tokens would say.
+      if (plan.outflows !== undefined) assertOutflows(plan.owner, steps, logs, plan.outflows)
       plan.verify?.(simulation, probes)
       return {
         network: NETWORK,

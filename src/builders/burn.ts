@@ -2,7 +2,7 @@ import { type Address, encodeFunctionData, erc20Abi, isAddressEqual } from 'viem
 import { DEAD_ADDRESS } from '../chain/addresses.js'
 import { AppError } from '../errors.js'
 import type { TokenMeta } from '../market/lendingChain.js'
-import { multiRead, viewCall } from '../market/multiRead.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../market/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { required } from './required.js'
@@ -93,6 +93,8 @@ export async function buildBurn(
     owner,
     steps: [encodeBurn({ util: state.util, amount })],
     watch: [utilToken],
+    // Only the UTIL burned leaves the owner's wallet (assertOutflows).
+    outflows: { mayLeave: [{ token: utilToken, amount }], mayApprove: [], source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: null },
     action: {
       type: 'burn',

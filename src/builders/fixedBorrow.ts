@@ -1,7 +1,8 @@
 import { type Address, isAddressEqual } from 'viem'
 import { midnightAbi } from '../chain/midnight.js'
-import type { MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
+import { MIDNIGHT_API, type MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
 import { approveIfShort } from './approveIfShort.js'
+import type { MayApprove } from './assertOutflows.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import {
@@ -96,6 +97,7 @@ export async function buildFixedBorrow(
     )
   const steps: TxStep[] = []
   let allowance: AllowanceIssue | null = null
+  const grants: MayApprove[] = []
   if (index !== null) {
     const token = m.collaterals[index] as FixedMarket['collaterals'][number]
     assertBalance('collateral.assets', token, state.balance, supplied)
@@ -108,6 +110,7 @@ export async function buildFixedBorrow(
       spenderName: 'Morpho Midnight',
     })
     allowance = approve.issue
+    grants.push(...approve.grants)
     steps.push(...approve.steps, encodeFixedSupplyCollateral(m, index, supplied, owner))
   }
   const f = plan.fields
@@ -121,6 +124,13 @@ export async function buildFixedBorrow(
     owner,
     steps,
     watch: [m.loanToken.address, ...(pulls === null ? [] : [pulls])],
+    // The offers' calldata comes from the Midnight API: a borrow costs the owner nothing but the collateral
+    // it supplies (the makers pay the loan token and the settlement fee).
+    outflows: {
+      mayLeave: pulls === null ? [] : [{ token: pulls, amount: supplied }],
+      mayApprove: grants,
+      source: MIDNIGHT_API,
+    },
     issues: { balance: null, allowance },
     action: {
       type: 'fixedBorrow',

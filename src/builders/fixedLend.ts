@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { midnightAbi } from '../chain/midnight.js'
-import type { MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
+import { MIDNIGHT_API, type MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
@@ -91,6 +91,12 @@ export async function buildFixedLend(
       ),
     ],
     watch: [m.loanToken.address],
+    // The offers' calldata comes from the Midnight API: only the loan token paid may leave the owner.
+    outflows: {
+      mayLeave: [{ token: m.loanToken.address, amount: paid }],
+      mayApprove: approve.grants,
+      source: MIDNIGHT_API,
+    },
     issues: { balance: null, allowance: approve.issue },
     action: { type: 'fixedLend', ...f, creditAfter: creditAfter.toString() },
     revertAbi: midnightAbi,

@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData, zeroAddress } from 'viem'
 import { midnightAbi } from '../chain/midnight.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
@@ -68,6 +69,12 @@ export async function buildFixedRepay(
     owner,
     steps: [...approve.steps, encodeFixedRepay(m, units, owner)],
     watch: [m.loanToken.address],
+    // Only the loan token repaid leaves the owner's wallet, and only the exact approve is granted.
+    outflows: {
+      mayLeave: [{ token: m.loanToken.address, amount: units }],
+      mayApprove: approve.grants,
+      source: CHAIN_UPSTREAM,
+    },
     issues: { balance: null, allowance: approve.issue },
     action: {
       type: 'fixedRepay',

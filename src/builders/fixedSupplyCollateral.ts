@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { midnightAbi } from '../chain/midnight.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance } from './builderErrors.js'
@@ -73,6 +74,12 @@ export async function buildFixedSupplyCollateral(
     owner,
     steps: [...approve.steps, encodeFixedSupplyCollateral(m, index, assets, owner)],
     watch: [token.address],
+    // Only the collateral supplied leaves the owner's wallet, and only the exact approve is granted.
+    outflows: {
+      mayLeave: [{ token: token.address, amount: assets }],
+      mayApprove: approve.grants,
+      source: CHAIN_UPSTREAM,
+    },
     issues: { balance: null, allowance: approve.issue },
     action: {
       type: 'fixedSupplyCollateral',

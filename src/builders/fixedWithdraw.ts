@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { midnightAbi } from '../chain/midnight.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { type FixedMarket, findFixedMarket, MIDNIGHT, readFixedState } from './fixedMarket.js'
@@ -74,6 +75,8 @@ export async function buildFixedWithdraw(
     owner,
     steps: [encodeFixedWithdraw(m, units, owner)],
     watch: [m.loanToken.address],
+    // Nothing leaves the owner's wallet in this bundle: any token that would is refused (assertOutflows).
+    outflows: { mayLeave: [], mayApprove: [], source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: null },
     action: {
       type: 'fixedWithdraw',

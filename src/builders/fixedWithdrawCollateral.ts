@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { midnightAbi } from '../chain/midnight.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import {
@@ -78,6 +79,8 @@ export async function buildFixedWithdrawCollateral(
     owner,
     steps: [encodeFixedWithdrawCollateral(m, index, assets, owner)],
     watch: [token.address],
+    // Nothing leaves the owner's wallet in this bundle: any token that would is refused (assertOutflows).
+    outflows: { mayLeave: [], mayApprove: [], source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: null },
     action: {
       type: 'fixedWithdrawCollateral',

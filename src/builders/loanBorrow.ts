@@ -1,6 +1,7 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { morphoAbi } from '../chain/morpho.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'
@@ -59,6 +60,8 @@ export async function buildLoanBorrow(
     atBlock: state.blockNumber,
     steps: [encodeLoanBorrow({ market, assets, owner })],
     watch: [market.loanToken.address],
+    // Nothing leaves the owner's wallet in this bundle: any token that would is refused (assertOutflows).
+    outflows: { mayLeave: [], mayApprove: [], source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: null },
     action: {
       type: 'borrow',

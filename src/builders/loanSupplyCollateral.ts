@@ -1,7 +1,9 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { morphoAbi } from '../chain/morpho.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
+import { grantsOf } from './assertOutflows.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance } from './builderErrors.js'
 import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'
@@ -77,6 +79,12 @@ export async function buildLoanSupplyCollateral(
     atBlock: state.blockNumber,
     steps,
     watch: [market.collateralToken.address],
+    // Only the collateral supplied leaves the owner's wallet, and only the exact approve is granted.
+    outflows: {
+      mayLeave: [{ token: market.collateralToken.address, amount: assets }],
+      mayApprove: grantsOf(allowanceIssue),
+      source: CHAIN_UPSTREAM,
+    },
     issues: { balance: null, allowance: allowanceIssue },
     action: { type: 'supplyCollateral', marketId: market.id, assets: body.assets, ...fields },
     quotedAt,

@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData, type Hex } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { lpRevertAbi, positionManagerAbi } from './lpAbis.js'
 import { readUniPosition } from './lpUniPosition.js'
@@ -60,6 +61,8 @@ export async function buildUniCollect(
     atBlock: position.blockNumber,
     steps: [encodeUniCollect(tokenId, owner)],
     watch: [position.token0.address, position.token1.address],
+    // Nothing leaves the owner's wallet in this bundle: any token that would is refused (assertOutflows).
+    outflows: { mayLeave: [], mayApprove: [], source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: null },
     action: {
       type: 'uniCollect',

@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { CHAIN_UPSTREAM } from '../market/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { MARKET_CLOSE_ORDER, riskDiamondAbi } from './riskAbi.js'
@@ -84,6 +85,8 @@ export async function buildRiskClose(
     owner,
     steps: [encodeRiskClose({ index: body.index, expectedPrice, pair: pair.name })],
     watch: [BASE_ADDRESSES.USDC],
+    // Nothing leaves the owner's wallet in this bundle: any token that would is refused (assertOutflows).
+    outflows: { mayLeave: [], mayApprove: [], source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: null },
     revertAbi: riskDiamondAbi,
     action: {

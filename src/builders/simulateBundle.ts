@@ -27,6 +27,16 @@ export interface ProbeResult {
   after: Hex
 }
 
+/**
+ * A log one step emitted in the simulation. With `traceTransfers`, native ETH moves appear too, as
+ * ERC-20 `Transfer` logs from the native sentinel's address.
+ */
+export interface SimulatedLog {
+  address: Address
+  topics: readonly Hex[]
+  data: Hex
+}
+
 /** Errors every bundle can hit (OpenZeppelin 5 tokens and vaults); builders add their protocol's own. */
 export const COMMON_REVERTS = parseAbi([
   'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
@@ -75,7 +85,9 @@ function balanceRead(token: Address, owner: Address): { to: Address; data: Hex }
  * block (validation off: no signature, no gas price, so native balances move by `value` only). The owner's
  * balance of each `watch` token is read before and after inside the same simulated block, so the changes
  * are what the bundle itself moves; `probes` are read the same way and returned raw beside the report.
- * A failing step is a 422 naming its index and decoded reason.
+ * Each step's logs come back too (`logs`, one array per step), with native ETH moves traced as transfers
+ * (`traceTransfers`), so the engine can see every token leaving the owner, not only the watched ones, in
+ * the same call. A failing step is a 422 naming its index and decoded reason.
  */
 export async function simulateBundle(
   chain: PublicClient,
@@ -87,7 +99,7 @@ export async function simulateBundle(
     probes?: readonly Probe[] | undefined
     atBlock?: bigint | undefined
   },
-): Promise<{ report: SimulationReport; probes: ProbeResult[] }> {
+): Promise<{ report: SimulationReport; probes: ProbeResult[]; logs: SimulatedLog[][] }> {
   const { owner, steps, watch, revertAbi = [], probes = [], atBlock } = bundle
   const reads = [...watch.map((token) => balanceRead(token, owner)), ...probes]
   const calls = [...reads, ...steps.map((s) => ({ to: s.to, data: s.data, value: s.value })), ...reads].map(
@@ -98,6 +110,7 @@ export async function simulateBundle(
     blocks = await chain.simulateBlocks({
       blocks: [{ calls }],
       validation: false,
+      traceTransfers: true,
       ...(atBlock === undefined ? {} : { blockNumber: atBlock }),
     })
   } catch (err) {
@@ -135,6 +148,9 @@ export async function simulateBundle(
       steps: used.map((g) => ({ gasUsed: g.toString(), gasLimit: gasLimitFor(g).toString() })),
       balanceChanges,
     },
+    logs: stepResults.map((r) =>
+      (r.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
+    ),
     probes: probes.map((_, i) => ({
       before:
         results[watch.length + i]?.status === 'success' ? (results[watch.length + i]?.data ?? '0x') : '0x',

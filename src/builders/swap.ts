@@ -70,6 +70,13 @@ export async function buildSwap(
     owner,
     steps: plan.steps,
     watch: [fromToken, toToken],
+    // Only fromAmount of fromToken (ETH as the sentinel) leaves the taker, and only the exact approve is
+    // granted; a 0x transaction that pulls anything else through a standing allowance is refused.
+    outflows: {
+      mayLeave: [{ token: fromToken, amount: req.amountIn }],
+      mayApprove: plan.grants,
+      source: sourceOf(plan),
+    },
     issues: { balance: null, allowance: plan.allowanceIssue },
     action: {
       type: 'swap',
@@ -88,13 +95,18 @@ export async function buildSwap(
   return envelope
 }
 
+/** Who wrote the swap's calldata: a refusal of its simulated outcome is a 502 naming it. */
+const sourceOf = (plan: Pick<SwapPlan, 'quotedBy'>) =>
+  plan.quotedBy === '0x' ? '0x Swap API' : CHAIN_UPSTREAM
+
 /**
- * The bundle, as simulated from the taker, must do what the answer says: spend at most fromAmount of
+ * The bundle, as simulated from the taker, must do what the answer says: spend exactly fromAmount of
  * fromToken and pay the taker at least minOut of toToken. A step can pass every static check and still
  * pay someone else (a 0x transaction whose Settler pays another recipient, or one that pulls the approved
  * tokens and delivers nothing): such a bundle is refused as 502 from its source, never handed on (and so
  * never charged). The spend check also covers a taker whose earlier, larger allowance to AllowanceHolder
- * means no approve step caps the pull. One wei of slack on the spend: a rebasing listed token (an Aave
+ * means no approve step caps the pull; spending less than sold is refused too (a quote that does not sell
+ * what it says is not the swap asked for). One wei of slack either way: a rebasing listed token (an Aave
  * aToken) moves balances by the amount ±1 from rounding. `balanceChanges` follow `watch`: [fromToken, toToken].
  */
 function assertSimulatedOutcome(
@@ -103,13 +115,19 @@ function assertSimulatedOutcome(
   plan: Pick<SwapPlan, 'minOut' | 'quotedBy'>,
 ): void {
   const [spent, received] = changes
-  const source = plan.quotedBy === '0x' ? '0x Swap API' : CHAIN_UPSTREAM
+  const source = sourceOf(plan)
   if (spent === undefined || received === undefined)
     throw new UpstreamError(source, 'the swap simulation reported no balance changes')
-  if (-BigInt(spent.delta) > req.amountIn + 1n)
+  const taken = -BigInt(spent.delta)
+  if (taken > req.amountIn + 1n)
     throw new UpstreamError(
       source,
-      `the swap, simulated, takes ${-BigInt(spent.delta)} of ${req.fromToken} from the taker, more than fromAmount ${req.amountIn}`,
+      `the swap, simulated, takes ${taken} of ${req.fromToken} from the taker, more than fromAmount ${req.amountIn}`,
+    )
+  if (taken < req.amountIn - 1n)
+    throw new UpstreamError(
+      source,
+      `the swap, simulated, takes ${taken} of ${req.fromToken} from the taker, not the fromAmount ${req.amountIn} sold`,
     )
   if (BigInt(received.delta) < plan.minOut)
     throw new UpstreamError(

@@ -143,7 +143,7 @@ const SPENDERS: readonly Address[] = [BASE_ADDRESSES.SwapRouter02, BASE_ADDRESSE
 export function encodeDirectSwap(leg: SwapLeg, venue: PoolVenue, allowances: readonly bigint[]) {
   const uniswap = venue.source === 'Uniswap_V3'
   const swap = uniswap ? encodeUniswapSwap(leg, venue.fee) : encodeAerodromeSwap(leg, venue.stable)
-  if (leg.from.native) return { steps: [swap], allowanceIssue: null }
+  if (leg.from.native) return { steps: [swap], allowanceIssue: null, grants: [] }
   const allowance = allowances[SPENDERS.indexOf(swap.to)]
   if (allowance === undefined) throw new Error(`the plan read no allowance for ${swap.to}`)
   const approve = approveIfShort({
@@ -154,7 +154,7 @@ export function encodeDirectSwap(leg: SwapLeg, venue: PoolVenue, allowances: rea
     label: tokenLabel(leg.amountIn, leg.from),
     spenderName: uniswap ? 'Uniswap SwapRouter02' : 'the Aerodrome router',
   })
-  return { steps: [...approve.steps, swap], allowanceIssue: approve.issue }
+  return { steps: [...approve.steps, swap], allowanceIssue: approve.issue, grants: approve.grants }
 }
 
 /**
@@ -175,6 +175,7 @@ export async function planDirectSwap(engine: BuilderEngine, req: SwapRequest): P
     return {
       steps: [encodeWrap({ from: state.from, to: state.to, amountIn: req.amountIn })],
       allowanceIssue: null,
+      grants: [],
       expectedOut: req.amountIn,
       minOut: minOutAfterSlippage(req.amountIn, req.slippageBps),
       quotedBy: 'onchain',
@@ -200,10 +201,11 @@ export async function planDirectSwap(engine: BuilderEngine, req: SwapRequest): P
     owner: req.owner,
     deadline: BigInt(req.expiresAt),
   }
-  const { steps, allowanceIssue } = encodeDirectSwap(leg, venue, state.allowances)
+  const { steps, allowanceIssue, grants } = encodeDirectSwap(leg, venue, state.allowances)
   return {
     steps,
     allowanceIssue,
+    grants,
     expectedOut: venue.amountOut,
     minOut,
     quotedBy: 'onchain',

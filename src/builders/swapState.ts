@@ -2,6 +2,7 @@ import { type Abi, type Address, erc20Abi, multicall3Abi } from 'viem'
 import { BASE_ADDRESSES, erc20Of, isNative } from '../chain/addresses.js'
 import { type GroupResults, viewCall } from '../market/multiRead.js'
 import type { SwapFill } from '../market/swapQuoteSource.js'
+import type { MayApprove } from './assertOutflows.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { required } from './required.js'
 import type { AllowanceIssue, TxStep } from './txStep.js'
@@ -45,6 +46,8 @@ export interface SwapState {
 export interface SwapPlan {
   steps: TxStep[]
   allowanceIssue: AllowanceIssue | null
+  /** The approvals the steps grant (the prepended exact approve, if any): the plan's `outflows.mayApprove`. */
+  grants: MayApprove[]
   expectedOut: bigint
   minOut: bigint
   quotedBy: '0x' | 'onchain'

@@ -17,6 +17,8 @@ import {
 } from './swapState.js'
 import { tokenLabel } from './tokenLabel.js'
 import type { TxStep } from './txStep.js'
+import { checkZeroExExec } from './zeroExExec.js'
+import { knownSettlers, settlerRegistryCalls } from './zeroExSettlers.js'
 
 const ZEROX = '0x Swap API'
 
@@ -36,15 +38,19 @@ export const zeroExRevertAbi = parseAbi([
  * What is refused in a 0x quote before it is handed on: a spender other than AllowanceHolder (0x's own
  * rule: never approve the Settler or anything else), a transaction to anything but AllowanceHolder (the
  * allowance-holder flow's only entry point; "in the address book" is not enough: the book lists tokens,
- * and a quote whose transaction is `USDC.transfer(someone, …)` would drain the taker), ETH attached other
- * than the ETH sold, or a minimum looser than slippageBps allows. Each is a 502 (the quote is unusable;
- * nothing is charged). What the transaction then does is checked on its simulation (buildSwap).
+ * and a quote whose transaction is `USDC.transfer(someone, …)` would drain the taker), an `exec` that
+ * authorises anything but the amount sold of the token sold for a genuine Settler (checkZeroExExec: a
+ * taker's standing allowances to AllowanceHolder would otherwise be open to the quote's own contract), ETH
+ * attached other than the ETH sold, or a minimum looser than slippageBps allows. Each is a 502 (the quote
+ * is unusable; nothing is charged). What the transaction then does is checked on its simulation
+ * (buildSwap, and the engine's rule that nothing but the sold token leaves the taker).
  */
 export function checkZeroExQuote(
   quote: ZeroExFirmQuote,
-  req: Pick<SwapRequest, 'amountIn' | 'slippageBps'>,
+  req: Pick<SwapRequest, 'fromToken' | 'amountIn' | 'slippageBps'>,
   state: Pick<SwapState, 'from'>,
   book: AddressBook,
+  settlers: readonly Address[],
 ): void {
   const spender = quote.allowanceSpender
   if (spender !== null && spender !== BASE_ADDRESSES.ZeroExAllowanceHolder)
@@ -52,6 +58,8 @@ export function checkZeroExQuote(
   const { to, value } = quote.transaction
   if (!book.has(to) || !isAddressEqual(to, BASE_ADDRESSES.ZeroExAllowanceHolder))
     throw new UpstreamError(ZEROX, `the quote's transaction goes to ${to}, not to AllowanceHolder`)
+  // ETH sold: `req.fromToken` is the native sentinel, the token 0x's exec names for it.
+  checkZeroExExec(quote.transaction.data, { token: req.fromToken, amount: req.amountIn }, settlers)
   const expectedValue = state.from.native ? req.amountIn : 0n
   if (value !== expectedValue)
     throw new UpstreamError(ZEROX, `the quote attaches ${value} wei where the swap sends ${expectedValue}`)
@@ -77,7 +85,7 @@ export function encodeZeroExSwap(p: {
     value: quote.transaction.value,
     description: `Swap ${tokenLabel(amountIn, state.from)} for at least ${tokenLabel(quote.minBuyAmount, state.to)} through 0x (AllowanceHolder)`,
   }
-  if (state.from.native) return { steps: [swap], allowanceIssue: null }
+  if (state.from.native) return { steps: [swap], allowanceIssue: null, grants: [] }
   if (p.allowance === undefined) throw new Error('the plan read no allowance to AllowanceHolder')
   const approve = approveIfShort({
     token: state.from.address,
@@ -87,14 +95,14 @@ export function encodeZeroExSwap(p: {
     label: tokenLabel(amountIn, state.from),
     spenderName: '0x AllowanceHolder',
   })
-  return { steps: [...approve.steps, swap], allowanceIssue: approve.issue }
+  return { steps: [...approve.steps, swap], allowanceIssue: approve.issue, grants: approve.grants }
 }
 
 /**
  * The 0x path (ZEROX_API_KEY set): the allowance-holder `quote` for the owner as taker (a smart wallet's
- * signer as `txOrigin`) and ONE multicall of the owner's balance, its allowance to AllowanceHolder and the
- * tokens' metadata, both in flight at once. expectedOut is 0x's buyAmount, minOut its minBuyAmount (what
- * the Settler enforces), route its fills.
+ * signer as `txOrigin`) and ONE multicall of the owner's balance, its allowance to AllowanceHolder, the
+ * tokens' metadata and 0x's registry of live Settlers, both in flight at once. expectedOut is 0x's
+ * buyAmount, minOut its minBuyAmount (what the Settler enforces), route its fills.
  */
 export async function planZeroExSwap(
   engine: BuilderEngine,
@@ -111,12 +119,15 @@ export async function planZeroExSwap(
       slippageBps: req.slippageBps,
       ...(req.signer === null ? {} : { txOrigin: req.signer }),
     }),
-    multiRead(engine.chain, swapStateCalls(req.fromToken, req.toToken, req.owner, spenders)),
+    multiRead(engine.chain, {
+      ...swapStateCalls(req.fromToken, req.toToken, req.owner, spenders),
+      settlers: settlerRegistryCalls(),
+    }),
   ])
   const state = parseSwapState(read, req, spenders)
   if (quote === null) throw new NoLiquidityError(req.fromToken, req.toToken)
-  checkZeroExQuote(quote, req, state, engine.book)
-  const { steps, allowanceIssue } = encodeZeroExSwap({
+  checkZeroExQuote(quote, req, state, engine.book, knownSettlers(read.settlers))
+  const { steps, allowanceIssue, grants } = encodeZeroExSwap({
     quote,
     state,
     amountIn: req.amountIn,
@@ -125,6 +136,7 @@ export async function planZeroExSwap(
   return {
     steps,
     allowanceIssue,
+    grants,
     expectedOut: quote.buyAmount,
     minOut: quote.minBuyAmount,
     quotedBy: '0x',

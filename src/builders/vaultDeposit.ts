@@ -1,7 +1,8 @@
 import { type Address, encodeFunctionData, erc20Abi } from 'viem'
 import type { LendingChain, VaultInfo } from '../market/lendingChain.js'
-import { multiRead, viewCall } from '../market/multiRead.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../market/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
+import { grantsOf } from './assertOutflows.js'
 import { erc4626Abi } from './builderAbis.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
@@ -87,6 +88,12 @@ export async function buildVaultDeposit(
     owner,
     steps,
     watch: [vault.asset.address, vault.address],
+    // Only the assets deposited leave the owner's wallet, and only the exact approve is granted.
+    outflows: {
+      mayLeave: [{ token: vault.asset.address, amount: assets }],
+      mayApprove: grantsOf(allowanceIssue),
+      source: CHAIN_UPSTREAM,
+    },
     issues: { balance: null, allowance: allowanceIssue },
     action: {
       type: 'vaultDeposit',

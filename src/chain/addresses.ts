@@ -65,6 +65,14 @@ export const BASE_ADDRESSES = {
   StockOracleRegistry: '0x3f3E8cf41cdd3b1D118c16471aB0113DfDDd5CaD',
 } as const satisfies Record<string, Address>
 
+/**
+ * 0x Settler's deployer/registry (0xProject/0x-settler README: the same address on every chain, and "do not
+ * hardcode any address other than" it): `ownerOf(2)` is the live taker-submitted Settler, the only contract
+ * an AllowanceHolder quote may execute through. Deliberately outside BASE_ADDRESSES: it is read, never a
+ * step's target.
+ */
+export const ZEROX_SETTLER_REGISTRY: Address = '0x00000000000004533Fe15556B1E086BB1A72cEae'
+
 /** Burning (UTIL or anything else) means sending it here. */
 export const DEAD_ADDRESS: Address = '0x000000000000000000000000000000000000dEaD'
 

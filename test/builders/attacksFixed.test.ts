@@ -544,7 +544,10 @@ describe('attacks on the fixed-rate builders', () => {
       slippageBps: 100,
     })
     expectRefused(lend, 502, 'upstream_unavailable')
-    expect(lend.body.error?.message).toMatch(/more than the planned/)
+    // The engine's rule that nothing beyond the declared loan token leaves the owner sees it first.
+    expect(lend.body.error?.message).toMatch(
+      new RegExp(`takes \\d+ of ${USDC} from the owner, more than the \\d+ the request spends`),
+    )
     expect(await holdings(who)).toEqual(before)
     expect(await holdings(lender.account.address)).toEqual(lenderBefore)
     proxy.set(null)

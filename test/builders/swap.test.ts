@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import {
   type Address,
   decodeFunctionData,
+  encodeFunctionData,
   erc20Abi,
   getAddress,
   type Hex,
@@ -14,7 +15,6 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { SwapAction } from '../../src/builders/swap.js'
-import type { SwapToken } from '../../src/builders/swapState.js'
 import { checkZeroExQuote } from '../../src/builders/swapZeroEx.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
@@ -746,32 +746,62 @@ describe('swap builder, 0x path (ZEROX_API_KEY set)', () => {
 })
 
 describe('swap builder, 0x quote guards (pure)', () => {
+  const SETTLER = DEVNET_ADDRESSES.ZEROX_SETTLER
+  const OLD_SETTLER = getAddress('0x5e77e75e77e75e77e75e77e75e77e75e77e75e77')
+  const EVIL = getAddress('0x000000000000000000000000000000000000e111')
+  // AllowanceHolder.exec as 0x-settler declares it, written out here rather than taken from the service.
+  const execAbi = parseAbi([
+    'function exec(address operator, address token, uint256 amount, address target, bytes data) payable returns (bytes)',
+  ])
+  const exec = (operator: Address, token: Address, amount: bigint, target: Address): Hex =>
+    encodeFunctionData({
+      abi: execAbi,
+      functionName: 'exec',
+      args: [operator, token, amount, target, '0x1234'],
+    })
   const quote: ZeroExFirmQuote = {
     zid: '0x0123456789abcdef01234567',
     blockNumber: 1n,
     buyAmount: 1_000_000n,
     minBuyAmount: 990_000n,
     allowanceSpender: ALLOWANCE_HOLDER,
-    transaction: { to: ALLOWANCE_HOLDER, data: '0x2213bc0b', value: 0n, gas: null },
+    transaction: { to: ALLOWANCE_HOLDER, data: exec(SETTLER, USDC, 5_000n, SETTLER), value: 0n, gas: null },
     aggregatorFee: null,
     route: [],
   }
-  const req = { amountIn: 5_000n, slippageBps: 100 }
+  const ethQuote: ZeroExFirmQuote = {
+    ...quote,
+    allowanceSpender: null,
+    transaction: {
+      ...quote.transaction,
+      data: exec(SETTLER, NATIVE_SENTINEL, 5_000n, SETTLER),
+      value: 5_000n,
+    },
+  }
+  const req = { fromToken: USDC, amountIn: 5_000n, slippageBps: 100 }
+  const ethReq = { ...req, fromToken: NATIVE_SENTINEL }
   const erc20 = { from: { address: USDC, erc20: USDC, native: false, symbol: 'USDC', decimals: 6 } }
   const eth = { from: { address: NATIVE_SENTINEL, erc20: WETH, native: true, symbol: 'ETH', decimals: 18 } }
-  const refusal = (q: ZeroExFirmQuote, state: { from: SwapToken } = erc20) => {
+  const withData = (data: Hex, q = quote): ZeroExFirmQuote => ({
+    ...q,
+    transaction: { ...q.transaction, data },
+  })
+  const refusal = (q: ZeroExFirmQuote, native = false, settlers: readonly Address[] = [SETTLER]) => {
     try {
-      checkZeroExQuote(q, req, state, devnetBook)
+      checkZeroExQuote(q, native ? ethReq : req, native ? eth : erc20, devnetBook, settlers)
       return null
     } catch (err) {
       return err
     }
   }
 
-  test('behavior: a quote to AllowanceHolder with the ETH sold and a minimum within slippageBps passes', () => {
+  test('behavior: a quote to AllowanceHolder whose exec lets a known Settler pull exactly the sold amount of the sold token (ETH: the sentinel), with the ETH sold and a minimum within slippageBps, passes', () => {
     expect(refusal(quote)).toBeNull()
     expect(refusal({ ...quote, allowanceSpender: null })).toBeNull()
-    expect(refusal({ ...quote, transaction: { ...quote.transaction, value: 5_000n } }, eth)).toBeNull()
+    expect(refusal(ethQuote, true)).toBeNull()
+    // The registry's previous Settler is still 0x's own (quotes priced just before a rollover name it).
+    const previous = withData(exec(OLD_SETTLER, USDC, 5_000n, OLD_SETTLER))
+    expect(refusal(previous, false, [SETTLER, OLD_SETTLER])).toBeNull()
   })
 
   test('error: another spender, a target outside the book, stray ETH or a looser minimum are refused as 502', () => {
@@ -780,11 +810,67 @@ describe('swap builder, 0x quote guards (pure)', () => {
       refusal({ ...quote, allowanceSpender: DEVNET_ADDRESSES.ZEROX_SETTLER }),
       refusal({ ...quote, transaction: { ...quote.transaction, to: unlisted } }),
       refusal({ ...quote, transaction: { ...quote.transaction, value: 1n } }),
-      refusal(quote, eth),
+      refusal({ ...ethQuote, transaction: { ...ethQuote.transaction, value: 0n } }, true),
       refusal({ ...quote, minBuyAmount: 989_999n }),
     ]) {
       expect(bad).toBeInstanceOf(UpstreamError)
       expect(bad).toMatchObject({ status: 502, details: { upstream: '0x Swap API' } })
+    }
+  })
+
+  test('error: an exec that lets anything but a known Settler pull anything but the sold amount of the sold token is refused as 502', () => {
+    const cases: [string, unknown, RegExp][] = [
+      ['not an exec', refusal(withData('0x2213bc0b')), /not AllowanceHolder\.exec/],
+      [
+        'a token transfer',
+        refusal(withData(encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [EVIL, 1n] }))),
+        /not AllowanceHolder\.exec/,
+      ],
+      [
+        'a third token',
+        refusal(withData(exec(SETTLER, WETH, 5_000n, SETTLER))),
+        /pull 0x4200.*not the 0x8335.* sold/,
+      ],
+      [
+        'more than sold',
+        refusal(withData(exec(SETTLER, USDC, 5_001n, SETTLER))),
+        /allows 5001, not the 5000 sold/,
+      ],
+      [
+        'less than sold',
+        refusal(withData(exec(SETTLER, USDC, 4_999n, SETTLER))),
+        /allows 4999, not the 5000 sold/,
+      ],
+      [
+        'an evil operator',
+        refusal(withData(exec(EVIL, USDC, 5_000n, SETTLER))),
+        /operator 0x0+E111 is not its target/i,
+      ],
+      [
+        'operator and target swapped',
+        refusal(withData(exec(SETTLER, USDC, 5_000n, EVIL))),
+        /is not its target/,
+      ],
+      [
+        'an evil Settler',
+        refusal(withData(exec(EVIL, USDC, 5_000n, EVIL))),
+        /target 0x0+E111 is not 0x's Settler/i,
+      ],
+      [
+        'a Settler the registry no longer names',
+        refusal(withData(exec(OLD_SETTLER, USDC, 5_000n, OLD_SETTLER))),
+        /not 0x's Settler/,
+      ],
+      [
+        'ETH sold, WETH pulled',
+        refusal(withData(exec(SETTLER, WETH, 5_000n, SETTLER), ethQuote), true),
+        /pull 0x4200/,
+      ],
+    ]
+    for (const [name, err, message] of cases) {
+      expect(err, name).toBeInstanceOf(UpstreamError)
+      expect(err, name).toMatchObject({ status: 502, details: { upstream: '0x Swap API' } })
+      expect((err as UpstreamError).message, name).toMatch(message)
     }
   })
 })
