@@ -70,6 +70,11 @@ export interface PaymentOptions {
   settlementGasLimit: bigint
   /** How long a payer whose settlement reverted onchain is refused (its calls count as unpaid traffic). */
   payerCooldownMs: number
+  /**
+   * How many settlements of payers with code (smart wallets, EIP-7702 EOAs) may revert within one
+   * cool-down window before every payer with code is refused until the window ends.
+   */
+  codePayerRevertBudget: number
   /** How often receipts are polled while waiting for inclusion. */
   pollingIntervalMs: number
   /** How often pending settlements are reconciled from the chain. */
@@ -179,6 +184,7 @@ const envSchema = z.object({
   SETTLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
   SETTLEMENT_GAS_LIMIT: z.coerce.number().int().min(60_000).max(2_000_000).default(150_000),
   PAYER_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  CODE_PAYER_REVERT_BUDGET: z.coerce.number().int().min(1).max(10_000).default(5),
   CHAIN_POLLING_MS: z.coerce.number().int().min(10).max(10_000).optional(),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
   QUOTE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -301,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       settleTimeoutMs: e.SETTLE_TIMEOUT_MS,
       settlementGasLimit: BigInt(e.SETTLEMENT_GAS_LIMIT),
       payerCooldownMs: e.PAYER_COOLDOWN_SECONDS * 1000,
+      codePayerRevertBudget: e.CODE_PAYER_REVERT_BUDGET,
       // Base makes a block every 2 s; the automining devnet answers at once.
       pollingIntervalMs: e.CHAIN_POLLING_MS ?? (devnet ? 25 : 250),
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,

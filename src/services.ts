@@ -81,6 +81,7 @@ export async function createServices(
       cooldownMs: config.payments.payerCooldownMs,
       waitMs: config.payments.settleTimeoutMs,
       pollMs: config.payments.pollingIntervalMs,
+      codeRevertBudget: config.payments.codePayerRevertBudget,
     }),
     isContract: createCodeCache(chain, clock),
     surge: createSurgeMeter(config.payments.surgeCapacityRps, clock),

@@ -153,7 +153,8 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
     // A wallet cannot refer itself.
     const referrer = ref !== undefined && !isAddressEqual(ref, payment.payer) ? ref : undefined
     // A payer whose settlement reverted lately is refused before anything is spent on it.
-    if (await payerSettlements.coolingDown(payment.payer)) {
+    // A smart-wallet signature (one that does not recover) proves the payer holds code.
+    if (await payerSettlements.coolingDown(payment.payer, !payment.signatureRecovered)) {
       return refuse(new PaymentError('payment_payer_cooling_down'))
     }
     const verifiedAt = performance.now()
@@ -199,13 +200,18 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
       handlerMs = performance.now() - handlerStarted
       if (c.res.status >= 400) return undefined
 
-      // One settlement in flight per payer: wait for this payer's turn (free refusal past the wait).
-      const turn = await payerSettlements.turn(payment.payer, claimTtlMs)
+      // Whether the payer's own code decides its transfer: a smart wallet, or an EOA that delegated its
+      // code (EIP-7702) whose ECDSA signature recovered locally. Read now, uncached: a delegation can be
+      // set at any time, and it decides the lane.
+      const hasCode = !payment.signatureRecovered || (await holdsCode(deps, payment.payer))
+      // One settlement in flight per payer, and one across all payers with code: wait for the turn
+      // (a free refusal past the wait).
+      const turn = await payerSettlements.turn(payment.payer, hasCode, claimTtlMs)
       let keepTurn = false
       let disposition: Disposition
       try {
-        // A predecessor of this payer may have reverted while this call waited.
-        if (await payerSettlements.coolingDown(payment.payer)) {
+        // A predecessor may have reverted while this call waited.
+        if (await payerSettlements.coolingDown(payment.payer, hasCode)) {
           unpaidRefusal = true
           throw new PaymentError('payment_payer_cooling_down')
         }
@@ -242,10 +248,11 @@ export function paymentGate(route: Route, deps: AppDeps): MiddlewareHandler<AppE
         settleMs = performance.now() - settleStarted
         // A settlement that may still land keeps the payer's slot until the reconciler decides it (or its
         // authorization expires). 'unknown' follows a fault on our side (the RPC, the facilitator), not
-        // the payer's conduct, and does not block the payer.
-        keepTurn = disposition.kind === 'pending'
+        // the payer's conduct, and does not block the payer. The lane of payers with code is never kept:
+        // one unmined settlement must not stop every smart wallet for minutes.
+        keepTurn = disposition.kind === 'pending' && !hasCode
         if (disposition.kind === 'refused' && disposition.payerAtFault) {
-          await payerSettlements.coolDown(payment.payer)
+          await payerSettlements.coolDown(payment.payer, hasCode)
           deps.logger.warn({ msg: 'payer put on cool-down', payer: payment.payer, code: disposition.code })
         }
       } finally {
@@ -356,6 +363,12 @@ function recentBlocks(deps: AppDeps): () => Promise<bigint> {
     const head = await deps.chain.getBlockNumber()
     return head > RECENT_BLOCKS ? head - RECENT_BLOCKS : 0n
   }
+}
+
+/** Whether `address` holds code now (a contract, or an EIP-7702 delegation): one uncached RPC. */
+async function holdsCode(deps: AppDeps, address: `0x${string}`): Promise<boolean> {
+  const code = await deps.chain.getCode({ address })
+  return code !== undefined && code !== '0x'
 }
 
 function expectedTransfer(

@@ -69,7 +69,7 @@ export async function reconcilePending(deps: ReconcileDeps, nowSec: number): Pro
         await ledger.closeUnpaid(row.id, outcome.reason, outcome.txHash)
         await funds.release(row.payer, row.nonce)
         // Cool-down first: the payer's next settlement must not slip in between.
-        if (outcome.reason === 'settlement_reverted') await deps.payerSettlements?.coolDown(row.payer)
+        if (outcome.reason === 'settlement_reverted') await deps.payerSettlements?.coolDown(row.payer, false)
         await deps.payerSettlements?.decided(row.payer, row.validBefore, nowSec)
         result.unpaid++
         if (row.served) {

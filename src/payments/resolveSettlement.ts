@@ -65,14 +65,12 @@ export async function resolveSettlement(
       return { kind: 'unknown', reason: 'settlement_check_failed' }
     }
     if (outcome.kind === 'paid') return { kind: 'paid', transaction: outcome.txHash }
-    const reverted = outcome.kind === 'unpaid' && outcome.reason === 'settlement_reverted'
-    return {
-      kind: 'refused',
-      code,
-      keepClaim: code === 'payment_replayed',
-      transaction,
-      payerAtFault: reverted,
-    }
+    // Our transaction was mined and moved nothing because of what the payer did after we accepted the
+    // payment: its funds or its signature changed, it cancelled the nonce, or it used the nonce for
+    // another authorization. Each costs the relayer a reverted transaction.
+    const payerAtFault =
+      transaction !== undefined && outcome.kind === 'unpaid' && outcome.reason !== 'expired_unsettled'
+    return { kind: 'refused', code, keepClaim: code === 'payment_replayed', transaction, payerAtFault }
   }
   if (result.errorReason === GENERIC_FAILURE) return { kind: 'unknown', reason: result.errorReason }
   return {

@@ -76,7 +76,10 @@ export async function settlementOutcome(
         : await receiptOrNull(chain, expected.txHash)
   if (ours !== null && paysAsExpected(ours, expected)) return { kind: 'paid', txHash: ours.transactionHash }
 
-  const head = await chain.getBlockNumber()
+  // A fresh head (viem caches the block number for its polling interval), and never one behind our own
+  // receipt: a head from before the block that used the authorization would read it as unused.
+  const fresh = await chain.getBlockNumber({ cacheTime: 0 })
+  const head = ours !== null && ours.blockNumber > fresh ? ours.blockNumber : fresh
   const used = await chain.readContract({
     address: USDC,
     abi: USDC_SETTLEMENT_ABI,
