@@ -41,7 +41,11 @@ describe('shutdown with a dead stdout reader', () => {
       svc.child.stdout?.pause()
       let stop = false
       const load = Array.from({ length: 8 }, async () => {
-        while (!stop) await fetch(`${url}/health`).then((r) => r.body?.cancel(), () => undefined)
+        while (!stop)
+          await fetch(`${url}/health`).then(
+            (r) => r.body?.cancel(),
+            () => undefined,
+          )
       })
       await new Promise((r) => setTimeout(r, 1_500))
       // SIGTERM to the group; the logger flushes at exit into the full socket. Then the reader goes

@@ -109,7 +109,7 @@ const sourceOf = (plan: Pick<SwapPlan, 'quotedBy'>) =>
  * what it says is not the swap asked for). One wei of slack either way: a rebasing listed token (an Aave
  * aToken) moves balances by the amount ±1 from rounding. `balanceChanges` follow `watch`: [fromToken, toToken].
  */
-function assertSimulatedOutcome(
+export function assertSimulatedOutcome(
   changes: readonly BalanceChange[],
   req: SwapRequest,
   plan: Pick<SwapPlan, 'minOut' | 'quotedBy'>,

@@ -3,12 +3,15 @@ import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { NoLiquidityError } from '../market/getSwapPrice.js'
 import { multiRead } from '../market/multiRead.js'
+import { bestPoolVenue, type PoolVenue, poolQuoteCalls } from '../market/onchainSwapSource.js'
 import { UpstreamError } from '../market/upstreams/fetchJson.js'
 import type { ZeroEx, ZeroExFirmQuote } from '../market/upstreams/zeroEx.js'
 import type { AddressBook } from './addressBook.js'
 import { approveIfShort } from './approveIfShort.js'
 import type { BuilderEngine } from './builderEngine.js'
 import {
+  erc20Of,
+  isNative,
   parseSwapState,
   type SwapPlan,
   type SwapRequest,
@@ -47,7 +50,7 @@ export const zeroExRevertAbi = parseAbi([
  */
 export function checkZeroExQuote(
   quote: ZeroExFirmQuote,
-  req: Pick<SwapRequest, 'fromToken' | 'amountIn' | 'slippageBps'>,
+  req: Pick<SwapRequest, 'owner' | 'fromToken' | 'toToken' | 'amountIn' | 'slippageBps'>,
   state: Pick<SwapState, 'from'>,
   book: AddressBook,
   settlers: readonly Address[],
@@ -58,13 +61,42 @@ export function checkZeroExQuote(
   const { to, value } = quote.transaction
   if (!book.has(to) || !isAddressEqual(to, BASE_ADDRESSES.ZeroExAllowanceHolder))
     throw new UpstreamError(ZEROX, `the quote's transaction goes to ${to}, not to AllowanceHolder`)
-  // ETH sold: `req.fromToken` is the native sentinel, the token 0x's exec names for it.
-  checkZeroExExec(quote.transaction.data, { token: req.fromToken, amount: req.amountIn }, settlers)
+  // ETH sold: `req.fromToken` is the native sentinel, the token 0x's exec names for it (and ETH bought,
+  // `req.toToken`, the one its Settler's slippage check names).
+  checkZeroExExec(
+    quote.transaction.data,
+    { token: req.fromToken, amount: req.amountIn },
+    { recipient: req.owner, token: req.toToken, minOut: quote.minBuyAmount },
+    settlers,
+  )
   const expectedValue = state.from.native ? req.amountIn : 0n
   if (value !== expectedValue)
     throw new UpstreamError(ZEROX, `the quote attaches ${value} wei where the swap sends ${expectedValue}`)
   if (quote.minBuyAmount < minOutAfterSlippage(quote.buyAmount, req.slippageBps))
     throw new UpstreamError(ZEROX, `the quote's minBuyAmount is looser than slippageBps ${req.slippageBps}`)
+}
+
+/**
+ * How far below the best single onchain pool 0x's buyAmount may be. An aggregator routes at least as well
+ * as the best pool it can reach, less its fee; far below it, the quote's price is not the market's.
+ */
+export const ZEROX_PRICE_TOLERANCE_BPS = 100n
+
+/**
+ * The quote's numbers come from 0x alone (its buyAmount and the minBuyAmount derived from it): a quote
+ * that prices the sold amount at 1 unit, with a Settler route through a pool of the quote's choosing that
+ * pays exactly that, passes every other check. So its buyAmount must be within ZEROX_PRICE_TOLERANCE_BPS of
+ * the best onchain pool's output for the same amount, read in the plan's multicall (no pool: no bound).
+ * A 502, never charged.
+ */
+export function checkZeroExPrice(quote: Pick<ZeroExFirmQuote, 'buyAmount'>, pool: PoolVenue | null): void {
+  if (pool === null) return
+  const floor = (pool.amountOut * (10_000n - ZEROX_PRICE_TOLERANCE_BPS)) / 10_000n
+  if (quote.buyAmount < floor)
+    throw new UpstreamError(
+      ZEROX,
+      `the quote's buyAmount ${quote.buyAmount} is more than ${ZEROX_PRICE_TOLERANCE_BPS} bps below the onchain pools' ${pool.amountOut}`,
+    )
 }
 
 /**
@@ -110,6 +142,9 @@ export async function planZeroExSwap(
   req: SwapRequest,
 ): Promise<SwapPlan> {
   const spenders: readonly Address[] = [BASE_ADDRESSES.ZeroExAllowanceHolder]
+  const sell = erc20Of(req.fromToken)
+  const buy = erc20Of(req.toToken)
+  const nativeLeg = isNative(req.fromToken) || isNative(req.toToken)
   const [quote, read] = await Promise.all([
     zeroEx.firmQuote({
       sellToken: req.fromToken,
@@ -122,11 +157,15 @@ export async function planZeroExSwap(
     multiRead(engine.chain, {
       ...swapStateCalls(req.fromToken, req.toToken, req.owner, spenders),
       settlers: settlerRegistryCalls(),
+      // The onchain pools' own price, in the same multicall: 0x's numbers are checked against it (an
+      // ETH ⇄ WETH wrap has no pool: nothing answers, no bound).
+      ...poolQuoteCalls(sell, buy, req.amountIn, { aerodrome: !nativeLeg }),
     }),
   ])
   const state = parseSwapState(read, req, spenders)
   if (quote === null) throw new NoLiquidityError(req.fromToken, req.toToken)
   checkZeroExQuote(quote, req, state, engine.book, knownSettlers(read.settlers))
+  checkZeroExPrice(quote, bestPoolVenue(read))
   const { steps, allowanceIssue, grants } = encodeZeroExSwap({
     quote,
     state,

@@ -8,6 +8,17 @@ export const allowanceHolderAbi = parseAbi([
   'function exec(address operator, address token, uint256 amount, address target, bytes data) payable returns (bytes result)',
 ])
 
+/**
+ * The Settler's taker-submitted entry point (0xProject/0x-settler `Settler.execute`, its
+ * `ISettlerBase.AllowedSlippage`): after the actions, the Settler pays the whole balance of `buyToken` it
+ * holds to `recipient` and reverts below `minAmountOut`. That check is the only onchain guarantee of the
+ * swap's output, whatever the actions do.
+ */
+export const settlerExecuteAbi = parseAbi([
+  'struct AllowedSlippage { address recipient; address buyToken; uint256 minAmountOut; }',
+  'function execute(AllowedSlippage slippage, bytes[] actions, bytes32 zid) payable returns (bool)',
+])
+
 /** The arguments of one `AllowanceHolder.exec`. */
 export interface ZeroExExec {
   /** May spend the transient allowance (call AllowanceHolder.transferFrom) during the call. */
@@ -38,11 +49,16 @@ export function decodeZeroExExec(data: Hex): ZeroExExec | null {
  * the native sentinel, as 0x's quotes and the devnet simulator encode it: nothing an ERC-20 allowance can
  * cover), the amount exactly the amount sold, and the operator the target, a genuine 0x Settler (`settlers`:
  * the registry's, see zeroExSettlers.ts) — never a contract of the quote's choosing, which could pull the
- * sold amount and pay the minimum out of its own pocket. Each refusal is a 502 (nothing charged).
+ * sold amount and pay the minimum out of its own pocket. And the Settler's own slippage check must guard
+ * what the answer promises: the output goes to the owner, in the token bought, and the transaction reverts
+ * below the quote's minBuyAmount (a quote whose `minAmountOut` is 0 passes any simulation and then loses
+ * everything to a pool armed after the answer, or to any price move). Each refusal is a 502 (nothing
+ * charged).
  */
 export function checkZeroExExec(
   data: Hex,
   sold: { token: Address; amount: bigint },
+  bought: { recipient: Address; token: Address; minOut: bigint },
   settlers: readonly Address[],
 ): void {
   const exec = decodeZeroExExec(data)
@@ -61,4 +77,23 @@ export function checkZeroExExec(
     )
   if (!settlers.some((s) => isAddressEqual(s, exec.target)))
     throw new UpstreamError(ZEROX, `the quote's exec target ${exec.target} is not 0x's Settler`)
+  let slippage: { recipient: Address; buyToken: Address; minAmountOut: bigint }
+  try {
+    const call = decodeFunctionData({ abi: settlerExecuteAbi, data: exec.data })
+    slippage = call.args[0]
+  } catch {
+    throw new UpstreamError(ZEROX, "the quote's Settler call is not execute(AllowedSlippage, actions, zid)")
+  }
+  if (!isAddressEqual(slippage.recipient, bought.recipient))
+    throw new UpstreamError(ZEROX, `the quote's Settler pays ${slippage.recipient}, not the owner`)
+  if (!isAddressEqual(slippage.buyToken, bought.token))
+    throw new UpstreamError(
+      ZEROX,
+      `the quote's Settler checks ${slippage.buyToken}, not the ${bought.token} bought`,
+    )
+  if (slippage.minAmountOut < bought.minOut)
+    throw new UpstreamError(
+      ZEROX,
+      `the quote's Settler enforces ${slippage.minAmountOut}, below the minBuyAmount ${bought.minOut} it states`,
+    )
 }

@@ -14,7 +14,8 @@ import {
   type TransactionReceipt,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { SwapAction } from '../../src/builders/swap.js'
+import { assertSimulatedOutcome, type SwapAction } from '../../src/builders/swap.js'
+import type { SwapRequest } from '../../src/builders/swapState.js'
 import { checkZeroExQuote } from '../../src/builders/swapZeroEx.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
@@ -753,11 +754,34 @@ describe('swap builder, 0x quote guards (pure)', () => {
   const execAbi = parseAbi([
     'function exec(address operator, address token, uint256 amount, address target, bytes data) payable returns (bytes)',
   ])
-  const exec = (operator: Address, token: Address, amount: bigint, target: Address): Hex =>
+  // Settler.execute (taker-submitted) with its AllowedSlippage, likewise written out here.
+  const settlerAbi = parseAbi([
+    'struct AllowedSlippage { address recipient; address buyToken; uint256 minAmountOut; }',
+    'function execute(AllowedSlippage slippage, bytes[] actions, bytes32 zid) payable returns (bool)',
+  ])
+  const OWNER = getAddress('0x000000000000000000000000000000000000a11c')
+  const execute = (slippage: { recipient: Address; buyToken: Address; minAmountOut: bigint }): Hex =>
+    encodeFunctionData({
+      abi: settlerAbi,
+      functionName: 'execute',
+      args: [slippage, ['0x1234'], `0x${'00'.repeat(32)}`],
+    })
+  const honestSlippage: { recipient: Address; buyToken: Address; minAmountOut: bigint } = {
+    recipient: OWNER,
+    buyToken: WETH,
+    minAmountOut: 990_000n,
+  }
+  const exec = (
+    operator: Address,
+    token: Address,
+    amount: bigint,
+    target: Address,
+    slippage = honestSlippage,
+  ): Hex =>
     encodeFunctionData({
       abi: execAbi,
       functionName: 'exec',
-      args: [operator, token, amount, target, '0x1234'],
+      args: [operator, token, amount, target, execute(slippage)],
     })
   const quote: ZeroExFirmQuote = {
     zid: '0x0123456789abcdef01234567',
@@ -778,7 +802,7 @@ describe('swap builder, 0x quote guards (pure)', () => {
       value: 5_000n,
     },
   }
-  const req = { fromToken: USDC, amountIn: 5_000n, slippageBps: 100 }
+  const req = { owner: OWNER, fromToken: USDC, toToken: WETH, amountIn: 5_000n, slippageBps: 100 }
   const ethReq = { ...req, fromToken: NATIVE_SENTINEL }
   const erc20 = { from: { address: USDC, erc20: USDC, native: false, symbol: 'USDC', decimals: 6 } }
   const eth = { from: { address: NATIVE_SENTINEL, erc20: WETH, native: true, symbol: 'ETH', decimals: 18 } }
@@ -866,11 +890,79 @@ describe('swap builder, 0x quote guards (pure)', () => {
         refusal(withData(exec(SETTLER, WETH, 5_000n, SETTLER), ethQuote), true),
         /pull 0x4200/,
       ],
+      // The Settler's own slippage check (issue 22's second review): the only onchain guarantee.
+      [
+        'a Settler call that is not execute',
+        refusal(
+          withData(
+            encodeFunctionData({
+              abi: execAbi,
+              functionName: 'exec',
+              args: [SETTLER, USDC, 5_000n, SETTLER, '0x1234'],
+            }),
+          ),
+        ),
+        /not execute\(AllowedSlippage/,
+      ],
+      [
+        'no onchain minimum',
+        refusal(withData(exec(SETTLER, USDC, 5_000n, SETTLER, { ...honestSlippage, minAmountOut: 0n }))),
+        /enforces 0, below the minBuyAmount 990000/,
+      ],
+      [
+        'a minimum below the stated one',
+        refusal(
+          withData(exec(SETTLER, USDC, 5_000n, SETTLER, { ...honestSlippage, minAmountOut: 989_999n })),
+        ),
+        /enforces 989999/,
+      ],
+      [
+        'the output paid to someone else',
+        refusal(withData(exec(SETTLER, USDC, 5_000n, SETTLER, { ...honestSlippage, recipient: EVIL }))),
+        /pays 0x0+E111, not the owner/i,
+      ],
+      [
+        'the check on another token',
+        refusal(withData(exec(SETTLER, USDC, 5_000n, SETTLER, { ...honestSlippage, buyToken: USDC }))),
+        /checks 0x8335.*not the 0x4200/,
+      ],
     ]
     for (const [name, err, message] of cases) {
       expect(err, name).toBeInstanceOf(UpstreamError)
       expect(err, name).toMatchObject({ status: 502, details: { upstream: '0x Swap API' } })
       expect((err as UpstreamError).message, name).toMatch(message)
     }
+  })
+})
+
+describe('swap builder, the simulated outcome (pure)', () => {
+  const req: SwapRequest = {
+    owner: WETH,
+    signer: null,
+    fromToken: USDC,
+    toToken: WETH,
+    amountIn: 5_000n,
+    slippageBps: 50,
+    expiresAt: 0,
+  }
+  const change = (delta: bigint) => ({ token: USDC, before: '0', after: '0', delta: delta.toString() })
+  const plan = { minOut: 100n, quotedBy: '0x' as const }
+  const refusal = (spent: bigint, received: bigint) => {
+    try {
+      assertSimulatedOutcome([change(-spent), change(received)], req, plan)
+      return null
+    } catch (err) {
+      return (err as Error).message
+    }
+  }
+  test('behavior: exactly the amount sold (±1 wei) and at least minOut pass', () => {
+    expect(refusal(5_000n, 100n)).toBeNull()
+    expect(refusal(5_001n, 150n)).toBeNull()
+    expect(refusal(4_999n, 100n)).toBeNull()
+  })
+  test('error: spending more or less than sold, or receiving less than minOut, is refused as 502 from the source', () => {
+    expect(refusal(5_002n, 100n)).toMatch(/takes 5002 .* more than fromAmount 5000/)
+    expect(refusal(2_500n, 100n)).toMatch(/takes 2500 .* not the fromAmount 5000 sold/)
+    expect(refusal(5_000n, 99n)).toMatch(/pays the taker 99 .* less than minOut 100/)
   })
 })
