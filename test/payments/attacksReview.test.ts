@@ -32,6 +32,7 @@ import {
 import { authorizeAs } from '../helpers/authorize.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { testContracts } from '../helpers/compileSolidity.js'
+import { eventually } from '../helpers/eventually.js'
 import { challengeOf, type ServiceWorld, signChallenge, startServiceWorld } from '../helpers/serviceWorld.js'
 
 /**
@@ -295,10 +296,13 @@ describe('review finding 2: a paid front-run is paid, whatever head the instance
     })
     expect(answer.status).toBe(200)
     expect((await sw.usdcBalance(payTo)) - payToBefore).toBe(PRICE)
-    expect((await svc.services.deps.ledger.byPayer(victim.account.address))[0]).toMatchObject({
-      status: 'settled',
-      served: true,
-    })
+    // The outcome is written just after the response (off the response path).
+    await eventually(async () =>
+      expect((await svc.services.deps.ledger.byPayer(victim.account.address))[0]).toMatchObject({
+        status: 'settled',
+        served: true,
+      }),
+    )
     expect(await svc.services.deps.payerSettlements.coolingDown(victim.account.address, false)).toBe(false)
   })
 })

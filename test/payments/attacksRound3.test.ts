@@ -34,6 +34,7 @@ import {
 import { authorizeAs } from '../helpers/authorize.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { testContracts } from '../helpers/compileSolidity.js'
+import { eventually } from '../helpers/eventually.js'
 import { faultyRpcProxy, type RpcCall, type RpcProxy } from '../helpers/faultyRpcProxy.js'
 import {
   challengeOf,
@@ -308,14 +309,17 @@ describe('attack 2: one payment served and booked twice', () => {
     )
     const transfers = used.filter(Boolean).length
     expect(await sw.usdcBalance(payTo)).toBe(payToBefore + BigInt(transfers) * PRICE)
-    const rows = await svc.services.deps.ledger.byPayer(wallet)
-    const settled = rows.filter((r) => r.status === 'settled')
-    expect(settled).toHaveLength(transfers)
-    expect(new Set(settled.map((r) => r.txHash)).size).toBe(settled.length)
-    const standing = (await (await fetch(`${svc.url}/v1/referrals/${referrer}`)).json()) as {
-      paidCalls: number
-    }
-    expect(standing.paidCalls).toBe(transfers)
+    // Outcomes written after a response land a moment later: the books are read until they agree.
+    await eventually(async () => {
+      const rows = await svc.services.deps.ledger.byPayer(wallet)
+      const settled = rows.filter((r) => r.status === 'settled')
+      expect(settled).toHaveLength(transfers)
+      expect(new Set(settled.map((r) => r.txHash)).size).toBe(settled.length)
+      const standing = (await (await fetch(`${svc.url}/v1/referrals/${referrer}`)).json()) as {
+        paidCalls: number
+      }
+      expect(standing.paidCalls).toBe(transfers)
+    })
     // B was either refused (free) or paid by its own transfer, never by A's.
     if (second.status === 200) expect(used[1]).toBe(true)
     else expect(second.status).toBe(402)
@@ -455,8 +459,11 @@ describe('attack 3: one transaction reverts many settlements', () => {
     const answers = await Promise.all(payloads.map((p) => pay(url, p)))
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200))
     expect(await sw.usdcBalance(payTo)).toBe(payToBefore + 6n * PRICE)
-    const rows = await svc.services.deps.ledger.byPayer(who.account.address)
-    expect(rows.filter((r) => r.status === 'settled')).toHaveLength(6)
+    // Outcomes are written just after each response (off the response path).
+    await eventually(async () => {
+      const rows = await svc.services.deps.ledger.byPayer(who.account.address)
+      expect(rows.filter((r) => r.status === 'settled')).toHaveLength(6)
+    })
   })
 })
 
