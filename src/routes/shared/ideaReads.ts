@@ -1,0 +1,16 @@
+import { z } from 'zod'
+import { queryInt, symbol } from './fields.js'
+import { IDEAS_DISCLAIMER_TEXT, idea, ideaBasis, ideasSkipped } from './ideaSchema.js'
+
+export const ideasLimit = queryInt(1, 12).default(6).describe('Number of ideas, 1..12, default 6')
+
+export const summaryOutput = z.object({
+  basis: ideaBasis,
+  bestLong: idea.nullable(),
+  bestShort: idea.nullable(),
+  topByCategory: z.record(z.string(), idea),
+  breadth: z.object({ long: z.number().int(), short: z.number().int(), neutral: z.number().int() }),
+  universe: z.array(symbol).describe('The markets read'),
+  skipped: ideasSkipped,
+  disclaimer: IDEAS_DISCLAIMER_TEXT,
+})
