@@ -1,3 +1,6 @@
+/**
+ * GET /v1/arbitrage's query fields and output schema, also part of GET /v1/alpha.
+ */
 import { z } from 'zod'
 import { address, atomicAmount, queryNumber } from './fields.js'
 

@@ -1,3 +1,8 @@
+/**
+ * Fixed-rate lending (Morpho Midnight, protocols.md §7a), what the POST /v1/tx/fixed/* builders share. One
+ * unit pays one atomic loan token at maturity; `assets` is always loan token NOW (borrow: received, lend:
+ * paid), `units` what is owed or owed to you at maturity.
+ */
 import { z } from 'zod'
 import { owner } from './builder.js'
 import { address, atomicAmount, marketId, positiveAtomicAmount } from './fields.js'

@@ -1,3 +1,7 @@
+/**
+ * The ideas every ideas example tells its story with (GET /v1/ideas, /v1/ideas/compare, /v1/ideas/summary,
+ * /v1/alpha).
+ */
 import type { z } from 'zod'
 import type { summaryOutput } from './ideaReads.js'
 import type { idea } from './ideaSchema.js'

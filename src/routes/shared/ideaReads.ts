@@ -1,3 +1,7 @@
+/**
+ * The query field and the summary output the ranked ideas reads share (GET /v1/ideas, /v1/ideas/summary,
+ * /v1/alpha).
+ */
 import { z } from 'zod'
 import { queryInt, symbol } from './fields.js'
 import { IDEAS_DISCLAIMER_TEXT, idea, ideaBasis, ideasSkipped } from './ideaSchema.js'

@@ -1,3 +1,7 @@
+/**
+ * The body, action fields, description parts and example values the Morpho Blue loan builders
+ * (POST /v1/tx/loan/*) share.
+ */
 import { z } from 'zod'
 import { owner } from './builder.js'
 import { address, atomicAmount, marketId, positiveAtomicAmount } from './fields.js'

@@ -1,3 +1,6 @@
+/**
+ * What the liquidity builders (POST /v1/tx/lp/aero/* and /v1/tx/lp/uni/*) share.
+ */
 import { z } from 'zod'
 import { address } from './fields.js'
 import { prose } from './prose.js'

@@ -1,3 +1,6 @@
+/**
+ * The prop desk's action id, params and example (POST /v1/prop/quote and /v1/prop/execute).
+ */
 import { z } from 'zod'
 
 /** Known prop actions. Only trade.open is specified; more join this list as the desk grows. */

@@ -1,3 +1,7 @@
+/**
+ * Fields the data reads share: the wallet path parameter, USD values, the block a read was taken at, token
+ * references and yearly rates.
+ */
 import { z } from 'zod'
 import { address, unixSeconds } from './fields.js'
 

@@ -1,3 +1,7 @@
+/**
+ * Leveraged trades on the perp venue (gTrade v10 on Base, USDC collateral index 1): the body fields and the
+ * error text the POST /v1/tx/risk/* builders share.
+ */
 import { z } from 'zod'
 import { nonNegative } from './fields.js'
 import { prose } from './prose.js'
