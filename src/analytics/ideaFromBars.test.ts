@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { z } from 'zod'
-import type { idea } from '../routes/ideaSchema.js'
+import type { idea } from '../routes/shared/ideaSchema.js'
 import type { Bar } from './bar.js'
 import { IDEA_WARMUP_BARS, type IdeaMarket, type IdeaRead, ideaFromBars } from './ideaFromBars.js'
 

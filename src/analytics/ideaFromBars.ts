@@ -23,7 +23,7 @@ export interface IdeaMarket {
   mark: number
 }
 
-/** A leverage idea, field for field the `idea` schema of src/routes/ideaSchema.ts. */
+/** A leverage idea, field for field the `idea` schema of src/routes/shared/ideaSchema.ts. */
 export interface IdeaRead {
   symbol: string
   pairIndex: number

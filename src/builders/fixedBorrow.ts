@@ -91,7 +91,8 @@ export async function buildFixedBorrow(
   if (debtAfter > state.debt && (maxDebtAfter === null || debtAfter > maxDebtAfter))
     throw new BuildRefusedError(
       'unhealthy_after',
-      `Owing ${debtAfter} units against collateral worth at most ${maxDebtAfter ?? 'an unpriced amount'} of debt would leave the position unhealthy: supply more collateral (\`collateral\`) or borrow less.`,
+      `Owing ${debtAfter} units against collateral worth at most ${maxDebtAfter ?? 'an unpriced amount'} of ` +
+        `debt would leave the position unhealthy: supply more collateral (\`collateral\`) or borrow less.`,
       'collateral',
       { debtAfter: debtAfter.toString(), maxDebtAfter: maxDebtAfter?.toString() ?? null },
     )
@@ -117,7 +118,9 @@ export async function buildFixedBorrow(
   steps.push(
     encodeFixedTakes(
       plan.calls,
-      `Borrow ${tokenLabel(BigInt(f.assets), m.loanToken)} until maturity (owe ${tokenLabel(units, m.loanToken)}) at ${aprLabel(f.averageApr)} APR, worst ${aprLabel(f.worstApr)}, over ${plan.calls.length} offer(s)`,
+      `Borrow ${tokenLabel(BigInt(f.assets), m.loanToken)} until maturity (owe ` +
+        `${tokenLabel(units, m.loanToken)}) at ${aprLabel(f.averageApr)} APR, worst ${aprLabel(f.worstApr)}, ` +
+        `over ${plan.calls.length} offer(s)`,
     ),
   )
   return engine.finish({

@@ -87,7 +87,8 @@ export async function buildFixedLend(
       ...approve.steps,
       encodeFixedTakes(
         plan.calls,
-        `Lend ${tokenLabel(paid, m.loanToken)} until maturity (receive ${tokenLabel(units, m.loanToken)}) at ${aprLabel(f.averageApr)} APR, worst ${aprLabel(f.worstApr)}, over ${plan.calls.length} offer(s)`,
+        `Lend ${tokenLabel(paid, m.loanToken)} until maturity (receive ${tokenLabel(units, m.loanToken)}) at ` +
+          `${aprLabel(f.averageApr)} APR, worst ${aprLabel(f.worstApr)}, over ${plan.calls.length} offer(s)`,
       ),
     ],
     watch: [m.loanToken.address],

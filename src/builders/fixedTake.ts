@@ -260,7 +260,9 @@ export function verifyFixedTake(
   if (gained < 0n || cancelled < 0n || gained + cancelled !== plan.units)
     throw new UpstreamError(
       MIDNIGHT_API,
-      `the ${plan.takingBids ? 'borrow' : 'lend'}, simulated, moves the owner's position in market ${m.id} by ${gained + cancelled} units (${gained} ${plan.takingBids ? 'debt added' : 'credit added'}), not the planned ${plan.units}`,
+      `the ${plan.takingBids ? 'borrow' : 'lend'}, simulated, moves the owner's position in market ${m.id} ` +
+        `by ${gained + cancelled} units (${gained} ${plan.takingBids ? 'debt added' : 'credit added'}), not ` +
+        `the planned ${plan.units}`,
     )
 }
 

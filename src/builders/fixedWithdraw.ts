@@ -66,7 +66,9 @@ export async function buildFixedWithdraw(
       matured ? 'not_repaid' : 'not_matured',
       matured
         ? `Borrowers have repaid only ${tokenLabel(state.withdrawable, m.loanToken)} of market ${m.id} so far.`
-        : `Market ${m.id} matures at ${m.maturity}; before then only units borrowers repaid early (${tokenLabel(state.withdrawable, m.loanToken)}) can be withdrawn — sell the credit on the bid book to exit now.`,
+        : `Market ${m.id} matures at ${m.maturity}; before then only units borrowers repaid early ` +
+            `(${tokenLabel(state.withdrawable, m.loanToken)}) can be withdrawn — sell the credit on the bid ` +
+            `book to exit now.`,
       'units',
       details,
     )

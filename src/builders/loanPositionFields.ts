@@ -73,7 +73,9 @@ export function assertHealthyAfter(
   const factor = healthNumber(health.healthWad)
   throw new BuildRefusedError(
     'unhealthy_after',
-    `After ${what} the position's health factor would be ${factor} (at most 1): a debt of ${tokenLabel(health.debt, market.loanToken)} against a limit of ${tokenLabel(maxBorrow, market.loanToken)} at the oracle price and the ${market.label} LLTV.`,
+    `After ${what} the position's health factor would be ${factor} (at most 1): a debt of ` +
+      `${tokenLabel(health.debt, market.loanToken)} against a limit of ` +
+      `${tokenLabel(maxBorrow, market.loanToken)} at the oracle price and the ${market.label} LLTV.`,
     field,
     {
       healthFactor: factor,

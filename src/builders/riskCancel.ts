@@ -45,7 +45,9 @@ export async function buildRiskCancel(
   if (!trade.isOpen || trade.tradeType === 0)
     throw new BuildRefusedError(
       'order_not_found',
-      `The owner has no resting LIMIT or STOP order at index ${body.index}${trade.isOpen ? ' (it is a filled trade: close it with POST /v1/tx/risk/close)' : ''} (GET /v1/pending-orders/{address} lists them).`,
+      `The owner has no resting LIMIT or STOP order at index ` +
+        `${body.index}${trade.isOpen ? ' (it is a filled trade: close it with POST /v1/tx/risk/close)' : ''} ` +
+        `(GET /v1/pending-orders/{address} lists them).`,
       'index',
       { index: body.index },
     )

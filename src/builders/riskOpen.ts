@@ -149,7 +149,8 @@ export async function buildRiskOpen(
     const minUsd = Number(formatUnits(pair.minPositionUsd, 18))
     throw new BuildRefusedError(
       'position_below_minimum',
-      `collateralUsdc × leverage is ${human(size, USDC_DECIMALS)} USD; ${pair.name} needs a position of at least ${minUsd} USD (${Math.ceil((minUsd / body.leverage) * 1e6) / 1e6} USDC at ${body.leverage}x).`,
+      `collateralUsdc × leverage is ${human(size, USDC_DECIMALS)} USD; ${pair.name} needs a position of at ` +
+        `least ${minUsd} USD (${Math.ceil((minUsd / body.leverage) * 1e6) / 1e6} USDC at ${body.leverage}x).`,
       'collateralUsdc',
       { minPositionUsd: minUsd },
     )

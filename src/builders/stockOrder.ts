@@ -191,7 +191,10 @@ export async function buildStockOrder(
   if (Math.abs(quote.vsFeedPct) > MAX_FEED_DEVIATION_PCT)
     throw new BuildRefusedError(
       'fill_deviates_from_feed',
-      `This ${body.side} fills at ${quote.pricePerShare} USDC per ${ticker}, ${quote.vsFeedPct}% from the feed's ${quote.feedUsd}${feedStale ? ` (stale: ${feedAgeSec} s old)` : ''}; orders are refused beyond ${MAX_FEED_DEVIATION_PCT}% either way. A smaller amount moves the pool less; a pool already that far off the feed is not fixed by size.`,
+      `This ${body.side} fills at ${quote.pricePerShare} USDC per ${ticker}, ${quote.vsFeedPct}% from the ` +
+        `feed's ${quote.feedUsd}${feedStale ? ` (stale: ${feedAgeSec} s old)` : ''}; orders are refused ` +
+        `beyond ${MAX_FEED_DEVIATION_PCT}% either way. A smaller amount moves the pool less; a pool ` +
+        `already that far off the feed is not fixed by size.`,
       'amount',
       {
         vsFeedPct: quote.vsFeedPct,

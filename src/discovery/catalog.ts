@@ -8,7 +8,9 @@ import { routeSchemas } from './routeSchemas.js'
 
 export const SERVICE_NAME = 'agentdesk'
 export const SERVICE_DESCRIPTION =
-  'Pay-per-call market data, analytics and unsigned transaction builders for autonomous agents on Base. Paid per request in USDC over x402 v2: no accounts, no API keys; the paying wallet is the identity. Non-custodial: builders return unsigned steps { to, data, value } that you broadcast yourself.'
+  'Pay-per-call market data, analytics and unsigned transaction builders for autonomous agents on Base. Paid ' +
+  'per request in USDC over x402 v2: no accounts, no API keys; the paying wallet is the identity. ' +
+  'Non-custodial: builders return unsigned steps { to, data, value } that you broadcast yourself.'
 
 const parameterSchema = z.object({
   name: z.string(),
@@ -46,7 +48,10 @@ export const catalogSchema = z.object({
 })
 
 export const SURGE_RULE =
-  'Surge follows this instance’s load of admitted paid calls over the last 10 s (unpaid probes and refused, replayed or rate-limited requests do not count): none below half of its capacity (SURGE_CAPACITY_RPS), then rising linearly to the 2x cap at full capacity, in steps of 0.1. A quoted amount stays payable for the challenge’s maxTimeoutSeconds. Credit calls are exempt.'
+  'Surge follows this instance’s load of admitted paid calls over the last 10 s (unpaid probes and refused, ' +
+  'replayed or rate-limited requests do not count): none below half of its capacity (SURGE_CAPACITY_RPS), ' +
+  'then rising linearly to the 2x cap at full capacity, in steps of 0.1. A quoted amount stays payable ' +
+  'for the challenge’s maxTimeoutSeconds. Credit calls are exempt.'
 
 export interface LiveTerms {
   surgeMultiplier: number

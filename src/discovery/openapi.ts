@@ -14,15 +14,33 @@ const jsonError = (description: string) => ({
 
 const DESCRIPTION = `${SERVICE_DESCRIPTION}
 
-**Payment.** Call any priced path without payment: the answer is HTTP 402 with the challenge in the PAYMENT-REQUIRED header (base64 JSON, x402Version 2) and the same object as the JSON body. Sign an EIP-3009 transferWithAuthorization of USDC for exactly the challenged amount and repeat the request with PAYMENT-SIGNATURE (or its alias X-PAYMENT). A failed call (any status >= 400) settles nothing. The 402 challenge is the authoritative price; \`x-x402\` gives the posted price.
+**Payment.** Call any priced path without payment: the answer is HTTP 402 with the challenge in the \
+PAYMENT-REQUIRED header (base64 JSON, x402Version 2) and the same object as the JSON body. Sign an EIP-3009 \
+transferWithAuthorization of USDC for exactly the challenged amount and repeat the request with \
+PAYMENT-SIGNATURE (or its alias X-PAYMENT). A failed call (any status >= 400) settles nothing. The 402 \
+challenge is the authoritative price; \`x-x402\` gives the posted price.
 
-**Conventions.** Addresses are 0x + 40 hex; atomic amounts are digit strings in the token's smallest unit; marketIds are 0x + 64 hex; bps are integers (100 = 1%). Builders take human-scale numbers where a field says so and return ordered unsigned steps; broadcast them in order, from the owner wallet.
+**Conventions.** Addresses are 0x + 40 hex; atomic amounts are digit strings in the token's smallest unit; \
+marketIds are 0x + 64 hex; bps are integers (100 = 1%). Builders take human-scale numbers where a field says \
+so and return ordered unsigned steps; broadcast them in order, from the owner wallet.
 
-**Input rules.** Ambiguous or meaningless input is a 400 naming the field, and like every failed call it is never charged. A query key given more than once is refused (\`invalid_input\`). A numeric query field takes a plain decimal (\`100\`, \`0.5\`, \`1e3\`): an empty value or hex is refused rather than read as 0 or 16. An address in mixed case must carry a valid EIP-55 checksum; all-lowercase or all-uppercase hex is accepted. Atomic amounts are canonical decimal: no leading zeros (\`"0"\` alone is zero), at most 2^256 - 1, and positive wherever the amount moves tokens (swap, deposit, withdraw, supply, borrow, repay, burn, add or remove liquidity). These checks run before the handler, so an endpoint not built yet still answers 400 first. On /v1/prices, symbols that no venue prices are listed in \`unknown\`; if all of them are unknown the call is refused with \`unknown_symbol\`.
+**Input rules.** Ambiguous or meaningless input is a 400 naming the field, and like every failed call it is \
+never charged. A query key given more than once is refused (\`invalid_input\`). A numeric query field takes \
+a plain decimal (\`100\`, \`0.5\`, \`1e3\`): an empty value or hex is refused rather than read as 0 or 16. \
+An address in mixed case must carry a valid EIP-55 checksum; all-lowercase or all-uppercase hex is accepted. \
+Atomic amounts are canonical decimal: no leading zeros (\`"0"\` alone is zero), at most 2^256 - 1, and \
+positive wherever the amount moves tokens (swap, deposit, withdraw, supply, borrow, repay, burn, add or \
+remove liquidity). These checks run before the handler, so an endpoint not built yet still answers 400 \
+first. On /v1/prices, symbols that no venue prices are listed in \`unknown\`; if all of them are unknown the \
+call is refused with \`unknown_symbol\`.
 
 **Errors.** Every error has the body { "error": { "code", "message", "field"?, "details"? } }. Bad input is a 400 whose \`field\` names the offending input.
 
-**Design choices where the spec is silent.** Price legs are nested as \`spot\` and \`perp\`. Section E builders (burn, lp/aero, lp/uni, fixed, risk/modify, risk/cancel) use the conventions above: atomic amounts, \`owner\`, \`slippageBps\` (0..5000). Referral rewards are non-payable points. Where the machine-readable listing gives a different price than the reference listing, the reference price is posted and the other is noted in the operation's description.`
+**Design choices where the spec is silent.** Price legs are nested as \`spot\` and \`perp\`. Section E \
+builders (burn, lp/aero, lp/uni, fixed, risk/modify, risk/cancel) use the conventions above: atomic amounts, \
+\`owner\`, \`slippageBps\` (0..5000). Referral rewards are non-payable points. Where the machine-readable \
+listing gives a different price than the reference listing, the reference price is posted and the other is \
+noted in the operation's description.`
 
 /** OpenAPI 3.1.0 document of the whole route table. */
 export function buildOpenApi(routes: readonly Route[], config: Config): JsonSchema {
@@ -52,7 +70,9 @@ export function buildOpenApi(routes: readonly Route[], config: Config): JsonSche
           in: 'header',
           name: 'PAYMENT-SIGNATURE',
           description:
-            'x402 v2 payment: base64 JSON PaymentPayload carrying an EIP-3009 USDC authorization for the challenged amount. X-PAYMENT is accepted as an alias. Payment is the credential: there are no API keys.',
+            'x402 v2 payment: base64 JSON PaymentPayload carrying an EIP-3009 USDC authorization for the ' +
+            'challenged amount. X-PAYMENT is accepted as an alias. Payment is the credential: there are no ' +
+            'API keys.',
         },
       },
       schemas: {
@@ -118,12 +138,20 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
   }
   if (route.tier === 'builder') {
     responses['422'] = jsonError(
-      'The body is valid but the chain would refuse the bundle, so nothing is built and nothing is charged: simulation_reverted (details.stepIndex, details.reason: the whole bundle simulated in order from the owner with eth_simulateV1 reverts at that step), insufficient_balance (details.issues.balance: token, actual, expected), unlisted_target (an address outside the network address book), or a guard of the builder named by its code and `field`',
+      'The body is valid but the chain would refuse the bundle, so nothing is built and nothing is charged: ' +
+        'simulation_reverted (details.stepIndex, details.reason: the whole bundle simulated in order from ' +
+        'the owner with eth_simulateV1 reverts at that step), insufficient_balance ' +
+        '(details.issues.balance: token, actual, expected), unlisted_target (an address outside the ' +
+        'network address book), or a guard of the builder named by its code and `field`',
     )
   }
   if (route.priceUsd !== null) {
     responses['503'] = jsonError(
-      'payment_facilitator_unavailable: payments cannot be processed right now, nothing was charged and the authorization stays usable; payment_settlement_unknown: the settlement failed and may still land, the call was not served, do not reuse the authorization (a transfer that lands anyway is recorded paid and unserved, for a refund); store_unavailable: nothing was charged. payment_facilitator_unavailable and store_unavailable carry Retry-After',
+      'payment_facilitator_unavailable: payments cannot be processed right now, nothing was charged and the ' +
+        'authorization stays usable; payment_settlement_unknown: the settlement failed and may still land, ' +
+        'the call was not served, do not reuse the authorization (a transfer that lands anyway is recorded ' +
+        'paid and unserved, for a refund); store_unavailable: nothing was charged. ' +
+        'payment_facilitator_unavailable and store_unavailable carry Retry-After',
     )
   }
   const op: JsonSchema = {
@@ -143,7 +171,9 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
   }
   const amount = usdToAtomic(route.priceUsd).toString()
   responses['402'] = {
-    description: `Payment required: the x402 v2 challenge (also in the PAYMENT-REQUIRED header). A refused payment adds \`error\` { code, message } with one of: ${Object.keys(PAYMENT_ERRORS).join(', ')}.`,
+    description:
+      `Payment required: the x402 v2 challenge (also in the PAYMENT-REQUIRED header). A refused ` +
+      `payment adds \`error\` { code, message } with one of: ${Object.keys(PAYMENT_ERRORS).join(', ')}.`,
     headers: {
       'PAYMENT-REQUIRED': { description: 'base64 JSON of the challenge', schema: { type: 'string' } },
     },

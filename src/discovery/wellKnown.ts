@@ -109,7 +109,12 @@ export function skillMarkdown(skill: Skill, routes: readonly Route[], config: Co
   const lines = routes
     .filter((r) => r.tier === skill.tier)
     .map((r) => `- \`${r.method} ${r.path}\` ($${r.priceUsd}): ${r.summary}`)
-  return `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n\n# ${skill.name}\n\n${skill.description}. Every call is paid per request in USDC via x402 (see ${documentUrls(config).auth}).\n\n${lines.join('\n')}\n\nFull schemas: ${documentUrls(config).openapi}\n`
+  return (
+    `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n\n# ` +
+    `${skill.name}\n\n${skill.description}. Every call is paid per request in USDC via x402 (see ` +
+    `${documentUrls(config).auth}).\n\n${lines.join('\n')}\n\nFull schemas: ` +
+    `${documentUrls(config).openapi}\n`
+  )
 }
 
 /** /.well-known/api-catalog: RFC 9727 linkset. */

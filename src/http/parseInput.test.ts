@@ -8,7 +8,7 @@ import {
   queryNumber,
   slippageBpsBody,
   symbolList,
-} from '../routes/fields.js'
+} from '../routes/shared/fields.js'
 import { parseInput, singleQueryValues } from './parseInput.js'
 
 const body = z.strictObject({ owner: address, assets: atomicAmount, slippageBps: slippageBpsBody(5000) })

@@ -226,7 +226,9 @@ export async function getArbitrage(
   const best = [...valued].sort((a, b) => b.netUsd - a.netUsd)[0]
   const reason =
     best === undefined
-      ? `No venue quotes every leg of any of the ${cycles.length} cycles from ${target.symbol} through ${usable.map((t) => t.symbol).join(', ')}: no pool holds ${target.symbol} against them, or it cannot fill ${amountIn} atomic units.`
+      ? `No venue quotes every leg of any of the ${cycles.length} cycles from ${target.symbol} through ` +
+        `${usable.map((t) => t.symbol).join(', ')}: no pool holds ${target.symbol} against them, or it ` +
+        `cannot fill ${amountIn} atomic units.`
       : `${valued.length} of ${cycles.length} cycles were quoted, none nets more than 0 USD after gas; the best, ${best.path.join(' → ')}, nets ${best.netUsd} USD.`
   return { ...base, reason }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { candlesRoute } from '../routes/data.js'
+import { getCandlesRoute } from '../routes/candles/getCandles.js'
 import { getCandles } from './getCandles.js'
 import type { MarketData } from './marketData.js'
 import { createCoinbaseExchange } from './upstreams/coinbaseExchange.js'
@@ -46,6 +46,6 @@ describe('getCandles', () => {
       series: [],
     })
     // The route documents exactly this shape.
-    expect(candlesRoute.output.safeParse(c).success).toBe(true)
+    expect(getCandlesRoute.output.safeParse(c).success).toBe(true)
   })
 })

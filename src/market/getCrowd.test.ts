@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { crowdRoute, riskPairsRoute } from '../routes/data.js'
+import { getCrowdRoute } from '../routes/crowd/getCrowd.js'
+import { getRiskPairsRoute } from '../routes/risk/getRiskPairs.js'
 import { getCrowd } from './getCrowd.js'
 import { getRiskPairs } from './getRiskPairs.js'
 import type { MarketData } from './marketData.js'
@@ -99,7 +100,7 @@ describe('getCrowd', () => {
     expect(crowd.pairs[1]).toMatchObject({ symbol: 'USD/JPY', longPct: 25, shortPct: 75, totalUsd: 200 })
     // No open interest: no split to report (null, not a fake 0 %), and a real 0 % of the book.
     expect(crowd.pairs[3]).toMatchObject({ symbol: 'ETH', longPct: null, shortPct: null, bookSharePct: 0 })
-    expect(crowdRoute.output.safeParse(crowd).success).toBe(true)
+    expect(getCrowdRoute.output.safeParse(crowd).success).toBe(true)
   })
 
   test('behavior: symbols in the order asked, by base, pair or quote of a USD-based pair, once each', async () => {
@@ -156,7 +157,7 @@ describe('getRiskPairs', () => {
         spreadPct: 0.04,
       },
     ])
-    expect(riskPairsRoute.output.safeParse({ pairs }).success).toBe(true)
+    expect(getRiskPairsRoute.output.safeParse({ pairs }).success).toBe(true)
   })
 
   test('error: a pair naming a group the document does not list is the upstream’s 502', async () => {

@@ -23,7 +23,9 @@ export class UnknownSignalSymbolError extends AppError {
       400,
       'unknown_symbol',
       cls === undefined
-        ? `No price history for ${symbols.join(', ')} in ${quote}: symbols must include an exchange product SYM-${quote} (such as BTC, ETH) or an oracle feed (pass cls for forex, commodities, indices and stocks, e.g. EUR with cls=Forex).`
+        ? `No price history for ${symbols.join(', ')} in ${quote}: symbols must include an exchange product ` +
+            `SYM-${quote} (such as BTC, ETH) or an oracle feed (pass cls for forex, commodities, indices and ` +
+            `stocks, e.g. EUR with cls=Forex).`
         : `No ${cls} price history for ${symbols.join(', ')} in ${quote}: check the tickers, cls and quote (e.g. EUR with cls=Forex, XAU with cls=Commodities).`,
       'symbols',
       { unknown: [...symbols] },

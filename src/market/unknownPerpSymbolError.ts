@@ -15,7 +15,9 @@ export class UnknownPerpSymbolError extends AppError {
     super(
       list ? 400 : 404,
       list ? 'unknown_symbol' : 'unknown_instrument',
-      `The perp venue lists no ${symbols.map((s) => `${s}/USD`).join(', ')} pair with an oracle feed: ${field} must name a listed market such as BTC, ETH, EUR, XAU, SPY or NVDA (GET /v1/risk/pairs lists them).`,
+      `The perp venue lists no ${symbols.map((s) => `${s}/USD`).join(', ')} pair with an oracle feed: ` +
+        `${field} must name a listed market such as BTC, ETH, EUR, XAU, SPY or NVDA (GET /v1/risk/pairs ` +
+        `lists them).`,
       field,
       { unknown: [...symbols] },
     )

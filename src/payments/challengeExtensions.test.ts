@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { loadConfig } from '../config.js'
-import { pricesRoute } from '../routes/data.js'
+import { getPricesRoute } from '../routes/prices/getPrices.js'
 import { challengeExtensions, settlementExtensions } from './challengeExtensions.js'
 
 const PAY_TO = '0x000000000000000000000000000000000000dEaD'
@@ -14,7 +14,7 @@ const base = (codes?: string) =>
 
 describe('challenge extensions', () => {
   test('behavior: the challenge declares our app code, the other configured codes as service codes', () => {
-    const ext = challengeExtensions(pricesRoute, base('bc_app,bc_sdk'))
+    const ext = challengeExtensions(getPricesRoute, base('bc_app,bc_sdk'))
     expect(ext['builder-code']).toMatchObject({ info: { a: 'bc_app', s: ['bc_sdk'] } })
     expect(ext.bazaar).toBeDefined()
   })
@@ -22,7 +22,7 @@ describe('challenge extensions', () => {
   test('default: without BUILDER_CODES on the base profile nothing is attributed, discovery stays', () => {
     const config = base()
     expect(config.builderCodes).toEqual([])
-    const ext = challengeExtensions(pricesRoute, config)
+    const ext = challengeExtensions(getPricesRoute, config)
     expect(Object.keys(ext)).toEqual(['bazaar'])
     expect(settlementExtensions(ext, { 'builder-code': { info: { a: 'bc_client' } } }, [])).toEqual({
       bazaar: ext.bazaar,
@@ -35,7 +35,7 @@ describe('challenge extensions', () => {
   })
 
   test('attack: the app code forwarded for settlement is ours whatever the client echoed; its well-formed service codes stay', () => {
-    const declared = challengeExtensions(pricesRoute, base('bc_app'))
+    const declared = challengeExtensions(getPricesRoute, base('bc_app'))
     const forged = {
       bazaar: { info: { input: { type: 'http', method: 'GET', queryParams: { planted: 'listing' } } } },
       'builder-code': { info: { a: 'bc_thief', w: 'bc_thief', s: ['bc_client_sdk', 'NOT VALID', 7] } },

@@ -1,13 +1,13 @@
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from '@x402/core/http'
 import { describe, expect, test } from 'vitest'
 import { loadConfig } from '../config.js'
-import { candlesRoute } from '../routes/data.js'
+import { getCandlesRoute } from '../routes/candles/getCandles.js'
 import { buildChallenge } from './buildChallenge.js'
 import { challengeExtensions } from './challengeExtensions.js'
 import { encodeChallenge } from './encodeChallenge.js'
 
 const config = loadConfig({})
-const extensions = challengeExtensions(candlesRoute, config)
+const extensions = challengeExtensions(getCandlesRoute, config)
 const challenge = buildChallenge({
   resourceUrl: 'https://agentdesk.example/v1/candles?product=BTC-USD',
   description: 'Candles — “quoted” ünïcode',

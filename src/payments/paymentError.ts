@@ -26,7 +26,9 @@ export const PAYMENT_ERRORS = {
   payment_settlement_failed:
     'The payment could not be settled onchain. Nothing was charged; sign a new authorization.',
   payment_gas_limit_exceeded:
-    'Settling this authorization would cost more gas than the service pays for one settlement (the paying wallet’s signature check is too expensive). Nothing was charged; pay from a wallet whose ERC-1271 check is cheaper.',
+    'Settling this authorization would cost more gas than the service pays for one settlement (the paying ' +
+    'wallet’s signature check is too expensive). Nothing was charged; pay from a wallet whose ERC-1271 ' +
+    'check is cheaper.',
   payment_payer_cooling_down:
     'A recent settlement from this wallet reverted onchain (its funds or its signature changed after the payment was accepted). Its payments are refused for a while; nothing was charged.',
   payment_payer_busy:
@@ -73,7 +75,9 @@ export class SettlementUnknownError extends AppError {
     super(
       503,
       'payment_settlement_unknown',
-      'The settlement failed and may still land onchain; this call was not served. Do not reuse this authorization; sign a new one to retry. If its transfer lands, the service records it as paid and unserved, for a refund.',
+      'The settlement failed and may still land onchain; this call was not served. Do not reuse this ' +
+        'authorization; sign a new one to retry. If its transfer lands, the service records it as paid and ' +
+        'unserved, for a refund.',
     )
   }
 }

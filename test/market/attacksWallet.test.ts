@@ -11,7 +11,8 @@ import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import type { History } from '../../src/market/getHistory.js'
 import type { Portfolio } from '../../src/market/getPortfolio.js'
-import { historyRoute, portfolioRoute } from '../../src/routes/data.js'
+import { getHistoryRoute } from '../../src/routes/history/getHistory.js'
+import { getPortfolioRoute } from '../../src/routes/portfolio/getPortfolio.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -164,7 +165,7 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
       }
       // Whatever the portfolio lists is the chain's balance at its block.
       const r = await paidCall(svc, who, `/v1/portfolio/${target}`)
-      const p = portfolioRoute.output.parse(r.body) as Portfolio
+      const p = getPortfolioRoute.output.parse(r.body) as Portfolio
       for (const t of [...p.tokens, ...p.screened]) {
         const held =
           t.token === NATIVE_SENTINEL
@@ -219,7 +220,7 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
     const who = await sw.freshWallet(1_000_000n)
     const r = await paidCall(hostile, who, `/v1/portfolio/${DEMO}`)
     expect(r.status, JSON.stringify(r.body)).toBe(200)
-    const p = portfolioRoute.output.parse(r.body) as Portfolio
+    const p = getPortfolioRoute.output.parse(r.body) as Portfolio
     expect(p.sources.explorer.ok).toBe(false)
     expect(p.sources.chain).toEqual({ ok: true })
     const usdc = p.tokens.find((t) => t.token === BASE_ADDRESSES.USDC)
@@ -262,7 +263,7 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
     const r = await paidCall(flooded, who, `/v1/portfolio/${DEMO}`)
     expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200)
     expect(r.charged).toBe(DATA_PRICE)
-    const p = portfolioRoute.output.parse(r.body) as Portfolio
+    const p = getPortfolioRoute.output.parse(r.body) as Portfolio
     // None of the flood exists on the chain: nothing of it is listed, and no decimals-255 figure appears.
     for (const t of [...p.tokens, ...p.screened]) expect(t.decimals, t.token).toBeLessThan(255)
     expect(p.tokens.some((t) => t.token === BASE_ADDRESSES.USDC)).toBe(true)
@@ -293,7 +294,7 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
     // The history page itself is one page: it answers with the backend's cursor.
     const h = await paidCall(looping, who, `/v1/history/${DEMO}`)
     expect(h.status).toBe(200)
-    const page = historyRoute.output.parse(h.body) as History
+    const page = getHistoryRoute.output.parse(h.body) as History
     expect(page.trades).toHaveLength(1)
     expect(page.nextCursor).toBe('again')
   })
@@ -396,7 +397,7 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
     await pollReceipt(chain, await funder.sendTransaction({ to: holder, value: 12345n }), RECEIPT)
     const second = await paidCall(svc, who, `/v1/portfolio/${holder}`)
     expect(second.status).toBe(200)
-    const p = portfolioRoute.output.parse(second.body) as Portfolio
+    const p = getPortfolioRoute.output.parse(second.body) as Portfolio
     expect(p.tokens).toEqual([expect.objectContaining({ token: NATIVE_SENTINEL, balance: '12345' })])
   })
 })

@@ -27,7 +27,7 @@ import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type FixedBooks, getFixedBooks } from '../../src/market/getFixedBooks.js'
 import { createFetchJson } from '../../src/market/upstreams/fetchJson.js'
 import { createMorphoMidnight, type MidnightBook } from '../../src/market/upstreams/morphoMidnight.js'
-import { fixedBooksRoute } from '../../src/routes/data.js'
+import { getFixedBooksRoute } from '../../src/routes/loan/getFixedBooks.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
@@ -185,7 +185,7 @@ describe('GET /v1/loan/fixed', () => {
     const res = await wrapFetchWithPayment(fetch, payer(2).client)(`${svc.url}/v1/loan/fixed`)
     expect(res.status).toBe(200)
     const body = (await res.json()) as FixedBooks
-    expect(fixedBooksRoute.output.safeParse(body).success).toBe(true)
+    expect(getFixedBooksRoute.output.safeParse(body).success).toBe(true)
     expect(body.asOf).toBe(asOf)
     await eventually(async () => expect(await sw.usdcBalance(payTo)).toBe(payeeBefore + 1_000n))
 

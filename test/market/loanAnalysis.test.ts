@@ -9,8 +9,8 @@ import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { demoAccounts, devnetDeployer } from '../../src/devnet/devnetAccounts.js'
 import type { getLoanAnalysis } from '../../src/market/getLoanAnalysis.js'
 import type { getPositions } from '../../src/market/getPositions.js'
-import { loanAnalysisRoute } from '../../src/routes/alpha.js'
-import { positionsRoute } from '../../src/routes/data.js'
+import { getLoanAnalysisRoute } from '../../src/routes/loan/getLoanAnalysis.js'
+import { getPositionsRoute } from '../../src/routes/positions/getPositions.js'
 import { devnetWallet, RECEIPT, relClose } from '../helpers/chainChecks.js'
 import { morphoBorrowTruth } from '../helpers/morphoTruth.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -54,7 +54,7 @@ const pay = () => wrapFetchWithPayment(fetch, payer(2).client)
 async function analysisOf(query = ''): Promise<Analysis> {
   const res = await pay()(`${svc.url}/v1/loan/analysis/${OWNER}${query}`)
   expect(res.status).toBe(200)
-  return loanAnalysisRoute.output.parse(await res.json()) as Analysis
+  return getLoanAnalysisRoute.output.parse(await res.json()) as Analysis
 }
 
 const walletOf = (privateKey: Hex) => devnetWallet(chain, privateKey)
@@ -207,7 +207,7 @@ describe('GET /v1/loan/analysis/{address} (paid with @x402/fetch), moving the ch
     expect(p2.advice).toMatch(/^Liquidatable/)
     expect(p2.restore.repay).not.toBeNull()
     const res = await pay()(`${svc.url}/v1/positions/${OWNER}`)
-    const positions = positionsRoute.output.parse(await res.json()) as Positions
+    const positions = getPositionsRoute.output.parse(await res.json()) as Positions
     expect(positions.borrows[0]?.liquidatable).toBe(true)
 
     // The chain agrees: a liquidator repays a tenth of the borrow shares and seizes collateral.
@@ -253,7 +253,7 @@ describe('GET /v1/loan/analysis/{address} (paid with @x402/fetch), moving the ch
     const nobody = privateKeyToAccount(`0x${'6'.repeat(64)}`).address
     const res = await pay()(`${svc.url}/v1/loan/analysis/${nobody}`)
     expect(res.status).toBe(200)
-    const a = loanAnalysisRoute.output.parse(await res.json()) as Analysis
+    const a = getLoanAnalysisRoute.output.parse(await res.json()) as Analysis
     expect(a.positions).toEqual([])
     expect(a.skipped).toEqual([])
   })

@@ -23,7 +23,7 @@ import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { getPortfolio, type Portfolio } from '../../src/market/getPortfolio.js'
 import { createMarketData } from '../../src/market/marketData.js'
 import { UpstreamError } from '../../src/market/upstreams/fetchJson.js'
-import { portfolioRoute } from '../../src/routes/data.js'
+import { getPortfolioRoute } from '../../src/routes/portfolio/getPortfolio.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -53,7 +53,7 @@ async function portfolioOf(instance: Instance, owner: string): Promise<Portfolio
   const res = await pay()(`${instance.url}/v1/portfolio/${owner}`)
   expect(res.status).toBe(200)
   expect(res.headers.get('payment-response')).not.toBeNull()
-  return portfolioRoute.output.parse(await res.json()) as Portfolio
+  return getPortfolioRoute.output.parse(await res.json()) as Portfolio
 }
 
 async function spot(product: string): Promise<number> {

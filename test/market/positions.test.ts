@@ -9,7 +9,8 @@ import { DEMO_POSITIONS } from '../../src/devnet/deploy/demoPositions.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import type { getPositions } from '../../src/market/getPositions.js'
 import type { Vaults } from '../../src/market/getVaults.js'
-import { positionsRoute, vaultsRoute } from '../../src/routes/data.js'
+import { getVaultsRoute } from '../../src/routes/earn/getVaults.js'
+import { getPositionsRoute } from '../../src/routes/positions/getPositions.js'
 import { devnetWallet, RECEIPT, relClose } from '../helpers/chainChecks.js'
 import { morphoBorrowTruth, readAt as readAtTime } from '../helpers/morphoTruth.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -57,7 +58,7 @@ afterAll(async () => {
 async function positionsOf(owner: string, instance: Instance = svc): Promise<Positions> {
   const res = await wrapFetchWithPayment(fetch, payer(2).client)(`${instance.url}/v1/positions/${owner}`)
   expect(res.status).toBe(200)
-  return positionsRoute.output.parse(await res.json()) as Positions
+  return getPositionsRoute.output.parse(await res.json()) as Positions
 }
 
 const readAt = <T>(
@@ -135,7 +136,7 @@ describe('GET /v1/positions/{address} (paid with @x402/fetch)', () => {
     expect(v.earnings).toBe((assets - DEMO_POSITIONS.vaultDepositUsdc).toString())
     expect(v.earningsNote).toBeNull()
     const catalog = await wrapFetchWithPayment(fetch, payer(2).client)(`${svc.url}/v1/earn/vaults`)
-    const listed = (vaultsRoute.output.parse(await catalog.json()) as Vaults).vaults.find(
+    const listed = (getVaultsRoute.output.parse(await catalog.json()) as Vaults).vaults.find(
       (x) => getAddress(x.address) === getAddress(v.vault),
     )
     expect(v.apy).toBe(listed?.netApy)

@@ -27,7 +27,8 @@ import { demoAccounts, devnetDeployer } from '../../src/devnet/devnetAccounts.js
 import { getLoanMarkets, type LoanMarkets } from '../../src/market/getLoanMarkets.js'
 import { getVaults, type Vaults } from '../../src/market/getVaults.js'
 import { createLendingChain, type LendingChainOptions } from '../../src/market/lendingChain.js'
-import { loanMarketsRoute, vaultsRoute } from '../../src/routes/data.js'
+import { getVaultsRoute } from '../../src/routes/earn/getVaults.js'
+import { getLoanMarketsRoute } from '../../src/routes/loan/getLoanMarkets.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
@@ -201,7 +202,7 @@ describe('GET /v1/earn/vaults (paid with @x402/fetch)', () => {
   let answer: VaultsAnswer
   let blockNumber: bigint
   beforeAll(async () => {
-    answer = vaultsRoute.output.parse(await paidJson('/v1/earn/vaults')) as VaultsAnswer
+    answer = getVaultsRoute.output.parse(await paidJson('/v1/earn/vaults')) as VaultsAnswer
     blockNumber = BigInt(answer.block.number)
   })
   const row = (address: Address) => {
@@ -354,7 +355,7 @@ describe('GET /v1/loan/markets (paid with @x402/fetch)', () => {
   let answer: LoanMarketsAnswer
   let blockNumber: bigint
   beforeAll(async () => {
-    answer = loanMarketsRoute.output.parse(await paidJson('/v1/loan/markets')) as LoanMarketsAnswer
+    answer = getLoanMarketsRoute.output.parse(await paidJson('/v1/loan/markets')) as LoanMarketsAnswer
     blockNumber = BigInt(answer.block.number)
   })
 

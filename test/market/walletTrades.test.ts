@@ -24,7 +24,9 @@ import { getOpenTrades } from '../../src/market/getOpenTrades.js'
 import type { PendingOrders } from '../../src/market/getPendingOrders.js'
 import type { Stats } from '../../src/market/getStats.js'
 import { createMarketData } from '../../src/market/marketData.js'
-import { historyRoute, pendingOrdersRoute, statsRoute } from '../../src/routes/data.js'
+import { getHistoryRoute } from '../../src/routes/history/getHistory.js'
+import { getPendingOrdersRoute } from '../../src/routes/pendingOrders/getPendingOrders.js'
+import { getStatsRoute } from '../../src/routes/stats/getStats.js'
 import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
@@ -230,7 +232,7 @@ describe('getOpenTrades (the positions trades section, through the instance’s 
 
 describe('GET /v1/history and /v1/stats (paid)', () => {
   test('behavior: the closed BTC round trip with real open/close transactions, prices and pnl from the chain', async () => {
-    const answer = historyRoute.output.parse(await paidJson(`/v1/history/${ME}`)) as HistoryAnswer
+    const answer = getHistoryRoute.output.parse(await paidJson(`/v1/history/${ME}`)) as HistoryAnswer
     expect(answer.sources.history).toEqual({ ok: true })
     expect(answer.nextCursor).toBeNull()
     expect(answer.trades).toHaveLength(1)
@@ -300,13 +302,15 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
   })
 
   test('behavior: paging with limit=1 walks every event and yields the same round trips', async () => {
-    const full = historyRoute.output.parse(await paidJson(`/v1/history/${ME}`)) as HistoryAnswer
+    const full = getHistoryRoute.output.parse(await paidJson(`/v1/history/${ME}`)) as HistoryAnswer
     const paged: typeof full.trades = []
     let cursor: string | null = null
     let pages = 0
     do {
       const q: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`
-      const page = historyRoute.output.parse(await paidJson(`/v1/history/${ME}?limit=1${q}`)) as HistoryAnswer
+      const page = getHistoryRoute.output.parse(
+        await paidJson(`/v1/history/${ME}?limit=1${q}`),
+      ) as HistoryAnswer
       paged.push(...page.trades)
       cursor = page.nextCursor
       pages++
@@ -396,7 +400,7 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
         if (t.isOpen) throw new Error('not closed yet')
       })
     }
-    const full = historyRoute.output.parse(await paidJson(`/v1/history/${me}`)) as HistoryAnswer
+    const full = getHistoryRoute.output.parse(await paidJson(`/v1/history/${me}`)) as HistoryAnswer
     expect(full.trades.map((t) => `${t.pair.base}:${t.side}:${t.leverage}`)).toEqual([
       'ETH:short:3',
       'BTC:long:3',
@@ -411,7 +415,9 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
     let pages = 0
     do {
       const q: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`
-      const page = historyRoute.output.parse(await paidJson(`/v1/history/${me}?limit=1${q}`)) as HistoryAnswer
+      const page = getHistoryRoute.output.parse(
+        await paidJson(`/v1/history/${me}?limit=1${q}`),
+      ) as HistoryAnswer
       expect(page.trades.length).toBeLessThanOrEqual(1)
       paged.push(...page.trades)
       cursor = page.nextCursor
@@ -419,7 +425,7 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
     } while (cursor !== null && pages < 20)
     expect(pages).toBe(4)
     expect(paged).toEqual(full.trades)
-    const stats = statsRoute.output.parse(await paidJson(`/v1/stats/${me}`)) as StatsAnswer
+    const stats = getStatsRoute.output.parse(await paidJson(`/v1/stats/${me}`)) as StatsAnswer
     const pnls = full.trades.map((t) => t.pnlUsd as number)
     expect(stats.trades).toBe(2)
     expectRel(stats.netUsd, (pnls[0] as number) + (pnls[1] as number), 1e-9)
@@ -443,7 +449,7 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
     const losses = pnls.filter((p) => p < 0)
     const grossProfit = wins.reduce((a, b) => a + b, 0)
     const grossLoss = -losses.reduce((a, b) => a + b, 0)
-    const stats = statsRoute.output.parse(await paidJson(`/v1/stats/${ME}`)) as StatsAnswer
+    const stats = getStatsRoute.output.parse(await paidJson(`/v1/stats/${ME}`)) as StatsAnswer
     expect(stats).toMatchObject({
       address: ME,
       trades: trips.length,
@@ -478,13 +484,13 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
       paidJson(`/v1/stats/${nobody}`),
       paidJson(`/v1/pending-orders/${nobody}`),
     ])
-    expect(historyRoute.output.parse(history)).toEqual({
+    expect(getHistoryRoute.output.parse(history)).toEqual({
       address: nobody,
       trades: [],
       nextCursor: null,
       sources: { history: { ok: true } },
     })
-    expect(statsRoute.output.parse(stats)).toEqual({
+    expect(getStatsRoute.output.parse(stats)).toEqual({
       address: nobody,
       trades: 0,
       wins: 0,
@@ -502,7 +508,7 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
       truncated: false,
       sources: { history: { ok: true } },
     })
-    const pending = pendingOrdersRoute.output.parse(orders) as PendingAnswer
+    const pending = getPendingOrdersRoute.output.parse(orders) as PendingAnswer
     expect(pending.orders).toEqual([])
     expect(pending.sources).toEqual({ chain: { ok: true } })
   })
@@ -536,7 +542,7 @@ describe('GET /v1/history and /v1/stats (paid)', () => {
 // Last: it cancels account #1's resting order, which the reads above rely on.
 describe('GET /v1/pending-orders (paid), then the cancel it offers', () => {
   test('behavior: the ETH LIMIT is listed (not the open trade) and its cancel body cancels it onchain', async () => {
-    const answer = pendingOrdersRoute.output.parse(
+    const answer = getPendingOrdersRoute.output.parse(
       await paidJson(`/v1/pending-orders/${ME}`),
     ) as PendingAnswer
     const block = BigInt(answer.block.number)
@@ -589,7 +595,9 @@ describe('GET /v1/pending-orders (paid), then the cancel it offers', () => {
     })
     expect(after.isOpen).toBe(false)
     expect((await sw.usdcBalance(ME)) - usdcBefore).toBe(raw.t.collateralAmount)
-    const again = pendingOrdersRoute.output.parse(await paidJson(`/v1/pending-orders/${ME}`)) as PendingAnswer
+    const again = getPendingOrdersRoute.output.parse(
+      await paidJson(`/v1/pending-orders/${ME}`),
+    ) as PendingAnswer
     expect(again.orders.some((o) => o.index === raw.t.index)).toBe(false)
   })
 })

@@ -6,7 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { propQuoteRoute } from '../../src/routes/free.js'
+import { propQuoteRoute } from '../../src/routes/prop/propQuote.js'
 import { authorize } from '../helpers/authorize.js'
 import { eventually } from '../helpers/eventually.js'
 import {

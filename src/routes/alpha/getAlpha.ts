@@ -1,0 +1,71 @@
+import { z } from 'zod'
+import { getAlpha } from '../../market/getAlpha.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { arbitrageOutput, arbitrageTarget, budget } from '../shared/arbitrageSchema.js'
+import { slippageBpsQuery, symbol, symbolList, wallet } from '../shared/fields.js'
+import { ETH_LONG, SUMMARY_EXAMPLE } from '../shared/ideaExamples.js'
+import { ideasLimit, summaryOutput } from '../shared/ideaReads.js'
+import { IDEAS_DISCLAIMER_TEXT, idea } from '../shared/ideaSchema.js'
+import { prose } from '../shared/prose.js'
+
+export const getAlphaRoute = defineRoute({
+  id: 'getAlpha',
+  method: 'GET',
+  path: '/v1/alpha',
+  priceUsd: PRICES.getAlpha,
+  tier: 'alpha',
+  summary: 'One-call bundle: arbitrage, ideas, signals and summary',
+  description: prose`
+    One call, read concurrently: \`ideas\` = GET /v1/ideas over \`symbols\` (at most 20; default the 20
+    listed majors) with worthwhileness strict, ranking edge-rate, basis 1d-1y and \`limit\` (1..12, default
+    6); \`summary\` = GET /v1/ideas/summary over the same reads (so over \`symbols\`, not only the default
+    universe); \`signals\` = GET /v1/signals (USD) for the first 10 of \`symbols\`, each with its bias and
+    conviction; \`arbitrage\` = GET /v1/arbitrage for \`target\`, \`budget\`, \`taker\` and \`slippageBps\`,
+    skipped (null, with \`arbitrageSkipped\` saying why) when \`taker\` is omitted.
+
+    All symbols unknown to the perp venue is 400 \`unknown_symbol\` naming \`symbols\`; any section’s
+    upstream failing is 502 (the bundle is all or nothing); neither is charged. Reference price $0.01; the
+    machine-readable description of the spec lists $0.02. Indicative, not advice.`,
+  input: {
+    query: z.object({
+      target: arbitrageTarget,
+      budget,
+      taker: wallet.optional(),
+      symbols: symbolList(20).optional(),
+      limit: ideasLimit,
+      slippageBps: slippageBpsQuery(10_000),
+    }),
+  },
+  output: z.object({
+    arbitrage: arbitrageOutput.nullable(),
+    arbitrageSkipped: z.string().nullable().describe('Why arbitrage is null (no taker); null when read'),
+    ideas: z.array(idea),
+    signals: z.array(
+      z.object({
+        symbol,
+        bias: z.enum(['long', 'short', 'neutral']).nullable(),
+        conviction: z.number().nullable(),
+      }),
+    ),
+    summary: summaryOutput,
+    disclaimer: IDEAS_DISCLAIMER_TEXT,
+  }),
+  // Without `taker` the arbitrage section is skipped: that keeps this example (it travels in the 402 header) small.
+  example: {
+    query: { symbols: 'BTC,ETH,SOL', limit: '1' },
+    output: {
+      arbitrage: null,
+      arbitrageSkipped: 'taker omitted: pass taker to read arbitrage routes',
+      ideas: [ETH_LONG],
+      signals: [
+        { symbol: 'BTC', bias: 'short', conviction: 0.22 },
+        { symbol: 'ETH', bias: 'long', conviction: 0.31 },
+        { symbol: 'SOL', bias: 'neutral', conviction: 0.04 },
+      ],
+      summary: SUMMARY_EXAMPLE,
+      disclaimer: 'Indicative, not advice',
+    },
+  },
+  handler: async ({ query }, ctx) => getAlpha(ctx.deps.chain, ctx.deps.market, query, ctx.deps.clock()),
+})

@@ -1,0 +1,71 @@
+import { z } from 'zod'
+import { getCandles } from '../../market/getCandles.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { candleClass, queryInt, symbol } from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+
+export const getCandlesRoute = defineRoute({
+  id: 'getCandles',
+  method: 'GET',
+  path: '/v1/candles',
+  priceUsd: PRICES.getCandles,
+  tier: 'data',
+  summary: 'OHLC candles for a product or symbol',
+  description: prose`
+    Pass \`product\` (an exchange product such as BTC-USD) or \`sym\` with \`cls\`. Bar size follows the
+    window: hourly up to 7 days, six-hour up to 31 days, daily up to 350 days. \`series\` rows are
+    [startSec, open, high, low, close], oldest first, whole bars only; \`high\`/\`low\` are the window
+    extremes; \`candles\` is the number of rows. Source: the exchange when it lists the product (for cls
+    Crypto, SYM-QUOTE), else the oracle’s price history for that class (productId is then the oracle symbol,
+    e.g. FX.EUR/USD). Unknown instruments get 404 \`unknown_instrument\`.`,
+  input: {
+    query: z
+      .object({
+        product: z
+          .string()
+          .regex(/^[A-Z0-9]{2,12}-[A-Z]{3,5}$/, { error: 'must be an exchange product such as BTC-USD.' })
+          .optional(),
+        sym: symbol.optional(),
+        cls: candleClass.optional(),
+        quote: z
+          .string()
+          .regex(/^[A-Z]{3,5}$/, { error: 'must be a currency code such as USD.' })
+          .default('USD'),
+        days: queryInt(1, 350).default(30).describe('Window in days, 1..350, default 30'),
+      })
+      .refine((q) => q.product !== undefined || q.sym !== undefined, {
+        error: 'is required: pass product, or sym with cls.',
+        path: ['product'],
+      })
+      .refine((q) => q.sym === undefined || q.cls !== undefined || q.product !== undefined, {
+        error: 'is required with sym (Commodities, Indices, Forex, Stocks or Crypto).',
+        path: ['cls'],
+      }),
+  },
+  output: z.object({
+    productId: z.string(),
+    days: z.number().int(),
+    granularitySec: z.number().int(),
+    high: z.number().nullable().describe('Highest high of the window; null when it has no bars'),
+    low: z.number().nullable().describe('Lowest low of the window; null when it has no bars'),
+    candles: z.number().int(),
+    series: z.array(z.tuple([z.number().int(), z.number(), z.number(), z.number(), z.number()])),
+  }),
+  example: {
+    query: { product: 'BTC-USD', days: '1' },
+    output: {
+      productId: 'BTC-USD',
+      days: 1,
+      granularitySec: 3600,
+      high: 95620.5,
+      low: 94880,
+      candles: 2,
+      series: [
+        [1795413600, 95010.2, 95620.5, 94880, 95480.1],
+        [1795417200, 95480.1, 95590, 95120.7, 95210.5],
+      ],
+    },
+  },
+  handler: async ({ query }, ctx) => getCandles(ctx.deps.market, query, ctx.deps.clock()),
+})

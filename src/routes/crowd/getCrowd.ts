@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { getCrowd } from '../../market/getCrowd.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { symbolList } from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+
+export const getCrowdRoute = defineRoute({
+  id: 'getCrowd',
+  method: 'GET',
+  path: '/v1/crowd',
+  priceUsd: PRICES.getCrowd,
+  tier: 'data',
+  summary: 'Crowd positioning on the perp venue',
+  description: prose`
+    Per pair: long vs short split in percent and USD, the pair’s total, and bookSharePct (the pair’s share
+    of the whole open book, \`totalBookUsd\`, over every listed pair whatever the filter). Source: the perp
+    venue’s open interest as its backend serves it (GET /trading-variables/all: each collateral’s per-pair
+    OI at open size, valued at the collateral’s USD price, summed over collaterals). Without \`symbols\`,
+    every listed pair in pairIndex order; with them, the matching pairs in the order asked (BTC names
+    BTC/USD; a pair can be named USD/JPY or USDJPY, a USD-based one also by its quote, JPY). Tickers no pair
+    matches are listed in \`unknown\`; when none matches, 400 \`unknown_symbol\` (field \`symbols\`), not
+    charged. Percentages are null for a pair with no open interest.`,
+  input: { query: z.object({ symbols: symbolList(60).optional() }) },
+  output: z.object({
+    totalBookUsd: z.number().describe('Open interest of every listed pair, long plus short, USD'),
+    pairs: z.array(
+      z.object({
+        symbol: z.string().describe('The base of a USD-quoted pair (BTC), else the pair (USD/JPY)'),
+        pair: z.string().describe('FROM/TO as the venue lists it'),
+        pairIndex: z.number().int(),
+        longPct: z.number().nullable(),
+        shortPct: z.number().nullable(),
+        longUsd: z.number(),
+        shortUsd: z.number(),
+        totalUsd: z.number(),
+        bookSharePct: z.number().nullable(),
+      }),
+    ),
+    unknown: z
+      .array(z.string())
+      .describe('Requested tickers no pair matches (canonical case); empty when none'),
+  }),
+  example: {
+    query: { symbols: 'BTC,ETH' },
+    output: {
+      totalBookUsd: 48210000,
+      pairs: [
+        {
+          symbol: 'BTC',
+          pair: 'BTC/USD',
+          pairIndex: 0,
+          longPct: 61.2,
+          shortPct: 38.8,
+          longUsd: 9180000,
+          shortUsd: 5820000,
+          totalUsd: 15000000,
+          bookSharePct: 31.11,
+        },
+        {
+          symbol: 'ETH',
+          pair: 'ETH/USD',
+          pairIndex: 1,
+          longPct: 47.5,
+          shortPct: 52.5,
+          longUsd: 4275000,
+          shortUsd: 4725000,
+          totalUsd: 9000000,
+          bookSharePct: 18.67,
+        },
+      ],
+      unknown: [],
+    },
+  },
+  handler: async ({ query }, ctx) => getCrowd(ctx.deps.market, query.symbols),
+})

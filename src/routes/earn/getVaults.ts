@@ -1,0 +1,111 @@
+import { z } from 'zod'
+import { getVaults } from '../../market/getVaults.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { address, atomicAmount, marketId } from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+import { readAt, tokenRef, usdOrNull, yearlyFraction } from '../shared/readFields.js'
+
+export const getVaultsRoute = defineRoute({
+  id: 'getVaults',
+  method: 'GET',
+  path: '/v1/earn/vaults',
+  priceUsd: PRICES.getVaults,
+  tier: 'data',
+  summary: 'Vault catalog: ERC-4626 and pool-lender vaults',
+  description: prose`
+    The ERC-4626 vaults (MetaMorpho and plain) and Aave v3 reserves of the service’s address book, read live
+    from Base at \`block\` (one multicall snapshot, cached 15 s; names, queues and market params cached 10
+    min). \`address\` is the vault, or the aToken for Aave (deposit with /v1/tx/earn/deposit or
+    /v1/tx/earn/aave/supply). \`netApy\` is yearly, after the vault’s own fee, never a constant, and depends
+    on \`apySource\`: morpho-allocation (MetaMorpho) = Σ over its Morpho Blue markets of supply assets ×
+    supply APY ÷ Σ supply assets, × (1 − fee), where a market’s supply APY = borrow APY × utilization × (1 −
+    market fee) and borrow APY = e^(IRM borrowRateView × 31,536,000) − 1 (\`allocation\` lists each market);
+    null when the vault holds nothing or one of its markets cannot be read. share-price-growth (plain
+    ERC-4626, no rate source) = (p1 ÷ p0)^(31,536,000 ÷ Δt) − 1 over the share price 302,400 blocks (7 days)
+    ago and now; null when the chain keeps no state that old (a young chain, a non-archive node), the vault
+    is younger, or Δt is under a day. aave-liquidity-rate = the reserve’s currentLiquidityRate (ray APR,
+    already net of the reserve factor) compounded per second: (1 + APR ÷ 31,536,000)^31,536,000 − 1.
+    Incentive rewards are not included. \`tvl\` = totalAssets() (the aToken’s totalSupply() for Aave) in the
+    asset’s atomic units; \`tvlUsd\` at Aave’s oracle price (Chainlink feeds), null when that oracle does
+    not price the asset. An entry the chain cannot answer for is left out, never filled with zeros.`,
+  input: {},
+  output: z.object({
+    block: readAt,
+    vaults: z.array(
+      z.object({
+        address: address.describe('The ERC-4626 vault, or the aToken of an Aave reserve'),
+        kind: z.enum(['erc4626', 'pool-lender']),
+        protocol: z.enum(['metamorpho', 'erc4626', 'aave-v3']),
+        name: z.string(),
+        asset: tokenRef.describe('The underlying asset deposited'),
+        netApy: yearlyFraction('Net APY after the vault’s fee')
+          .nullable()
+          .describe('Net APY after the vault’s fee, a yearly fraction; null when it cannot be derived'),
+        apySource: z
+          .enum(['morpho-allocation', 'share-price-growth', 'aave-liquidity-rate'])
+          .describe('How netApy is derived (see the description)'),
+        fee: z
+          .number()
+          .nullable()
+          .describe('Vault fee as a share of interest (MetaMorpho); null when none onchain'),
+        tvl: atomicAmount.describe('Assets held, atomic units of the asset'),
+        tvlUsd: usdOrNull,
+        allocation: z
+          .array(
+            z.object({
+              marketId,
+              assets: atomicAmount.describe('Supply assets in this market, atomic'),
+              supplyApy: yearlyFraction('The market’s supply APY'),
+            }),
+          )
+          .describe('MetaMorpho: each Morpho Blue market it holds assets in; empty otherwise'),
+      }),
+    ),
+  }),
+  example: {
+    output: {
+      block: { number: 38712004, timestamp: 1795420800 },
+      vaults: [
+        {
+          address: '0xc1256Ae5FF1cf2719D4937adb3bbCCab2E00A2Ca',
+          kind: 'erc4626',
+          protocol: 'metamorpho',
+          name: 'Moonwell Flagship USDC',
+          asset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
+          netApy: 0.0561,
+          apySource: 'morpho-allocation',
+          fee: 0.15,
+          tvl: '41250000000000',
+          tvlUsd: 41246287.5,
+          allocation: [
+            {
+              marketId: '0x9103c3b4e834476c9a62ea009ba2c884ee42e94e6e314a26f04d312434191836',
+              assets: '24750000000000',
+              supplyApy: 0.0671,
+            },
+            {
+              marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
+              assets: '16500000000000',
+              supplyApy: 0.0634,
+            },
+          ],
+        },
+        {
+          address: '0x4e65fE4DbA92790696d040ac24Aa414708F5c0AB',
+          kind: 'pool-lender',
+          protocol: 'aave-v3',
+          name: 'Aave Base USDC',
+          asset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
+          netApy: 0.0412,
+          apySource: 'aave-liquidity-rate',
+          fee: null,
+          tvl: '312400000000000',
+          tvlUsd: 312371884,
+          allocation: [],
+        },
+      ],
+    },
+  },
+  handler: async (_input, ctx) => getVaults(ctx.deps.lending),
+})

@@ -1,0 +1,108 @@
+import { getAddress } from 'viem'
+import { z } from 'zod'
+import { getHistory } from '../../market/getHistory.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { address, queryInt, sourceStatus, unixSeconds } from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+import { walletParams } from '../shared/readFields.js'
+
+const closeReason = z
+  .enum(['take-profit', 'stop-loss', 'liquidation', 'manual'])
+  .describe('From the close action: TradeClosedTP, TradeClosedSL, TradeClosedLIQ, TradeClosedMarket')
+
+const historyCursor = z
+  .string()
+  .regex(/^[A-Za-z0-9._:=+/-]{1,256}$/, {
+    error: 'must be the nextCursor of a previous page (1..256 URL-safe characters).',
+  })
+  .optional()
+  .describe('Opaque: the nextCursor of the previous page; absent for the newest page')
+
+export const getHistoryRoute = defineRoute({
+  id: 'getHistory',
+  method: 'GET',
+  path: '/v1/history/{address}',
+  priceUsd: PRICES.getHistory,
+  tier: 'data',
+  summary: 'Closed leveraged round-trips, newest first',
+  description: prose`
+    Closed gTrade round trips on Base, newest first, from the gTrade history backend
+    (personal-trading-history, read live). Each close event (TradeClosedMarket/TP/SL/LIQ) is paired with the
+    open event (TradeOpenedMarket/Limit/Stop) of the same pair and trade index: pair (base and quote), side,
+    leverage, collateral at open (USDC), open and close (execution) price, realized net PnL (\`pnlUsd\`, the
+    backend’s pnl_net: after fees) and \`pnlPct\` = pnlUsd / collateral × 100, close reason, open and close
+    transaction hashes, timestamps. Leverage and size updates are not round trips. Pagination: \`limit\`
+    (1..100, default 50) counts backend events (opens, closes, updates), so a page may hold fewer round
+    trips than \`limit\` — even none while \`nextCursor\` is not null; pass \`nextCursor\` as \`cursor\` for
+    the next, older page (null at the end). A round trip is listed on the page of its close; if its open is
+    on an older page, up to 5 more pages of 100 events are read to find it, and if still not found
+    openPrice, openTx and openedAt are null. \`sl\` is the stop at open; the history records carry none, so
+    it is null. An address with no history answers 200 with an empty list; a backend fault is a 502 and
+    nothing is charged.`,
+  input: {
+    params: walletParams,
+    query: z.object({
+      cursor: historyCursor,
+      limit: queryInt(1, 100).default(50).describe('Backend events per page, 1..100, default 50'),
+    }),
+  },
+  output: z.object({
+    address,
+    trades: z.array(
+      z.object({
+        pair: z.object({ base: z.string(), quote: z.string() }),
+        side: z.enum(['long', 'short']),
+        leverage: z.number(),
+        collateralUsdc: z.number().describe('Collateral at open, USDC'),
+        openPrice: z.number().nullable().describe('null when the open event was not found (see description)'),
+        closePrice: z.number(),
+        pnlUsd: z
+          .number()
+          .nullable()
+          .describe('Realized net PnL (pnl_net, after fees); null if the backend sent none'),
+        pnlPct: z.number().nullable().describe('pnlUsd / collateralUsdc × 100; null with pnlUsd'),
+        closeReason,
+        tradeIndex: z.number().int(),
+        openTx: z.string().nullable().describe('null when the open event was not found'),
+        closeTx: z.string(),
+        openedAt: unixSeconds.nullable(),
+        closedAt: unixSeconds,
+        sl: z.number().nullable().describe('Stop at open; null: the history records do not carry it'),
+      }),
+    ),
+    nextCursor: z.string().nullable().describe('cursor of the next (older) page; null at the end'),
+    sources: z.object({ history: sourceStatus }),
+  }),
+  example: {
+    params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+    output: {
+      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      trades: [
+        {
+          pair: { base: 'BTC', quote: 'USD' },
+          side: 'long',
+          leverage: 2,
+          collateralUsdc: 249.7,
+          openPrice: 95030.2,
+          closePrice: 94969.8,
+          pnlUsd: -0.62,
+          pnlPct: -0.2483,
+          closeReason: 'manual',
+          tradeIndex: 0,
+          openTx: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
+          closeTx: '0x9f2d1a3b6c7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f506172',
+          openedAt: 1795300000,
+          closedAt: 1795300004,
+          sl: null,
+        },
+      ],
+      nextCursor: null,
+      sources: { history: { ok: true } },
+    },
+  },
+  handler: async ({ params, query }, ctx) => ({
+    address: getAddress(params.address),
+    ...(await getHistory(ctx.deps.chain, ctx.deps.market, getAddress(params.address), query)),
+  }),
+})

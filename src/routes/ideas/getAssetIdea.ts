@@ -1,0 +1,72 @@
+import { z } from 'zod'
+import { getAssetIdea } from '../../market/getAssetIdea.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { symbol } from '../shared/fields.js'
+import { assetRead, IDEA_RULES, idea, ideaBasis } from '../shared/ideaSchema.js'
+import { prose } from '../shared/prose.js'
+
+export const getAssetIdeaRoute = defineRoute({
+  id: 'getAssetIdea',
+  method: 'GET',
+  path: '/v1/ideas/asset/{sym}',
+  priceUsd: PRICES.getAssetIdea,
+  tier: 'data',
+  summary: 'One market’s leverage edge, with alternatives or a hedge',
+  description: prose`
+    A single-asset read of \`sym\`: its idea with target, liquidation and edge (status ok), or why there is
+    none (neutral with its reason, or insufficient_history with \`needed\` and \`got\`), read together with
+    the default universe of GET /v1/ideas.
+
+    \`alternatives\`: same-direction ideas of the universe whose edge × leverage beats the asset’s, best
+    first, at most 3 (without an idea for the asset: the universe’s best 3 by edge × leverage); \`hedge\`:
+    the best opposite-direction idea (conviction order) of the asset’s own category, else of any category;
+    null when none or when the asset has no idea. Only ideas with edge > 0 are offered. ${IDEA_RULES} A
+    ticker without a listed pair is 404 \`unknown_instrument\` naming \`sym\`, not charged.`,
+  input: { params: z.object({ sym: symbol }), query: z.object({ basis: ideaBasis }) },
+  output: assetRead.extend({
+    basis: ideaBasis,
+    alternatives: z.array(idea),
+    hedge: idea.nullable(),
+    disclaimer: z.string().describe('Indicative, not advice'),
+  }),
+  example: {
+    params: { sym: 'ETH' },
+    output: {
+      symbol: 'ETH',
+      status: 'ok',
+      reason: null,
+      needed: null,
+      got: null,
+      idea: {
+        symbol: 'ETH',
+        pairIndex: 1,
+        category: 'crypto',
+        direction: 'long',
+        entry: 3012.7,
+        stop: 2921.3,
+        target: 3195.5,
+        liquidation: 2741.6,
+        edge: 0.012,
+        leverage: 9,
+        maxLeverage: 250,
+        conviction: 0.31,
+        open: {
+          pairIndex: 1,
+          long: true,
+          leverage: 9,
+          markPrice: 3012.7,
+          tradeType: 0,
+          tp: 3195.5,
+          sl: 2921.3,
+        },
+      },
+      basis: '1d-1y',
+      alternatives: [],
+      hedge: null,
+      disclaimer: 'Indicative, not advice',
+    },
+  },
+  handler: async ({ params, query }, ctx) =>
+    getAssetIdea(ctx.deps.market, params.sym, query.basis, ctx.deps.clock()),
+})

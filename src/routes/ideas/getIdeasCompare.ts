@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import { getIdeasCompare } from '../../market/getIdeasCompare.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { symbol, unixSeconds } from '../shared/fields.js'
+import { ETH_LONG } from '../shared/ideaExamples.js'
+import { assetRead, IDEA_RULES, IDEAS_DISCLAIMER_TEXT, ideaBasis } from '../shared/ideaSchema.js'
+import { prose } from '../shared/prose.js'
+
+export const getIdeasCompareRoute = defineRoute({
+  id: 'getIdeasCompare',
+  method: 'GET',
+  path: '/v1/ideas/compare',
+  priceUsd: PRICES.getIdeasCompare,
+  tier: 'alpha',
+  summary: 'Relative-strength pair read of two symbols',
+  description: prose`
+    Relative strength of \`a\` against \`b\` over the basis bars both legs have (joined on bar time: a bar
+    missing from either leg is dropped from both), plus each leg’s own read in the single-asset form.
+
+    Over the n common bars, x = ln(close a ÷ close b): \`ratio\` = last a ÷ last b; \`relativeStrength\` =
+    a’s return minus b’s over the window, percent; the ratio’s trend: slope = the least-squares slope of x
+    against the bar number, \`ratioSlopePctPerBar\` = (e^slope − 1) × 100, \`ratioTrend\` up / down when
+    |slope| × (n − 1) ≥ σx, else flat; \`zScore\` = (last x − mean x) ÷ σx (population σ; null for a flat
+    ratio); \`correlation\` = Pearson of the legs’ log returns (null when a leg is flat); \`suggestion\`
+    (mean reversion) long b / short a at z ≥ 2, long a / short b at z ≤ −2, else null. Fewer than 20 common
+    bars: status insufficient_history with \`needed\` and the pair figures null. Each leg: ${IDEA_RULES} a =
+    b is 400 naming \`b\`; a ticker without a listed pair is 404 \`unknown_instrument\` naming \`a\` or
+    \`b\`; not charged.`,
+  input: { query: z.object({ a: symbol, b: symbol, basis: ideaBasis }) },
+  output: z.object({
+    a: assetRead,
+    b: assetRead,
+    basis: ideaBasis,
+    status: z.enum(['ok', 'insufficient_history']),
+    bars: z.number().int().describe('Common bars compared'),
+    needed: z.number().int().nullable().describe('insufficient_history: the 20 common bars needed'),
+    from: unixSeconds.nullable(),
+    to: unixSeconds.nullable(),
+    ratio: z.number().nullable(),
+    relativeStrength: z
+      .number()
+      .nullable()
+      .describe('Return of a minus return of b over the window, percent'),
+    ratioSlopePctPerBar: z
+      .number()
+      .nullable()
+      .describe('Least-squares slope of ln(a ÷ b) per bar, as percent per bar'),
+    ratioTrend: z
+      .enum(['up', 'down', 'flat'])
+      .nullable()
+      .describe('up / down when the fitted move over the window is at least one σ of ln(a ÷ b)'),
+    zScore: z.number().nullable(),
+    correlation: z.number().nullable(),
+    suggestion: z.object({ long: symbol, short: symbol }).nullable(),
+    disclaimer: IDEAS_DISCLAIMER_TEXT,
+  }),
+  example: {
+    query: { a: 'ETH', b: 'BTC' },
+    output: {
+      a: {
+        symbol: 'ETH',
+        status: 'ok',
+        reason: null,
+        needed: null,
+        got: null,
+        idea: { ...ETH_LONG, target: 3195.5, liquidation: 2741.6, edge: 0.012 },
+      },
+      b: { symbol: 'BTC', status: 'neutral', reason: 'no_trend', needed: null, got: null, idea: null },
+      basis: '1d-1y',
+      status: 'ok',
+      bars: 365,
+      needed: null,
+      from: 1763856000,
+      to: 1795305600,
+      ratio: 0.03167,
+      relativeStrength: 4.2,
+      ratioSlopePctPerBar: 0.011,
+      ratioTrend: 'up',
+      zScore: 2.1,
+      correlation: 0.81,
+      suggestion: { long: 'BTC', short: 'ETH' },
+      disclaimer: 'Indicative, not advice',
+    },
+  },
+  handler: async ({ query }, ctx) => getIdeasCompare(ctx.deps.market, query, ctx.deps.clock()),
+})

@@ -1,0 +1,98 @@
+import { getAddress } from 'viem'
+import { z } from 'zod'
+import { getPendingOrders } from '../../market/getPendingOrders.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { address, sourceStatus, unixSeconds } from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+import { walletParams } from '../shared/readFields.js'
+
+/** The block a live gTrade read was taken at. */
+const gtradeReadAt = z
+  .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+  .describe('The block every chain value was read at (live, not cached)')
+
+export const getPendingOrdersRoute = defineRoute({
+  id: 'getPendingOrders',
+  method: 'GET',
+  path: '/v1/pending-orders/{address}',
+  priceUsd: PRICES.getPendingOrders,
+  tier: 'data',
+  summary: 'Resting limit and stop orders not yet filled',
+  description: prose`
+    Resting LIMIT and STOP orders on the perp venue (gTrade v10 on Base, USDC collateral): the owner’s open
+    trade slots of tradeType 1 (LIMIT) or 2 (STOP), read live from the diamond (getTrades, getTradeInfos) in
+    one multicall at one block (\`block\`). They hold collateral but carry no market exposure (\`exposure:
+    "none"\`) and are not positions (filled trades are in /v1/positions/{address}). \`triggerPrice\` is the
+    stored openPrice that fills the order; \`sizeUsd\` = collateral × leverage once filled; tp/sl null when
+    none is set; \`createdAt\` is the timestamp of \`createdBlock\`. Each order carries the body of POST
+    /v1/tx/risk/cancel that cancels it (its whole collateral returns). An address with none answers 200 with
+    an empty list; a chain fault is a 502 and nothing is charged.`,
+  input: { params: walletParams },
+  output: z.object({
+    address,
+    block: gtradeReadAt,
+    orders: z.array(
+      z.object({
+        index: z.number().int().describe('The trade slot index'),
+        pairIndex: z.number().int(),
+        pair: z.string().describe('"ETH/USD", from the diamond’s pairs(pairIndex)'),
+        long: z.boolean(),
+        orderType: z.enum(['limit', 'stop']),
+        triggerPrice: z.number().describe('The price that fills the order (stored openPrice)'),
+        leverage: z.number(),
+        collateralUsdc: z.number().describe('USDC held for the order; all of it returns on cancel'),
+        sizeUsd: z.number().describe('collateral × leverage once filled'),
+        tp: z.number().nullable().describe('Take-profit; null when none is set'),
+        sl: z.number().nullable().describe('Stop-loss; null when none is set'),
+        createdBlock: z.number().int().nonnegative(),
+        createdAt: unixSeconds.describe('Timestamp of createdBlock'),
+        exposure: z.literal('none').describe('A resting order has no market exposure until it fills'),
+        cancel: z
+          .object({
+            method: z.literal('POST'),
+            path: z.literal('/v1/tx/risk/cancel'),
+            body: z.object({ index: z.number().int(), owner: address }),
+          })
+          .describe('The request that builds the cancel transaction for this order'),
+      }),
+    ),
+    sources: z.object({ chain: sourceStatus }),
+  }),
+  example: {
+    params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+    output: {
+      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      block: { number: 41234567, timestamp: 1795410012 },
+      orders: [
+        {
+          index: 2,
+          pairIndex: 1,
+          pair: 'ETH/USD',
+          long: true,
+          orderType: 'limit',
+          triggerPrice: 825,
+          leverage: 2,
+          collateralUsdc: 250,
+          sizeUsd: 500,
+          tp: null,
+          sl: null,
+          createdBlock: 41230001,
+          createdAt: 1795400000,
+          exposure: 'none',
+          cancel: {
+            method: 'POST',
+            path: '/v1/tx/risk/cancel',
+            body: { index: 2, owner: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+          },
+        },
+      ],
+      sources: { chain: { ok: true } },
+    },
+  },
+  handler: async ({ params }, ctx) => ({
+    address: getAddress(params.address),
+    ...(await getPendingOrders(ctx.deps.chain, getAddress(params.address))),
+    sources: { chain: { ok: true as const } },
+  }),
+})

@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import { getPrices } from '../../market/getPrices.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { symbol, symbolList, unixSeconds } from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+
+export const getPricesRoute = defineRoute({
+  id: 'getPrices',
+  method: 'GET',
+  path: '/v1/prices',
+  priceUsd: PRICES.getPrices,
+  tier: 'data',
+  summary: 'Spot and perp prices for up to 30 symbols',
+  description: prose`
+    Per symbol, two labeled venue legs: \`spot\` (the exchange’s SYM-USD product: usd, change24h in percent,
+    volume24h in base-asset units, high24h, low24h) and \`perp\` (gTrade: pairIndex, index = the oracle
+    price used for liquidations, mark = what a minimal market long fills at, index plus half the pair
+    spread). A leg is null when that venue does not list the symbol (or, for perp, has no oracle price right
+    now); perp legs cover symbols the exchange does not carry. A ticker neither venue can price (no exchange
+    product, no perp pair with an oracle feed) is listed in \`unknown\` instead of \`prices\`, and when
+    every requested ticker is unknown the call is refused with 400 \`unknown_symbol\` (field \`symbols\`)
+    and not charged. Duplicate symbols are answered once.`,
+  input: { query: z.object({ symbols: symbolList(30) }) },
+  output: z.object({
+    asOf: unixSeconds,
+    prices: z.array(
+      z.object({
+        symbol,
+        spot: z
+          .object({
+            venue: z.string(),
+            usd: z.number(),
+            change24h: z.number(),
+            volume24h: z.number(),
+            high24h: z.number(),
+            low24h: z.number(),
+          })
+          .nullable(),
+        perp: z
+          .object({ venue: z.string(), pairIndex: z.number().int(), mark: z.number(), index: z.number() })
+          .nullable(),
+      }),
+    ),
+    unknown: z
+      .array(z.string())
+      .describe('Requested tickers neither venue can price (canonical case); empty when none'),
+  }),
+  example: {
+    query: { symbols: 'BTC,ETH' },
+    output: {
+      asOf: 1795420800,
+      prices: [
+        {
+          symbol: 'BTC',
+          spot: {
+            venue: 'coinbase',
+            usd: 95210.5,
+            change24h: 1.84,
+            volume24h: 8123.4,
+            high24h: 96020,
+            low24h: 93110.25,
+          },
+          perp: { venue: 'gtrade', pairIndex: 0, mark: 95214.3, index: 95208.1 },
+        },
+        {
+          symbol: 'ETH',
+          spot: {
+            venue: 'coinbase',
+            usd: 3012.44,
+            change24h: -0.62,
+            volume24h: 102344.1,
+            high24h: 3071.2,
+            low24h: 2984.05,
+          },
+          perp: { venue: 'gtrade', pairIndex: 1, mark: 3012.71, index: 3012.3 },
+        },
+      ],
+      unknown: [],
+    },
+  },
+  handler: async ({ query }, ctx) => ({
+    asOf: Math.floor(ctx.deps.clock() / 1000),
+    ...(await getPrices(ctx.deps.market, query.symbols)),
+  }),
+})

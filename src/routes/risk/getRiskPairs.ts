@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { getRiskPairs } from '../../market/getRiskPairs.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { prose } from '../shared/prose.js'
+
+export const getRiskPairsRoute = defineRoute({
+  id: 'getRiskPairs',
+  method: 'GET',
+  path: '/v1/risk/pairs',
+  priceUsd: PRICES.getRiskPairs,
+  tier: 'data',
+  summary: 'Leverage pair universe',
+  description: prose`
+    Every tradable perp pair, from the venue’s backend (trading variables): pairIndex (onchain: the position
+    in the backend’s pairs array, never renumbered, so indices can skip), symbol (FROM/TO), group, min and
+    max leverage (the pair’s own cap when it has one, else its group’s) and spread in percent (a market fill
+    pays half of it). Pairs the venue has disabled (cap below the group minimum) and empty slots are left
+    out.`,
+  input: {},
+  output: z.object({
+    pairs: z.array(
+      z.object({
+        pairIndex: z.number().int(),
+        symbol: z.string(),
+        group: z.string(),
+        minLeverage: z.number(),
+        maxLeverage: z.number(),
+        spreadPct: z.number(),
+      }),
+    ),
+  }),
+  example: {
+    output: {
+      pairs: [
+        {
+          pairIndex: 0,
+          symbol: 'BTC/USD',
+          group: 'crypto',
+          minLeverage: 1.1,
+          maxLeverage: 250,
+          spreadPct: 0.04,
+        },
+        {
+          pairIndex: 1,
+          symbol: 'ETH/USD',
+          group: 'crypto',
+          minLeverage: 1.1,
+          maxLeverage: 250,
+          spreadPct: 0.04,
+        },
+      ],
+    },
+  },
+  handler: async (_input, ctx) => ({ pairs: await getRiskPairs(ctx.deps.market) }),
+})

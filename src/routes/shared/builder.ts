@@ -1,0 +1,105 @@
+import type { z } from 'zod'
+import { defineRoute, type HandlerContext, notImplemented, type Route } from '../route.js'
+import { type ExampleSteps, exampleBuild } from './builderExample.js'
+import { builderOutput } from './builderOutput.js'
+import { wallet } from './fields.js'
+
+/**
+ * Sections C and E: builders. Each returns unsigned, ordered steps `{ to, data, value }` that the caller
+ * broadcasts itself; an approve step is prepended only when the live allowance is short. Bodies are
+ * strict: unknown properties are rejected. Prices: `PRICES` (routes/prices.ts); the machine-readable
+ * description lists $0.02.
+ */
+const priceNote = (priceUsd: number) =>
+  ` Reference price $${priceUsd}; the machine-readable description lists $0.02.`
+
+type NoExtra = Record<never, never>
+/** The example's extra fields: nothing when the builder has none. */
+type ExtraInput<E extends z.ZodRawShape> = keyof E extends never ? unknown : z.input<z.ZodObject<E>>
+
+/** What a builder returns: the envelope of `builderOutput` around its own action schema (and extra fields). */
+export type BuilderResult<A extends z.ZodRawShape, E extends z.ZodRawShape = NoExtra> = z.input<
+  ReturnType<typeof builderOutput<A, E>>
+>
+
+/**
+ * A builder's logic: the parsed body (typed by the body schema) in, the checked envelope out. Keep it one
+ * line calling a builders/ function declared to return `BuilderResult<typeof action>`: an inline object
+ * literal here loses its literal types (`action.type`) to inference and fails the check.
+ */
+export type BuilderHandler<
+  B extends z.ZodObject,
+  A extends z.ZodRawShape,
+  E extends z.ZodRawShape = NoExtra,
+> = (body: z.output<B>, ctx: HandlerContext) => Promise<BuilderResult<A, E>>
+
+interface BuilderMeta<B extends z.ZodObject, A extends z.ZodRawShape, E extends z.ZodRawShape> {
+  id: string
+  path: string
+  /** From `PRICES` (routes/prices.ts). */
+  priceUsd: number
+  summary: string
+  description: string
+  body: B
+  action: A
+  /** Top-level fields beside the envelope's (the stock order's `advisory`). */
+  extra?: E
+  /**
+   * A real body and the steps it gets; `builder()` fills in the rest of the envelope the way the engine
+   * does (suffix, issues, simulation, EIP-5792 form), see `exampleBuild`.
+   */
+  example: {
+    body: z.input<NoInfer<B>>
+    output: ExampleSteps<z.input<z.ZodObject<NoInfer<A>>>> & ExtraInput<NoInfer<E>>
+  }
+}
+
+/** A builder with its logic, or one whose capability a later change builds (501, nothing charged). */
+export type BuilderSpec<
+  B extends z.ZodObject,
+  A extends z.ZodRawShape,
+  E extends z.ZodRawShape = NoExtra,
+> = BuilderMeta<B, A, E> &
+  // NoInfer: B and A come from `body` and `action` only; the handler is checked against them.
+  ({ handler: BuilderHandler<NoInfer<B>, NoInfer<A>, NoInfer<E>> } | { capability: string })
+
+/** The wallet an example body builds for (`owner`, or `taker` for swaps and stock orders). */
+function exampleOwner(body: unknown): `0x${string}` {
+  const b = body as { owner?: `0x${string}`; taker?: `0x${string}` }
+  return b.owner ?? b.taker ?? '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+}
+
+/**
+ * One builder route: POST, the builder price and tier, `body` validated strictly, the output the
+ * `builderOutput` envelope around `action`. The body schema's type flows to the handler, and the
+ * handler's result is type-checked against the route's output schema.
+ */
+export function builder<B extends z.ZodObject, A extends z.ZodRawShape, E extends z.ZodRawShape = NoExtra>(
+  spec: BuilderSpec<B, A, E>,
+): Route {
+  const handler = 'handler' in spec ? spec.handler : notImplemented(spec.capability)
+  const { network, steps, action, ...extra } = spec.example.output
+  return defineRoute({
+    id: spec.id,
+    method: 'POST',
+    path: spec.path,
+    priceUsd: spec.priceUsd,
+    tier: 'builder',
+    summary: spec.summary,
+    description: spec.description + priceNote(spec.priceUsd),
+    input: { body: spec.body },
+    output: builderOutput(spec.action, spec.extra),
+    example: {
+      body: spec.example.body,
+      // The spread of a generic `E` is beyond TypeScript's inference; the example test parses the result.
+      output: {
+        ...exampleBuild(exampleOwner(spec.example.body), { network, steps, action }),
+        ...extra,
+      } as BuilderResult<A, E>,
+    },
+    handler: ({ body }, ctx) => handler(body, ctx),
+  })
+}
+
+/** Every builder's signer. */
+export const owner = wallet.describe('The wallet that signs and broadcasts the steps')

@@ -1,0 +1,73 @@
+import { getAddress } from 'viem'
+import { z } from 'zod'
+import { getStats } from '../../market/getStats.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import { address, sourceStatus } from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+import { walletParams } from '../shared/readFields.js'
+
+export const getStatsRoute = defineRoute({
+  id: 'getStats',
+  method: 'GET',
+  path: '/v1/stats/{address}',
+  priceUsd: PRICES.getStats,
+  tier: 'data',
+  summary: 'Trading statistics over closed trades',
+  description: prose`
+    Statistics over every closed gTrade round trip of /v1/history/{address} (all pages, at most 5,000
+    backend events; \`truncated\` true when there were more and the stats cover the newest). A win has pnl >
+    0, a loss pnl < 0, a breakeven trade (pnl 0) is neither but counts in \`trades\`. winRate = wins /
+    trades; netUsd = Σ pnl; grossProfit = Σ winning pnl; grossLoss = |Σ losing pnl| (positive); profitFactor
+    = grossProfit / grossLoss, null when there are no losses (never Infinity); expectancyR = mean of pnl /
+    R, where R is the loss at the stop when a stop was set at open (collateral × leverage × |open − sl| /
+    open) and otherwise the collateral (the most an isolated trade can lose; the history carries no stops,
+    so today R = collateral); avgWin = grossProfit / wins, avgLoss = grossLoss / losses (positive);
+    bestTrade and worstTrade are the highest and lowest pnl. With no trades the counts and sums are 0 and
+    every ratio, average and extreme is null. Round trips without a pnl from the backend are left out. A
+    backend fault is a 502 and nothing is charged.`,
+  input: { params: walletParams },
+  output: z.object({
+    address,
+    trades: z.number().int(),
+    wins: z.number().int(),
+    losses: z.number().int(),
+    winRate: z.number().nullable().describe('wins / trades; null with no trades'),
+    netUsd: z.number(),
+    grossProfit: z.number(),
+    grossLoss: z.number().describe('Positive'),
+    profitFactor: z.number().nullable().describe('null with no losses (never Infinity)'),
+    expectancyR: z.number().nullable().describe('Mean R multiple; null with no trades'),
+    avgWin: z.number().nullable().describe('null with no wins'),
+    avgLoss: z.number().nullable().describe('Positive; null with no losses'),
+    bestTrade: z.number().nullable().describe('null with no trades'),
+    worstTrade: z.number().nullable().describe('null with no trades'),
+    truncated: z.boolean().describe('More history than 5,000 events: the stats cover the newest'),
+    sources: z.object({ history: sourceStatus }),
+  }),
+  example: {
+    params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+    output: {
+      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      trades: 12,
+      wins: 7,
+      losses: 5,
+      winRate: 0.5833,
+      netUsd: 84.2,
+      grossProfit: 231.5,
+      grossLoss: 147.3,
+      profitFactor: 1.57,
+      expectancyR: 0.21,
+      avgWin: 33.07,
+      avgLoss: 29.46,
+      bestTrade: 61.2,
+      worstTrade: -48.9,
+      truncated: false,
+      sources: { history: { ok: true } },
+    },
+  },
+  handler: async ({ params }, ctx) => ({
+    address: getAddress(params.address),
+    ...(await getStats(ctx.deps.chain, ctx.deps.market, getAddress(params.address))),
+  }),
+})

@@ -1,0 +1,118 @@
+import { z } from 'zod'
+import { getSwapPrice } from '../../market/getSwapPrice.js'
+import { PRICES } from '../prices.js'
+import { defineRoute } from '../route.js'
+import {
+  address,
+  atomicAmount,
+  positiveAtomicAmount,
+  slippageBpsQuery,
+  tokenOrNative,
+} from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+import { usdOrNull } from '../shared/readFields.js'
+
+export const getSwapPriceRoute = defineRoute({
+  id: 'getSwapPrice',
+  method: 'GET',
+  path: '/v1/swap/price',
+  priceUsd: PRICES.getSwapPrice,
+  tier: 'data',
+  summary: 'Indicative swap quote (no calldata, reserves nothing)',
+  description: prose`
+    Expected output, minimum output after slippage, fee estimates and route for swapping \`fromAmount\`
+    (atomic units) of \`fromToken\` into \`toToken\`; native ETH is the sentinel
+    0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE on either side. Reserves no liquidity and returns no
+    calldata; build the transaction with POST /v1/tx/swap. Source (\`quotedBy\`): \`0x\` = the 0x Swap API
+    v2 allowance-holder price (when the service has a 0x API key; \`taker\` and \`slippageBps\` are passed
+    to it, \`minOut\` is its minBuyAmount, \`route\` its fills); \`onchain\` = the best single-hop pool read
+    from Base in one multicall (one more read for an Aerodrome winner’s fee): Uniswap v3 QuoterV2 over the
+    0.01/0.05/0.3/1 % tiers and the Aerodrome router (volatile and stable), ETH priced as WETH on Uniswap
+    only (the Aerodrome router takes no native ETH, so POST /v1/tx/swap routes it through Uniswap), ETH⇄WETH
+    a 1:1 wrap through WETH9; there \`minOut\` = floor(expectedOut × (10000 − slippageBps) / 10000). Fees:
+    \`poolFeeBps\` is the pool’s own fee, already inside expectedOut (null from 0x, which does not report
+    it); \`aggregatorFee\` is 0x’s fee, already inside expectedOut (null onchain); \`gasEstimate\` is gas
+    units (0x: the whole transaction; onchain: QuoterV2’s estimate of the pool swap alone, without router
+    overhead or approvals; null for Aerodrome and wraps); \`networkFeeWei\` = 0x’s totalNetworkFee, or
+    gasEstimate × the block’s base fee onchain (Base’s L1 data fee not included); \`gasUsd\` = networkFeeWei
+    at the exchange’s ETH-USD price. Every unknown value is null, never 0. Quotes are cached 2 s (about one
+    Base block) per identical request. Errors: 400 naming the field (\`toToken\` equal to \`fromToken\`,
+    \`fromAmount\` 0); 409 \`no_liquidity\` when no pool can fill it; 502 with Retry-After when 0x or the
+    RPC fails. None of them is charged.`,
+  input: {
+    query: z.object({
+      fromToken: tokenOrNative,
+      toToken: tokenOrNative,
+      fromAmount: positiveAtomicAmount,
+      taker: address.describe('The wallet that would swap (0x checks its balance and allowance)'),
+      slippageBps: slippageBpsQuery(10_000),
+    }),
+  },
+  output: z.object({
+    fromToken: address,
+    toToken: address,
+    fromAmount: atomicAmount,
+    expectedOut: atomicAmount.describe('Atomic units of toToken the swap is expected to deliver'),
+    minOut: atomicAmount.describe('Least output after slippageBps: the swap should revert below it'),
+    slippageBps: z.number().int(),
+    quotedBy: z.enum(['0x', 'onchain']).describe('0x Swap API v2, or the DEX contracts read directly'),
+    blockNumber: atomicAmount.nullable().describe('Block the liquidity was read at; null for a wrap'),
+    fees: z.object({
+      gasEstimate: atomicAmount
+        .nullable()
+        .describe('Gas units; see the description for what each source counts'),
+      networkFeeWei: atomicAmount.nullable().describe('Gas cost in wei'),
+      gasUsd: usdOrNull,
+      poolFeeBps: z
+        .number()
+        .nullable()
+        .describe('The pool’s own fee in basis points, already in expectedOut'),
+      aggregatorFee: z
+        .object({ amount: atomicAmount, token: address })
+        .nullable()
+        .describe('0x’s fee, already in expectedOut; null onchain'),
+    }),
+    route: z.array(
+      z.object({
+        source: z.string().describe('Liquidity source, e.g. Uniswap_V3, Aerodrome_V2, WETH (wrap)'),
+        from: address,
+        to: address,
+        proportionBps: z.number().int().describe('Share of fromAmount this leg fills, in basis points'),
+      }),
+    ),
+  }),
+  example: {
+    query: {
+      fromToken: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+      toToken: '0x4200000000000000000000000000000000000006',
+      fromAmount: '1000000000',
+      taker: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    },
+    output: {
+      fromToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      toToken: '0x4200000000000000000000000000000000000006',
+      fromAmount: '1000000000',
+      expectedOut: '333166666666666666',
+      minOut: '329834999999999999',
+      slippageBps: 100,
+      quotedBy: 'onchain',
+      blockNumber: '38950000',
+      fees: {
+        gasEstimate: '84000',
+        networkFeeWei: '840000000000',
+        gasUsd: 0.00252,
+        poolFeeBps: 5,
+        aggregatorFee: null,
+      },
+      route: [
+        {
+          source: 'Uniswap_V3',
+          from: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          to: '0x4200000000000000000000000000000000000006',
+          proportionBps: 10000,
+        },
+      ],
+    },
+  },
+  handler: async ({ query }, ctx) => getSwapPrice(ctx.deps.chain, ctx.deps.market, query),
+})

@@ -1,0 +1,63 @@
+import { z } from 'zod'
+import { buildBurn } from '../../builders/burn.js'
+import { PRICES } from '../prices.js'
+import { builder, owner } from '../shared/builder.js'
+import { hex } from '../shared/builderExample.js'
+import { address, atomicAmount, positiveAtomicAmount } from '../shared/fields.js'
+import { prose } from '../shared/prose.js'
+
+export const buildBurnRoute = builder({
+  id: 'buildBurn',
+  path: '/v1/tx/burn',
+  priceUsd: PRICES.buildBurn,
+  summary: 'Burn UTIL (transfer to the dead address)',
+  description: prose`
+    One step: UTIL.transfer(0x…dEaD, amount). UTIL has no burn function and its totalSupply never changes: a
+    burn moves tokens to the dead address, so what it reduces is the circulating supply, totalSupply −
+    balanceOf(0x…dEaD). \`action.supplyAfter\` is that circulating supply once this burn is mined (as read
+    at the quote; other burns mined first lower it further). Holding less than \`amount\` is 422
+    insufficient_balance. On a network profile without UTIL (no UTIL_TOKEN configured) the answer is 501
+    util_not_deployed, not charged. Pass the mined hash as burnTxHash to the prop desk.`,
+  body: z.strictObject({
+    amount: positiveAtomicAmount.describe('Atomic UTIL (18 decimals), above 0'),
+    owner,
+  }),
+  action: {
+    type: z.literal('burn'),
+    token: address.describe('The UTIL token'),
+    burnAddress: address.describe('0x000000000000000000000000000000000000dEaD, where burned UTIL goes'),
+    amount: atomicAmount.describe('Atomic UTIL burned, as requested'),
+    totalSupply: atomicAmount.describe('UTIL totalSupply(): fixed, a burn does not change it'),
+    burnedAfter: atomicAmount.describe('balanceOf(0x…dEaD) after this burn: all UTIL ever burned'),
+    supplyAfter: atomicAmount.describe(
+      'Circulating supply after this burn: totalSupply − burnedAfter (read at the quote)',
+    ),
+  },
+  example: {
+    body: { amount: '250000000000000000000000', owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    output: {
+      network: 'eip155:8453',
+      steps: [
+        {
+          to: '0xDE7e000000000000000000000000000000000001',
+          data: hex`
+            0xa9059cbb
+            000000000000000000000000000000000000000000000000000000000000dead
+            0000000000000000000000000000000000000000000034f086f3b33b68400000`,
+          value: '0',
+          description: 'Transfer 250000 UTIL to the dead address (burn)',
+        },
+      ],
+      action: {
+        type: 'burn',
+        token: '0xDE7e000000000000000000000000000000000001',
+        burnAddress: '0x000000000000000000000000000000000000dEaD',
+        amount: '250000000000000000000000',
+        totalSupply: '100000000000000000000000000000',
+        burnedAfter: '1250000000000000000000000',
+        supplyAfter: '99998750000000000000000000000',
+      },
+    },
+  },
+  handler: (body, ctx) => buildBurn(ctx.deps.builders, ctx.deps.config.utilToken, body),
+})

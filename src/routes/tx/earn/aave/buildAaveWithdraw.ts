@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import { buildAaveWithdraw } from '../../../../builders/aaveWithdraw.js'
+import { PRICES } from '../../../prices.js'
+import { builder, owner } from '../../../shared/builder.js'
+import { hex } from '../../../shared/builderExample.js'
+import { address, atomicAmount, positiveAtomicAmount } from '../../../shared/fields.js'
+import { prose } from '../../../shared/prose.js'
+
+export const buildAaveWithdrawRoute = builder({
+  id: 'buildAaveWithdraw',
+  path: '/v1/tx/earn/aave/withdraw',
+  priceUsd: PRICES.buildAaveWithdraw,
+  summary: 'Withdraw from the pool lender',
+  description: prose`
+    Aave v3 Pool.withdraw(asset, amount, to = owner). \`amount\` is atomic, or "max" (encoded as
+    type(uint256).max) for the whole aToken balance at inclusion, interest included, leaving no dust.
+    \`asset\` must be a listed Aave reserve (else 422 unlisted_target); an amount above the owner’s aToken
+    balance is 422 insufficient_balance (details.issues.balance names the aToken and the balance), "max" of
+    nothing is 422 nothing_to_withdraw. A withdraw that would leave an Aave borrower’s health below 1 fails
+    the simulation (422 simulation_reverted, the Aave error named). The simulation reports the asset and the
+    aToken.`,
+  body: z.strictObject({
+    asset: address.describe('Underlying token of a listed Aave reserve (USDC, WETH, cbBTC)'),
+    amount: z.union([z.literal('max'), positiveAtomicAmount], {
+      error: 'must be a positive atomic amount (digits, no leading zeros) or the literal "max".',
+    }),
+    owner,
+  }),
+  action: {
+    type: z.literal('aaveWithdraw'),
+    asset: address,
+    amount: z.string().describe('As requested: atomic digits, or "max"'),
+    aToken: address.describe('The reserve’s aToken (receipt token) burned from the owner'),
+    expectedAmount: atomicAmount.describe(
+      'Atomic `asset` the owner receives: `amount`, or for "max" the aToken balance at the quote (plus the interest accrued until inclusion)',
+    ),
+    expectedATokenBalanceAfter: atomicAmount.describe(
+      'Owner’s aToken balance at the quote − expectedAmount ("0" for "max"); interest accrues on the rest until inclusion',
+    ),
+  },
+  example: {
+    // An owner with USDC supplied to Aave on the devnet (its deployer), so the example is served there.
+    body: {
+      asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+      amount: '500000000',
+      owner: '0xbcd4042de499d14e55001ccbb24a551f3b954096',
+    },
+    output: {
+      network: 'eip155:8453',
+      steps: [
+        {
+          to: '0xA238Dd80C259a72e81d7e4664a9801593F98d1c5',
+          data: hex`
+            0x69328dec
+            000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913
+            000000000000000000000000000000000000000000000000000000001dcd6500
+            000000000000000000000000bcd4042de499d14e55001ccbb24a551f3b954096`,
+          value: '0',
+          description: 'Withdraw 500 USDC from Aave v3',
+        },
+      ],
+      action: {
+        type: 'aaveWithdraw',
+        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        amount: '500000000',
+        aToken: '0x4e65fE4DbA92790696d040ac24Aa414708F5c0AB',
+        expectedAmount: '500000000',
+        expectedATokenBalanceAfter: '19999612345678',
+      },
+    },
+  },
+  handler: (body, ctx) => buildAaveWithdraw(ctx.deps.builders, ctx.deps.lending, body),
+})

@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { buildVaultWithdraw } from '../../../builders/vaultWithdraw.js'
+import { PRICES } from '../../prices.js'
+import { builder } from '../../shared/builder.js'
+import { hex } from '../../shared/builderExample.js'
+import { address, atomicAmount } from '../../shared/fields.js'
+import { vaultBody } from '../../shared/vaultFields.js'
+
+export const buildEarnWithdrawRoute = builder({
+  id: 'buildEarnWithdraw',
+  path: '/v1/tx/earn/withdraw',
+  priceUsd: PRICES.buildEarnWithdraw,
+  summary: 'Withdraw from an ERC-4626 vault',
+  description: 'Withdraw `assets` from `vault`; `owner` is owner and receiver.',
+  body: vaultBody,
+  action: { type: z.literal('vaultWithdraw'), vault: address, assets: atomicAmount },
+  example: {
+    body: {
+      vault: '0xde7e000000000000000000000000000000000030',
+      assets: '500000000',
+      owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    },
+    output: {
+      network: 'eip155:8453',
+      steps: [
+        {
+          to: '0xdE7e000000000000000000000000000000000030',
+          data: hex`
+            0xb460af94
+            000000000000000000000000000000000000000000000000000000001dcd6500
+            00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8
+            00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8`,
+          value: '0',
+          description: 'Withdraw 500 USDC from agentdesk devnet USDC vault',
+        },
+      ],
+      action: {
+        type: 'vaultWithdraw',
+        vault: '0xdE7e000000000000000000000000000000000030',
+        assets: '500000000',
+      },
+    },
+  },
+  handler: (body, ctx) => buildVaultWithdraw(ctx.deps.builders, ctx.deps.lending, body),
+})

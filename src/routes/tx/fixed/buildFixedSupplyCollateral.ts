@@ -1,0 +1,83 @@
+import { z } from 'zod'
+import { buildFixedSupplyCollateral } from '../../../builders/fixedSupplyCollateral.js'
+import { PRICES } from '../../prices.js'
+import { builder } from '../../shared/builder.js'
+import { hex } from '../../shared/builderExample.js'
+import {
+  BORROW_MARKET,
+  COMMON,
+  collateralAction,
+  EXAMPLE_OWNER,
+  fixedCollateralBody,
+} from '../../shared/fixedFields.js'
+import { prose } from '../../shared/prose.js'
+
+export const buildFixedSupplyCollateralRoute = builder({
+  id: 'buildFixedSupplyCollateral',
+  path: '/v1/tx/fixed/supply-collateral',
+  priceUsd: PRICES.buildFixedSupplyCollateral,
+  summary: 'Supply collateral to a fixed-rate market',
+  description: prose`
+    Midnight supplyCollateral(market, index, assets, onBehalf = owner); the exact approve is prepended when
+    short; a balance below \`assets\` is 422 insufficient_balance. ${COMMON}`,
+  body: fixedCollateralBody,
+  action: { type: z.literal('fixedSupplyCollateral'), ...collateralAction },
+  example: {
+    body: {
+      marketId: BORROW_MARKET,
+      collateralToken: '0x4200000000000000000000000000000000000006',
+      assets: '100000000000000000',
+      owner: EXAMPLE_OWNER,
+    },
+    output: {
+      network: 'eip155:8453',
+      steps: [
+        {
+          to: '0x4200000000000000000000000000000000000006',
+          data: hex`
+            0x095ea7b3
+            000000000000000000000000adedd8ab6de832766fedf0fac4992e5c4d3ea18a
+            000000000000000000000000000000000000000000000000016345785d8a0000`,
+          value: '0',
+          description: 'Approve 0.1 WETH to Morpho Midnight',
+        },
+        {
+          to: '0xAdedD8ab6dE832766Fedf0FaC4992E5C4D3EA18A',
+          data: hex`
+            0x32292d96
+            0000000000000000000000000000000000000000000000000000000000000080
+            0000000000000000000000000000000000000000000000000000000000000000
+            000000000000000000000000000000000000000000000000016345785d8a0000
+            00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8
+            0000000000000000000000000000000000000000000000000000000000002105
+            000000000000000000000000adedd8ab6de832766fedf0fac4992e5c4d3ea18a
+            000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913
+            0000000000000000000000000000000000000000000000000000000000000100
+            0000000000000000000000000000000000000000000000000000000070dbd880
+            0000000000000000000000000000000000000000000000000000000000000000
+            0000000000000000000000000000000000000000000000000000000000000000
+            0000000000000000000000000000000000000000000000000000000000000000
+            0000000000000000000000000000000000000000000000000000000000000002
+            0000000000000000000000004200000000000000000000000000000000000006
+            0000000000000000000000000000000000000000000000000bef55718ad60000
+            0000000000000000000000000000000000000000000000000429d069189e0000
+            000000000000000000000000de7e000000000000000000000000000000000020
+            000000000000000000000000cbb7c0000ab88b473b1f5afd9ef808440eed33bf
+            0000000000000000000000000000000000000000000000000bef55718ad60000
+            0000000000000000000000000000000000000000000000000429d069189e0000
+            000000000000000000000000de7e000000000000000000000000000000000021`,
+          value: '0',
+          description: 'Supply 0.1 WETH as collateral',
+        },
+      ],
+      action: {
+        type: 'fixedSupplyCollateral',
+        marketId: '0xf2e40d3e419a0b8ae1cb50e59951890fc1bfe23bbdb69c1af778b5c957c7fc16',
+        collateralToken: '0x4200000000000000000000000000000000000006',
+        assets: '100000000000000000',
+        collateralAfter: '1100000000000000000',
+      },
+    },
+  },
+  handler: (body, ctx) => buildFixedSupplyCollateral(ctx.deps.builders, body),
+})

@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import { buildAeroRemove } from '../../../../builders/lpAeroRemove.js'
+import { PRICES } from '../../../prices.js'
+import { builder, owner } from '../../../shared/builder.js'
+import { hex } from '../../../shared/builderExample.js'
+import { address, atomicAmount, positiveAtomicAmount, slippageBpsBody } from '../../../shared/fields.js'
+import { aeroPair, COMMON_ERRORS, MINS, nativeSide } from '../../../shared/lpFields.js'
+import { prose } from '../../../shared/prose.js'
+
+export const buildAeroRemoveRoute = builder({
+  id: 'buildAeroRemove',
+  path: '/v1/tx/lp/aero/remove',
+  priceUsd: PRICES.buildAeroRemove,
+  summary: 'Remove liquidity from a volatile Aerodrome pair',
+  description: prose`
+    Router.removeLiquidity(tokenA, tokenB, stable = false, liquidity, mins, to = owner, deadline): burns
+    \`liquidity\` LP tokens of the pair’s volatile pool for both tokens. With one side native ETH the step
+    is removeLiquidityETH(token, false, liquidity, tokenMin, ethMin, owner, deadline): the WETH side is
+    unwrapped and paid as ETH. The LP token is the pool itself; an exact approve of it to the router is
+    prepended when short (the pool is accepted as a target because the listed PoolFactory reports it for two
+    listed tokens; a pool address is never taken from the caller). Expected amounts from
+    quoteRemoveLiquidity at the quote. ${MINS} Refusals: 422 pool_not_found naming tokenB, 422
+    insufficient_balance naming liquidity (the owner holds fewer LP tokens), 422 amounts_too_small naming
+    liquidity (dust that returns nothing on a side). ${COMMON_ERRORS}`,
+  body: z.strictObject({
+    ...aeroPair,
+    liquidity: positiveAtomicAmount.describe('LP tokens to burn, atomic (18 decimals)'),
+    owner,
+    slippageBps: slippageBpsBody(),
+  }),
+  action: {
+    type: z.literal('aeroRemove'),
+    pool: address.describe('The volatile pool, which is also the LP token'),
+    nativeSide,
+    amountA: atomicAmount.describe('tokenA paid out at the quote'),
+    amountB: atomicAmount.describe('tokenB paid out at the quote'),
+    amountAMin: atomicAmount.describe('Least tokenA the remove may pay (slippage floor)'),
+    amountBMin: atomicAmount.describe('Least tokenB the remove may pay (slippage floor)'),
+  },
+  example: {
+    body: {
+      tokenA: '0x4200000000000000000000000000000000000006',
+      tokenB: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+      liquidity: '5477225575',
+      owner: '0xbcd4042de499d14e55001ccbb24a551f3b954096',
+      slippageBps: 50,
+    },
+    output: {
+      network: 'eip155:8453',
+      steps: [
+        {
+          to: '0xAE130edbE1A17824F82970664A96bAAF847D1566',
+          data: hex`
+            0x095ea7b3
+            000000000000000000000000cf77a3ba9a5ca399b7c97c74d54e5b1beb874e43
+            000000000000000000000000000000000000000000000000000000014677d467`,
+          value: '0',
+          description: 'Approve 5477225575 vAMM-WETH/USDC LP to the Aerodrome router',
+        },
+        {
+          to: '0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43',
+          data: hex`
+            0x0dede6c4
+            0000000000000000000000004200000000000000000000000000000000000006
+            000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913
+            0000000000000000000000000000000000000000000000000000000000000000
+            000000000000000000000000000000000000000000000000000000014677d467
+            00000000000000000000000000000000000000000000000000005a7ea627b454
+            0000000000000000000000000000000000000000000000000000000000048e03
+            000000000000000000000000bcd4042de499d14e55001ccbb24a551f3b954096
+            000000000000000000000000000000000000000000000000000000006b0438ab`,
+          value: '0',
+          description: 'Remove 5477225575 LP from vAMM-WETH/USDC',
+        },
+      ],
+      action: {
+        type: 'aeroRemove',
+        pool: '0xAE130edbE1A17824F82970664A96bAAF847D1566',
+        nativeSide: null,
+        amountA: '99999999999056',
+        amountB: '299999',
+        amountAMin: '99499999999060',
+        amountBMin: '298499',
+      },
+    },
+  },
+  handler: (body, ctx) => buildAeroRemove(ctx.deps.builders, body),
+})

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { buildUniCollect } from '../../../../builders/lpUniCollect.js'
+import { PRICES } from '../../../prices.js'
+import { builder, owner } from '../../../shared/builder.js'
+import { hex } from '../../../shared/builderExample.js'
+import { address, atomicAmount, nftTokenId } from '../../../shared/fields.js'
+import { COMMON_ERRORS } from '../../../shared/lpFields.js'
+import { prose } from '../../../shared/prose.js'
+
+export const buildUniCollectRoute = builder({
+  id: 'buildUniCollect',
+  path: '/v1/tx/lp/uni/collect',
+  priceUsd: PRICES.buildUniCollect,
+  summary: 'Collect a position’s accrued fees',
+  description: prose`
+    NonfungiblePositionManager.collect(tokenId, recipient = owner, max, max): every fee owed goes to
+    \`owner\` (the NFT’s holder or approved for it); the liquidity stays. \`fees0\`/\`fees1\`: the fees owed
+    at the quote (tokensOwed plus the fee growth inside the range since the position’s snapshot, as collect
+    computes it); the simulation’s balance changes show the same. Refusals: 422 position_not_found naming
+    tokenId, 422 not_position_owner naming owner. ${COMMON_ERRORS}`,
+  body: z.strictObject({ tokenId: nftTokenId, owner }),
+  action: {
+    type: z.literal('uniCollect'),
+    tokenId: nftTokenId,
+    token0: address.describe('The pool’s token0'),
+    token1: address.describe('The pool’s token1'),
+    fees0: atomicAmount.describe('token0 fees owed at the quote'),
+    fees1: atomicAmount.describe('token1 fees owed at the quote'),
+  },
+  example: {
+    body: {
+      tokenId: '1',
+      owner: '0xbcd4042de499d14e55001ccbb24a551f3b954096',
+    },
+    output: {
+      network: 'eip155:8453',
+      steps: [
+        {
+          to: '0x03a520b32C04BF3bEEf7BEb72E919cf822Ed34f1',
+          data: hex`
+            0xfc6f7865
+            0000000000000000000000000000000000000000000000000000000000000001
+            000000000000000000000000bcd4042de499d14e55001ccbb24a551f3b954096
+            00000000000000000000000000000000ffffffffffffffffffffffffffffffff
+            00000000000000000000000000000000ffffffffffffffffffffffffffffffff`,
+          value: '0',
+          description: 'Collect the fees of position 1',
+        },
+      ],
+      action: {
+        type: 'uniCollect',
+        tokenId: '1',
+        token0: '0x4200000000000000000000000000000000000006',
+        token1: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        fees0: '0',
+        fees1: '129507629',
+      },
+    },
+  },
+  handler: (body, ctx) => buildUniCollect(ctx.deps.builders, body),
+})

@@ -1,0 +1,117 @@
+import { z } from 'zod'
+import { buildRiskModify } from '../../../builders/riskModify.js'
+import { PRICES } from '../../prices.js'
+import { builder, owner } from '../../shared/builder.js'
+import { hex } from '../../shared/builderExample.js'
+import { signedAmount } from '../../shared/builderOutput.js'
+import { prose } from '../../shared/prose.js'
+import { COMMON, leverage, MAX_USDC, price, slippagePct, tpSl, tradeIndex } from '../../shared/riskFields.js'
+
+export const buildRiskModifyRoute = builder({
+  id: 'buildRiskModify',
+  path: '/v1/tx/risk/modify',
+  priceUsd: PRICES.buildRiskModify,
+  summary: 'Modify a trade (leverage, size, TP, SL) or a resting order (trigger, TP, SL)',
+  description: prose`
+    Filled trade: \`tp\` / \`sl\` → \`updateTp\` / \`updateSl\` (synchronous; 0 removes), then at most one
+    queued market change the oracle keeper fills: \`leverage\` → \`updateLeverage(index, leverage x1e3)\`,
+    which keeps the position size, so a decrease pulls a top-up of collateral × old / new − collateral (the
+    exact USDC approve prepended when short) and an increase returns collateral; or \`sizeDeltaUsdc\` > 0 →
+    \`increasePositionSize(index, collateral, the trade’s leverage, expectedPrice, maxSlippageP)\` (approve
+    prepended), < 0 → \`decreasePositionSize(index, collateral, 0, expectedPrice)\` (collateral out at
+    constant leverage, with its share of the PnL). Resting LIMIT/STOP order: \`triggerPrice\`, \`tp\`,
+    \`sl\` → one \`updateOpenOrder(index, trigger, tp, sl, maxSlippageP)\`, unchanged parts carried over.
+
+    Action: \`changes\` in step order, \`collateralDelta\` (signed atomic USDC of the trade’s collateral as
+    asked: + pulled from owner, − released), \`newLeverage\`.
+
+    Errors: 400 \`invalid_input\` (none of leverage/sizeDeltaUsdc/tp/sl/triggerPrice; both leverage and
+    sizeDeltaUsdc; sizeDeltaUsdc without expectedPrice); 422 \`trade_not_found\` (index), \`wrong_side\` (tp
+    or sl: a long’s TP must be above and SL below the trade’s entry — its openPrice, or the new trigger of a
+    resting order — mirrored for a short), \`leverage_above_max\` / \`leverage_below_min\` /
+    \`leverage_unchanged\` (leverage), \`resting_order\` (leverage or sizeDeltaUsdc on a resting order),
+    \`not_a_resting_order\` (triggerPrice on a filled trade), \`order_pending\` (index: a market order on
+    this trade is still queued), \`decrease_too_large\` (sizeDeltaUsdc: at or beyond the collateral; close
+    instead), \`insufficient_balance\` (leverage or sizeDeltaUsdc). ${COMMON}`,
+  body: z
+    .strictObject({
+      index: tradeIndex,
+      owner,
+      leverage: leverage
+        .optional()
+        .describe('New leverage of a filled trade, human, within the pair’s live max'),
+      sizeDeltaUsdc: z
+        .number()
+        .min(-MAX_USDC, { error: `must lie within -${MAX_USDC}..${MAX_USDC} USDC.` })
+        .max(MAX_USDC, { error: `must lie within -${MAX_USDC}..${MAX_USDC} USDC.` })
+        .refine((v) => v !== 0, { error: 'must not be 0: positive increases, negative decreases.' })
+        .optional()
+        .describe('Collateral delta in human USDC at the trade’s leverage: + increase / − decrease, never 0'),
+      tp: tpSl('new take-profit').optional(),
+      sl: tpSl('new stop-loss').optional(),
+      triggerPrice: price.optional().describe('New trigger of a resting LIMIT/STOP order, human'),
+      expectedPrice: price
+        .optional()
+        .describe('Required with sizeDeltaUsdc: the price the size change should fill near, human'),
+      slippagePct,
+    })
+    .refine((b) => [b.leverage, b.sizeDeltaUsdc, b.tp, b.sl, b.triggerPrice].some((v) => v !== undefined), {
+      error: 'is required: pass at least one of leverage, sizeDeltaUsdc, tp, sl, triggerPrice.',
+      path: ['leverage'],
+    })
+    .refine((b) => b.leverage === undefined || b.sizeDeltaUsdc === undefined, {
+      error: 'cannot be combined with leverage: the venue queues one market change per trade at a time.',
+      path: ['sizeDeltaUsdc'],
+    })
+    .refine((b) => b.sizeDeltaUsdc === undefined || b.expectedPrice !== undefined, {
+      error: 'is required when sizeDeltaUsdc is set.',
+      path: ['expectedPrice'],
+    }),
+  action: {
+    type: z.literal('riskModify'),
+    index: z.number().int(),
+    pairIndex: z.number().int(),
+    changes: z
+      .array(z.enum(['leverage', 'sizeDeltaUsdc', 'tp', 'sl', 'triggerPrice']))
+      .describe('What the steps change, in step order'),
+    collateralDelta: signedAmount.describe(
+      'USDC: + pulled from owner, − released; "0" for TP/SL/trigger only',
+    ),
+    newLeverage: z.number().nullable().describe('After a leverage update; null otherwise'),
+  },
+  example: {
+    body: { index: 1, owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', tp: 5000, sl: 3000 },
+    output: {
+      network: 'eip155:8453',
+      steps: [
+        {
+          to: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
+          data: hex`
+            0xf401f2bb
+            0000000000000000000000000000000000000000000000000000000000000001
+            00000000000000000000000000000000000000000000000000002d79883d2000`,
+          value: '0',
+          description: 'Set TP of trade 1 to 5000',
+        },
+        {
+          to: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
+          data: hex`
+            0xb5d9e9d0
+            0000000000000000000000000000000000000000000000000000000000000001
+            00000000000000000000000000000000000000000000000000001b48eb57e000`,
+          value: '0',
+          description: 'Set SL of trade 1 to 3000',
+        },
+      ],
+      action: {
+        type: 'riskModify',
+        index: 1,
+        pairIndex: 1,
+        changes: ['tp', 'sl'],
+        collateralDelta: '0',
+        newLeverage: null,
+      },
+    },
+  },
+  handler: (body, ctx) => buildRiskModify(ctx.deps.builders, body),
+})

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { loadConfig } from '../src/config.js'
+import { buildOpenApi } from '../src/discovery/openapi.js'
+import { routeTable } from '../src/routes/table.js'
+
+/**
+ * The published OpenAPI document may only grow. `fixtures/openapi.before.json` is the document as it was
+ * before the route files were moved (issue 23: `buildOpenApi(routeTable, loadConfig({ DATA_DIR:
+ * 'memory://' }))` at 9e6e5d5, written with JSON.stringify(doc, null, 2)). Every operation in it must still
+ * be served with the same operationId, tags, summary, price (`x-x402`, `x-payment-info`), parameters,
+ * request body and response schemas. Allowed: new paths, new methods, new response statuses, new optional
+ * parameters, new operation keys. Descriptions (the operation's and every `description` inside a schema)
+ * are compared with runs of whitespace collapsed to one space, so prose may be re-wrapped in the source but
+ * not reworded. A deliberate change to what is published replaces the fixture in the same commit, saying
+ * why.
+ */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+type Operation = { [key: string]: Json }
+type Doc = { paths: Record<string, Record<string, Operation>>; components: { [key: string]: Json } }
+
+const before = JSON.parse(
+  readFileSync(new URL('./fixtures/openapi.before.json', import.meta.url), 'utf8'),
+) as Doc
+const now = JSON.parse(JSON.stringify(buildOpenApi(routeTable, loadConfig({ DATA_DIR: 'memory://' })))) as Doc
+
+/** Whitespace runs collapsed in every `description` string, recursively; everything else untouched. */
+function normalize(value: Json, key?: string): Json {
+  if (typeof value === 'string') return key === 'description' ? value.replace(/\s+/g, ' ').trim() : value
+  if (Array.isArray(value)) return value.map((v) => normalize(v))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, k)]))
+  }
+  return value
+}
+
+const operations = Object.entries(before.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+)
+
+describe('OpenAPI document stability (only additions)', () => {
+  test('default: the fixture holds every operation of the table as it was', () => {
+    expect(operations.length).toBe(56)
+  })
+
+  test.each(operations)('behavior: $method $path keeps what it published', ({ path, method, op }) => {
+    const current = now.paths[path]?.[method]
+    expect(current, `${method.toUpperCase()} ${path} is gone`).toBeDefined()
+    if (!current) return
+    for (const field of [
+      'operationId',
+      'tags',
+      'summary',
+      'security',
+      'x-x402',
+      'x-payment-info',
+      'requestBody',
+    ]) {
+      expect(normalize(current[field] ?? null), field).toEqual(normalize(op[field] ?? null))
+    }
+    expect(normalize(current.description ?? null), 'description').toEqual(normalize(op.description ?? null))
+
+    const params = (p: Json) =>
+      Array.isArray(p) ? (p as { name: string; in: string; required?: boolean }[]) : []
+    const currentParams = params(current.parameters ?? null)
+    for (const param of params(op.parameters ?? null)) {
+      const match = currentParams.find((p) => p.name === param.name && p.in === param.in)
+      expect(normalize((match ?? null) as Json), `parameter ${param.in} ${param.name}`).toEqual(
+        normalize(param as Json),
+      )
+    }
+    const added = currentParams.filter(
+      (p) => !params(op.parameters ?? null).some((q) => q.name === p.name && q.in === p.in),
+    )
+    for (const param of added)
+      expect(param.required, `new parameter ${param.name} must be optional`).not.toBe(true)
+
+    const responses = (op.responses ?? {}) as Record<string, { content?: Json; headers?: Json }>
+    const currentResponses = (current.responses ?? {}) as Record<string, { content?: Json; headers?: Json }>
+    for (const [status, response] of Object.entries(responses)) {
+      expect(currentResponses[status], `response ${status}`).toBeDefined()
+      expect(normalize(currentResponses[status]?.content ?? null), `response ${status} content`).toEqual(
+        normalize(response.content ?? null),
+      )
+    }
+  })
+
+  test('behavior: every shared component schema is unchanged', () => {
+    const schemas = before.components.schemas as Record<string, Json>
+    const currentSchemas = now.components.schemas as Record<string, Json>
+    for (const [name, schema] of Object.entries(schemas)) {
+      expect(normalize(currentSchemas[name] ?? null), name).toEqual(normalize(schema))
+    }
+  })
+})
