@@ -174,6 +174,8 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     const snapshotNow = () =>
       ctx.testClient.request({ method: 'evm_snapshot' } as never) as Promise<`0x${string}`>
     let snapshot = await snapshotNow()
+    // anvil's revert does not restore the base fee the next block would have: it is set back by hand.
+    const { baseFeePerGas } = await ctx.publicClient.getBlock({ blockTag: 'pending' })
     logger.info({
       msg: 'devnet world up',
       rpc: devnet.anvil.url,
@@ -192,6 +194,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
         ctx.exclusive(async () => {
           await ctx.testClient.request({ method: 'evm_revert', params: [snapshot] } as never)
           snapshot = await snapshotNow()
+          if (baseFeePerGas !== null) await ctx.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas })
           await ctx.testClient.setAutomine(true)
         }),
       warm: devnet.warm,
