@@ -1,5 +1,6 @@
 import { ensureDevnetState } from '../src/devnet/buildState.js'
 import { ensurePgliteTemplate } from '../src/store/pgliteTemplate.js'
+import { dropStaleTestSchemas } from './helpers/testDatabase.js'
 
 /**
  * Runs once, before any test worker starts: builds the devnet state cache and the PGlite template if
@@ -12,4 +13,5 @@ export default async function setup(): Promise<void> {
   await ensureDevnetState(undefined, (message) => process.stdout.write(`[devnet] ${message}\n`))
   // Every service instance of the suite opens a database: from the template, not initdb.
   await ensurePgliteTemplate()
+  await dropStaleTestSchemas()
 }

@@ -28,8 +28,24 @@ export function chainTokenBalances(client: PublicClient, tokens: readonly Listed
   const scans = new Map<Address, { next: bigint; found: Set<Address> }>()
   const metas = new Map<Address, Promise<Meta | null>>()
 
+  // A devnet can be reverted (the tests share one world per worker and revert it between files), and a
+  // chain can reorg: when the last block seen has another hash now, everything learnt from the chain goes.
+  let seen: { number: bigint; hash: `0x${string}` } | undefined
+  async function continuity(latest: bigint): Promise<void> {
+    if (seen !== undefined) {
+      const then = seen.number <= latest ? await client.getBlock({ blockNumber: seen.number }) : null
+      if (then?.hash !== seen.hash) {
+        scans.clear()
+        metas.clear()
+      }
+    }
+    const head = await client.getBlock({ blockNumber: latest })
+    seen = { number: latest, hash: head.hash }
+  }
+
   async function discovered(owner: Address): Promise<Address[]> {
     const latest = await client.getBlockNumber()
+    await continuity(latest)
     const scan = scans.get(owner) ?? { next: 0n, found: new Set<Address>() }
     scans.set(owner, scan)
     if (latest >= scan.next) {

@@ -28,6 +28,11 @@ export interface DevnetWorld {
    * caller that signs with the deployer key itself (a test moving a feed) gets its nonce without a race.
    */
   asDeployer<T>(fn: () => Promise<T>): Promise<T>
+  /**
+   * Puts the chain back as it was when the world came up (evm_revert to a snapshot taken then), with
+   * automine on: the tests share one world per worker and reset it between files.
+   */
+  reset(): Promise<void>
   /** Whether the chain came from the state cache (fast path) or was built on this start. */
   warm: boolean
   stop(): Promise<void>
@@ -165,6 +170,12 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       currentBlock: async () => Number(await ctx.publicClient.getBlockNumber()),
     })
     stops.unshift(() => upstreams.stop())
+    // The world as it came up, for reset().
+    const snapshotNow = () =>
+      ctx.testClient.request({ method: 'evm_snapshot' } as never) as Promise<`0x${string}`>
+    let snapshot = await snapshotNow()
+    // anvil's revert does not restore the base fee the next block would have: it is set back by hand.
+    const { baseFeePerGas } = await ctx.publicClient.getBlock({ blockTag: 'pending' })
     logger.info({
       msg: 'devnet world up',
       rpc: devnet.anvil.url,
@@ -178,6 +189,14 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       pushPrices: () => pusher.push(),
       keeperTick: () => keeper.tick(),
       asDeployer: (fn) => ctx.exclusive(fn),
+      // Inside the deployer's queue, so no keeper or pusher transaction straddles the revert.
+      reset: () =>
+        ctx.exclusive(async () => {
+          await ctx.testClient.request({ method: 'evm_revert', params: [snapshot] } as never)
+          snapshot = await snapshotNow()
+          if (baseFeePerGas !== null) await ctx.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas })
+          await ctx.testClient.setAutomine(true)
+        }),
       warm: devnet.warm,
       stop: () => stopAll(stops),
     }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { createDatabase } from './database.js'
 import { createLedger } from './ledger.js'
 import { migrate } from './migrations.js'
+import { readPgliteTemplate } from './pgliteTemplate.js'
 
 const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const REFERRER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
@@ -50,7 +51,7 @@ describe('ledger on PGlite', () => {
   })
 
   test('an authorization opens once; a failed one may be tried again', async () => {
-    const db = await createDatabase({ dataDir: 'memory://' })
+    const db = await createDatabase({ dataDir: 'memory://', template: readPgliteTemplate() })
     await migrate(db)
     const ledger = createLedger(db)
     const id = await ledger.open(payment('0x02'))
@@ -64,7 +65,7 @@ describe('ledger on PGlite', () => {
   })
 
   test('referral standing counts settled payments only', async () => {
-    const db = await createDatabase({ dataDir: 'memory://' })
+    const db = await createDatabase({ dataDir: 'memory://', template: readPgliteTemplate() })
     await migrate(db)
     const ledger = createLedger(db)
     const a = await ledger.open(payment('0x03', REFERRER))
@@ -84,7 +85,7 @@ describe('ledger on PGlite', () => {
   })
 
   test('a served row the chain never paid becomes unpaid, is not re-opened and does not count for referrals', async () => {
-    const db = await createDatabase({ dataDir: 'memory://' })
+    const db = await createDatabase({ dataDir: 'memory://', template: readPgliteTemplate() })
     await migrate(db)
     const ledger = createLedger(db)
     const served = (await ledger.open(payment('0x06', REFERRER))) as number

@@ -286,6 +286,12 @@ export function createRedisState(url: string, now: () => number = Date.now): Sha
       },
     },
     async close() {
+      // QUIT is a command: with the server unreachable it waits in the offline queue, and a shutdown
+      // would wait with it. Without a live connection there is nothing to flush: just drop the socket.
+      if (redis.status !== 'ready') {
+        redis.disconnect()
+        return
+      }
       await redis.quit().catch(() => redis.disconnect())
     },
   }

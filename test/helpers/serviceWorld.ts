@@ -20,6 +20,7 @@ import { createReadiness } from '../../src/readiness.js'
 import { createServices, type Services } from '../../src/services.js'
 import { RECEIPT } from './chainChecks.js'
 import { headroomHttp } from './headroomHttp.js'
+import { testDatabase } from './testDatabase.js'
 
 export interface Instance {
   url: string
@@ -45,15 +46,39 @@ export interface ServiceWorld {
   stop(): Promise<void>
 }
 
-/** One devnet world (anvil + upstream simulators) per test file, and as many service instances as asked. */
-export async function startServiceWorld(): Promise<ServiceWorld> {
-  const env: NodeJS.ProcessEnv = {
-    DATA_DIR: 'memory://',
-    RATE_LIMIT_UNPAID: '1000000',
-    RATE_LIMIT_PAID: '1000000',
-    QUOTE_SECRET: 'test-quote-secret-shared-by-instances',
-    LOG_LEVEL: 'silent',
-  }
+/** Settings every instance of the world shares; the world's ports are added when it starts. */
+const BASE_ENV: NodeJS.ProcessEnv = {
+  DATA_DIR: 'memory://',
+  RATE_LIMIT_UNPAID: '1000000',
+  RATE_LIMIT_PAID: '1000000',
+  QUOTE_SECRET: 'test-quote-secret-shared-by-instances',
+  LOG_LEVEL: 'silent',
+}
+
+interface PooledWorld {
+  world: DevnetWorld
+  env: NodeJS.ProcessEnv
+}
+const POOL = Symbol.for('agentdesk.test.world')
+
+/**
+ * One devnet world (anvil + upstream simulators + keeper) per test worker process: Vitest runs a
+ * worker's files one after another in one process (`isolate: false`), and each file starts from the
+ * world as it came up (`reset`: an evm_revert to the start snapshot). Starting a world costs ~1.5 s;
+ * the suite has over forty files that use one. The anvil child dies with the worker (its supervisor
+ * watches the parent).
+ */
+function pooledWorld(): Promise<PooledWorld> {
+  const pool = globalThis as { [POOL]?: Promise<PooledWorld> }
+  pool[POOL] ??= startPooledWorld().catch((err: unknown) => {
+    pool[POOL] = undefined
+    throw err
+  })
+  return pool[POOL]
+}
+
+async function startPooledWorld(): Promise<PooledWorld> {
+  const env: NodeJS.ProcessEnv = { ...BASE_ENV }
   // On a port taken between choosing and binding it (another worker, another run), on another one.
   const world = await onFreePort(async (rpcPort) => {
     env.DEVNET_RPC_PORT = String(rpcPort)
@@ -65,6 +90,13 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
       pushIntervalMs: 0,
     })
   })
+  return { world, env }
+}
+
+/** The worker's devnet world, reset to its start, and as many service instances as asked. */
+export async function startServiceWorld(): Promise<ServiceWorld> {
+  const { world, env } = await pooledWorld()
+  await world.reset()
   const chain = createPublicClient({ transport: http(world.rpcUrl), pollingInterval: 20 }) as PublicClient
   const instances: Instance[] = []
   let funding: Promise<void> = Promise.resolve()
@@ -86,7 +118,15 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
       ;(server as { keepAliveTimeout: number }).keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
       await new Promise((r) => server.once('listening', r))
       const { port: bound } = server.address() as AddressInfo
-      const config = loadConfig({ ...env, PORT: String(bound), ...overrides })
+      // A ledger of its own in the machine's PostgreSQL, unless the test chose a store itself.
+      const ownStore = overrides.DATABASE_URL !== undefined || overrides.DATA_DIR !== undefined
+      const database = ownStore ? undefined : await testDatabase()
+      const config = loadConfig({
+        ...env,
+        PORT: String(bound),
+        ...(database === undefined ? {} : { DATABASE_URL: database.url }),
+        ...overrides,
+      })
       const readiness = createReadiness()
       const services = await createServices(config, createLogger('silent'), readiness, options.clock)
       app = createApp({ deps: services.deps })
@@ -97,6 +137,7 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
         async stop() {
           await new Promise((r) => server.close(r))
           await services.close()
+          await database?.drop()
         },
       }
       instances.push(instance)
@@ -130,9 +171,9 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
       await funding
       return { ...wallet, privateKey }
     },
+    // The file's instances; the world stays up for the worker's next file.
     async stop() {
       for (const i of instances) await i.stop().catch(() => {})
-      await world.stop()
     },
   }
 }
