@@ -169,7 +169,7 @@ describe('attack 1: a gas-burning smart-wallet payer', () => {
         async (r) => (await sw.chain.getTransactionReceipt({ hash: r.transaction as Hex })).gasUsed,
       ),
     )
-    // The figures the README quotes; the limit leaves room for heavier honest wallets (multisig, passkeys).
+    // The figures docs/payments.md quotes; the limit leaves room for heavier honest wallets (multisig, passkeys).
     console.info(`settlement gas: EOA ${eoaGas}, plain ERC-1271 wallet ${smartGas}, limit ${GAS_LIMIT}`)
     expect(eoaGas).toBeLessThan(GAS_LIMIT / 2n + 10_000n)
     expect(smartGas).toBeLessThan(GAS_LIMIT)
