@@ -133,3 +133,8 @@ export class UpstreamError extends AppError {
     )
   }
 }
+
+/** The `default` of an exhaustive `switch`: a case left unhandled fails to compile here. */
+export function unreachable(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`)
+}
