@@ -82,7 +82,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     return encoded
   }
 
-  const admit = async (request: GateRequest, payment: string): Promise<GateOutcome> => {
+  const admitPayment = async (request: GateRequest, payment: string): Promise<GateOutcome> => {
     const started = performance.now()
     const nowSec = Math.floor(services.clock() / 1000)
     const currentAmount = surgedAmount(baseAmount, surge.multiplier())
@@ -182,7 +182,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
           const amount = surgedAmount(baseAmount, surge.multiplier())
           return { kind: 'challenge', challenge: challengeOf(request, amount, nowSec) }
         }
-        return await admit(request, request.payment)
+        return await admitPayment(request, request.payment)
       } catch (err) {
         // Other typed errors (429, 503) go to the error handler, which sets their headers (Retry-After).
         return { kind: 'error', error: err, discard: false }

@@ -48,16 +48,17 @@ export interface Held {
 export async function settleClaimed(claim: ClaimedPayment): Promise<Held> {
   const { services, payment } = claim
   const { limiter } = services
-  // What the facilitator gets: the payment with our extensions, not the client's echo of them.
-  const forwarded = {
-    ...payment.payload,
-    extensions: settlementExtensions(
-      claim.extensions,
-      payment.payload.extensions,
-      services.config.builderCodes,
-    ),
-  }
+  let forwarded: PaymentPayload
   try {
+    // What the facilitator gets: the payment with our extensions, not the client's echo of them.
+    forwarded = {
+      ...payment.payload,
+      extensions: settlementExtensions(
+        claim.extensions,
+        payment.payload.extensions,
+        services.config.builderCodes,
+      ),
+    }
     if (!payment.signatureRecovered) await verifyWithFacilitator(forwarded, payment, services.facilitator)
     // The signature is the wallet's and the authorization is fresh: now its own paid ceiling.
     await limiter.paid(payment.payer)
