@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, erc20Abi } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import type { AaveReserveInfo, LendingChain } from '../market/lendingChain.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from '../market/multiRead.js'
 import { aavePoolAbi, finishAave } from './aavePool.js'
 import { approveIfShort } from './approveIfShort.js'
 import { grantsOf } from './assertOutflows.js'

@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, erc20Abi, maxUint256 } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { multiRead, viewCall } from '../chain/multiRead.js'
 import type { AaveReserveInfo, LendingChain } from '../market/lendingChain.js'
-import { multiRead, viewCall } from '../market/multiRead.js'
 import { aavePoolAbi, finishAave } from './aavePool.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'

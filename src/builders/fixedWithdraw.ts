@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { midnightAbi } from '../chain/midnight.js'
-import { CHAIN_UPSTREAM } from '../market/multiRead.js'
+import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { type FixedMarket, findFixedMarket, MIDNIGHT, readFixedState } from './fixedMarket.js'

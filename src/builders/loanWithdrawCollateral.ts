@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { morphoAbi } from '../chain/morpho.js'
-import { CHAIN_UPSTREAM } from '../market/multiRead.js'
+import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'

@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, erc20Abi } from 'viem'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import type { LendingChain, VaultInfo } from '../market/lendingChain.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from '../market/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
 import { grantsOf } from './assertOutflows.js'
 import { erc4626Abi } from './builderAbis.js'

@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { multiRead, viewCall } from '../chain/multiRead.js'
 import type { LendingChain, VaultInfo } from '../market/lendingChain.js'
-import { multiRead, viewCall } from '../market/multiRead.js'
 import { erc4626Abi } from './builderAbis.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'

@@ -3,8 +3,9 @@ import { z } from 'zod'
 import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { MidnightOffer } from '../../chain/midnight.js'
 import { CHAIN_ID } from '../../chain/network.js'
-import { createTtlCache } from '../ttlCache.js'
-import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
+import { UpstreamError } from '../../errors.js'
+import { createTtlCache } from '../../ttlCache.js'
+import { type FetchJson, UpstreamNotFound } from './fetchJson.js'
 
 /** The upstream's name in a 502 (`upstream_unavailable`, details.upstream). */
 export const MIDNIGHT_API = 'Morpho Midnight'

@@ -1,7 +1,7 @@
-import { buildCatalog, catalogSchema } from '../../discovery/catalog.js'
 import { getMajors } from '../../market/getMajors.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { buildCatalog, catalogSchema } from '../shared/catalog.js'
 import { prose } from '../shared/prose.js'
 
 export const getCatalogRoute = defineRoute({

@@ -1,12 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import {
-  address,
-  atomicAmount,
-  checksumHolds,
-  nftTokenId,
-  positiveAtomicAmount,
-  tokenOrNative,
-} from './fields.js'
+import { checksumHolds } from '../../chain/addressSchema.js'
+import { address, atomicAmount, nftTokenId, positiveAtomicAmount, tokenOrNative } from './fields.js'
 
 const CHECKSUMMED = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const MAX_UINT256 = (2n ** 256n - 1n).toString()

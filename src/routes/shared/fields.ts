@@ -1,6 +1,6 @@
-import { checksumAddress } from 'viem'
 import { z } from 'zod'
 import { MAX_SLIPPAGE_BPS } from '../../analytics/minOutAfterSlippage.js'
+import { address } from '../../chain/addressSchema.js'
 
 /**
  * Field schemas shared by the route table. Each carries the spec's limit and a message that tells the
@@ -12,24 +12,9 @@ import { MAX_SLIPPAGE_BPS } from '../../analytics/minOutAfterSlippage.js'
  * none and are accepted); atomic amounts are canonical decimal (no leading zeros, at most 2^256 - 1), and
  * an amount that moves tokens must be positive (`positiveAtomicAmount`).
  */
-const ADDRESS = /^0x[a-fA-F0-9]{40}$/
 
-/** True unless `s` is a well-formed address whose mixed case contradicts its EIP-55 checksum. */
-export function checksumHolds(s: string): boolean {
-  if (!ADDRESS.test(s)) return true // the pattern reports it
-  const hex = s.slice(2)
-  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true
-  return checksumAddress(s as `0x${string}`) === s
-}
-
-export const address = z
-  .string()
-  .regex(ADDRESS, { error: 'must be a 0x-prefixed 20-byte hex address (0x + 40 hex).' })
-  .refine(checksumHolds, {
-    error:
-      'mixes upper and lower case but fails its EIP-55 checksum: check the address for a typo, or send it all lowercase.',
-  })
-  .describe('EVM address, 0x + 40 hex; mixed case must be a valid EIP-55 checksum')
+/** Defined with the chain (the payment gate reads `?ref=` with it): listed here with every other field. */
+export { address }
 
 /**
  * The wallet a builder builds for (owner, taker, signer): an address that can sign, so not the zero
