@@ -85,15 +85,20 @@ async function admitted(claim: ClaimedPayment, forwarded: PaymentPayload): Promi
   services.surge.record()
   const admittedMs = performance.now() - claim.timing.verifiedAt - claim.timing.claimedMs
 
+  // Whether the payer's own code decides its transfer: a smart wallet, or an EOA that delegated its
+  // code (EIP-7702) whose ECDSA signature recovered locally. Read uncached (a delegation can be set at
+  // any time, and it decides the lane), while the handler runs, so its round trip is off the call's path.
+  const codeRead = payment.signatureRecovered
+    ? holdsCode(services.chain, payment.payer)
+    : Promise.resolve(true)
+  // A handler that fails makes the read moot; its rejection must not surface unhandled.
+  codeRead.catch(() => undefined)
   const handlerStarted = performance.now()
   const status = await claim.request.next()
   const handlerMs = performance.now() - handlerStarted
   if (status >= 400) return { outcome: { kind: 'pass' }, keepClaim: false, funds: 'release' }
 
-  // Whether the payer's own code decides its transfer: a smart wallet, or an EOA that delegated its
-  // code (EIP-7702) whose ECDSA signature recovered locally. Read now, uncached: a delegation can be
-  // set at any time, and it decides the lane.
-  const hasCode = !payment.signatureRecovered || (await holdsCode(services.chain, payment.payer))
+  const hasCode = await codeRead
   // One settlement in flight per payer, and one across all payers with code: wait for the turn
   // (a free refusal past the wait).
   const turn = await payerSettlements.turn(payment.payer, hasCode, claim.claimTtlMs)
@@ -192,9 +197,17 @@ async function notAdmitted(claim: ClaimedPayment, err: unknown): Promise<GateOut
   }
 }
 
-/** Whether `address` holds code now (a contract, or an EIP-7702 delegation): one uncached RPC. */
+/**
+ * Whether `address` holds code now (a contract, or an EIP-7702 delegation): one uncached RPC. Unreadable,
+ * the settlement cannot be placed in its lane: a fault on our side, free (nothing was broadcast).
+ */
 async function holdsCode(chain: PublicClient, address: `0x${string}`): Promise<boolean> {
-  const code = await chain.getCode({ address })
+  let code: `0x${string}` | undefined
+  try {
+    code = await chain.getCode({ address })
+  } catch (err) {
+    throw new FacilitatorUnavailableError({ cause: err })
+  }
   return code !== undefined && code !== '0x'
 }
 

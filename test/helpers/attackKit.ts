@@ -90,6 +90,21 @@ export async function waitForPendingTx(sw: ServiceWorld, count: number, timeoutM
   throw new Error(`expected ${count} pending transactions`)
 }
 
+/** Waits until a transaction of the relayer is pending (not the keeper's or a funder's). */
+export async function relayerPending(
+  sw: ServiceWorld,
+  relayer: `0x${string}`,
+  timeoutMs = 4_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const block = await sw.chain.getBlock({ blockTag: 'pending', includeTransactions: true })
+    if (block.transactions.some((t) => t.from.toLowerCase() === relayer.toLowerCase())) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error('no relayer transaction became pending')
+}
+
 /** How many transactions the pending block holds now. */
 export async function pendingTxCount(sw: ServiceWorld): Promise<number> {
   return (await sw.chain.getBlock({ blockTag: 'pending' })).transactions.length

@@ -11,6 +11,7 @@ import {
   deployTestContract,
   pay,
   pendingTxCount,
+  relayerPending,
   relayerReceipts,
   sendUsdc,
   waitForPendingTx,
@@ -44,16 +45,6 @@ afterAll(async () => {
   await sw?.stop()
 })
 
-/** Waits until a transaction of the relayer is pending (not the keeper's or a funder's). */
-async function relayerPending(relayer: `0x${string}`): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const block = await sw.chain.getBlock({ blockTag: 'pending', includeTransactions: true })
-    if (block.transactions.some((t) => t.from.toLowerCase() === relayer.toLowerCase())) return
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error('no relayer transaction became pending')
-}
-
 /**
  * With automine off: sends the calls at once, lets `strike` run when the relayer's first settlement is
  * pending, then mines a block whenever something is pending, until every call has answered.
@@ -68,7 +59,7 @@ async function runInBlocks(
       done = true
     })
     if (strike !== undefined) {
-      await relayerPending(strike.relayer)
+      await relayerPending(sw, strike.relayer)
       const before = await pendingTxCount(sw)
       await strike.send()
       await waitForPendingTx(sw, before + 1)
@@ -230,7 +221,7 @@ describe('review finding 2: a paid front-run is paid, whatever head the instance
     const payToBefore = await sw.usdcBalance(payTo)
     const answer = await withoutAutomine(sw, async (mine) => {
       const inFlight = pay(url, payload, { 'x-forwarded-for': clientIp() })
-      await waitForPendingTx(sw, 1)
+      await relayerPending(sw, relayer)
       const pending = await sw.chain.getBlock({ blockTag: 'pending', includeTransactions: true })
       const ours = pending.transactions.find((t) => t.from.toLowerCase() === relayer.toLowerCase())
       if (ours === undefined) throw new Error('no relayer transaction pending')
@@ -266,7 +257,7 @@ describe('review finding 3: cancelling one’s own nonce ahead of the settlement
     const start = await sw.chain.getBlockNumber()
     const answer = await withoutAutomine(sw, async (mine) => {
       const inFlight = pay(url, payload, { 'x-forwarded-for': clientIp() })
-      await waitForPendingTx(sw, 1)
+      await relayerPending(sw, relayer)
       await wallet.writeContract({
         ...(await cancelAuthorization(who.account, nonce)),
         gas: 100_000n,

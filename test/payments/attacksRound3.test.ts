@@ -14,6 +14,7 @@ import {
   deployTestContract,
   pay,
   pendingTxCount,
+  relayerPending,
   relayerState,
   sendUsdc,
   waitForPendingTx,
@@ -348,9 +349,10 @@ describe('attack 3: one transaction reverts many settlements', () => {
 
       const answers = await withoutAutomine(sw, async (mine) => {
         const inFlight = Promise.all(payloads.map((p) => pay(url, p, client)))
-        await waitForPendingTx(sw, 1)
+        await relayerPending(sw, relayer)
+        const pending = await pendingTxCount(sw)
         await strike()
-        await waitForPendingTx(sw, 2)
+        await waitForPendingTx(sw, pending + 1)
         await mine()
         const answers = await inFlight
         // Nothing else was handed to the node after the revert.
