@@ -2,12 +2,12 @@ import { type Address, erc20Abi, type Hex, isAddressEqual, parseAbi, zeroAddress
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { erc20ReadAbi, multicall3BlockAbi } from '../chain/lendingAbis.js'
 import { type MidnightMarket, midnightAbi, midnightMarketId, midnightReadAbi } from '../chain/midnight.js'
+import { ORACLE_PRICE_SCALE, WAD } from '../chain/units.js'
 import { cachePerClient } from '../market/cachePerClient.js'
 import type { TokenMeta } from '../market/lendingChain.js'
 import { multiRead, viewCall } from '../market/multiRead.js'
 import type { BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError, UnlistedTargetError } from './builderErrors.js'
-import { WAD } from './fixedMath.js'
 import { required } from './required.js'
 
 export const MIDNIGHT = BASE_ADDRESSES.MorphoMidnight
@@ -155,7 +155,7 @@ export function maxDebtOf(m: FixedMarket, collateral: readonly bigint[], prices:
     if (amount === 0n) continue
     const price = prices[i]
     if (price === null || price === undefined) return null
-    max += (((amount * price) / 10n ** 36n) * c.lltv) / WAD
+    max += (((amount * price) / ORACLE_PRICE_SCALE) * c.lltv) / WAD
   }
   return max
 }

@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { USDC_DECIMALS } from '../chain/units.js'
 import { InvalidInputError } from '../errors.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
@@ -13,7 +14,6 @@ import {
   SLIPPAGE_DECIMALS,
   scaled,
   tpSlProblem,
-  USDC_DECIMALS,
 } from './riskMath.js'
 import {
   pendingOn,

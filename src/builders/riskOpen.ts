@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData, formatUnits, zeroAddress } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { USDC_DECIMALS, WAD } from '../chain/units.js'
 import { InvalidInputError } from '../errors.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
@@ -16,7 +17,6 @@ import {
   scaled,
   tpSlProblem,
   triggerProblem,
-  USDC_DECIMALS,
 } from './riskMath.js'
 import { type RiskPair, readLiquidationPrice, readRiskPair, USDC_TOKEN } from './riskState.js'
 import { tokenLabel } from './tokenLabel.js'
@@ -174,7 +174,7 @@ export async function buildRiskOpen(
     liquidationParams: pair.liqParams,
     currentPairPrice: mark,
     isCounterTrade: false,
-    partialCloseMultiplier: 10n ** 18n,
+    partialCloseMultiplier: WAD,
     beforeOpened: true,
   })
   const tp = scaled(body.tp ?? 0, PRICE_DECIMALS)

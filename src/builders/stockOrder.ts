@@ -1,7 +1,6 @@
 import { type Address, type ContractFunctionParameters, erc20Abi, parseAbi } from 'viem'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
-import { USDC_DECIMALS } from '../chain/network.js'
 import {
   findStockTicker,
   STOCK_DECIMALS,
@@ -10,6 +9,7 @@ import {
   type StockTicker,
   TOKENIZED_STOCKS,
 } from '../chain/tokenizedStocks.js'
+import { USDC_DECIMALS } from '../chain/units.js'
 import { InvalidInputError } from '../errors.js'
 import { stockAmountIn, stockQuoteReads } from '../market/getStockPrice.js'
 import { multicallAll } from '../market/readStocks.js'

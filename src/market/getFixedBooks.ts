@@ -3,6 +3,7 @@ import { impliedApr } from '../analytics/impliedApr.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { type MidnightMarket, midnightMarketId, midnightReadAbi } from '../chain/midnight.js'
 import { CHAIN_ID } from '../chain/network.js'
+import { fromWad } from '../chain/units.js'
 import type { Logger } from '../logger.js'
 import { cachePerClient } from './cachePerClient.js'
 import type { MarketData } from './marketData.js'
@@ -44,8 +45,6 @@ export interface FixedBooks {
   asOf: number
   books: FixedBook[]
 }
-
-const WAD = 1e18
 
 type CheckResult = { status: 'success' | 'failure'; result?: unknown; error?: unknown }
 const MARKET_CHECK_TTL_MS = 60_000
@@ -143,7 +142,7 @@ export async function getFixedBooks(
       loanTokenDecimals: decimals.get(book.loanToken) ?? null,
       collaterals: book.collaterals.map((c) => ({
         token: c.token,
-        lltv: Number(c.lltv) / WAD,
+        lltv: fromWad(c.lltv),
         oracle: c.oracle,
       })),
       maturity: book.maturity,
@@ -184,7 +183,7 @@ function best(
 function depth(level: MidnightLevel): FixedBookDepth {
   return {
     tick: level.tick,
-    price: Number(level.price) / WAD,
+    price: fromWad(level.price),
     units: level.units.toString(),
     assets: level.assets.toString(),
     offers: level.count,

@@ -2,6 +2,7 @@ import type { Address, Hex, PublicClient } from 'viem'
 import { analyzeAaveAccount } from '../analytics/analyzeAaveAccount.js'
 import { analyzeLoan, type LoanPosition } from '../analytics/analyzeLoan.js'
 import { morphoRateToApy } from '../analytics/lendingApy.js'
+import { fromWad } from '../chain/units.js'
 import { aaveRiskInput, fixedLoanPosition, morphoBorrowFields, morphoLoanPosition } from './borrowRisk.js'
 import type { LendingChain } from './lendingChain.js'
 import type { MarketData } from './marketData.js'
@@ -164,7 +165,7 @@ async function readLoanAnalysis(
 /** The debt RESTORE_HORIZON_SEC from now at `ratePerSecondWad` (continuous compounding), rounded up. */
 function debtAhead(debt: bigint, ratePerSecondWad: bigint | null): bigint {
   if (ratePerSecondWad === null || ratePerSecondWad === 0n) return debt
-  const growth = Math.expm1((Number(ratePerSecondWad) / 1e18) * RESTORE_HORIZON_SEC)
+  const growth = Math.expm1(fromWad(ratePerSecondWad) * RESTORE_HORIZON_SEC)
   return debt + BigInt(Math.ceil(Number(debt) * growth))
 }
 

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
 import { morphoRateToApy, morphoSupplyApy, utilization } from '../analytics/lendingApy.js'
+import { fromWad } from '../chain/units.js'
 import type { LendingChain, TokenMeta } from './lendingChain.js'
 import { significant } from './numbers.js'
 
@@ -53,8 +54,8 @@ export async function getLoanMarkets(lending: LendingChain): Promise<LoanMarkets
       borrowApy: significant(borrowApy),
       supplyApy: significant(morphoSupplyApy(borrowApy, used, state.fee)),
       utilization: significant(used),
-      fee: Number(state.fee) / 1e18,
-      lltv: Number(params.lltv) / 1e18,
+      fee: fromWad(state.fee),
+      lltv: fromWad(params.lltv),
       totalSupplyAssets: state.totalSupplyAssets.toString(),
       totalBorrowAssets: state.totalBorrowAssets.toString(),
       liquidity: (state.totalSupplyAssets - state.totalBorrowAssets).toString(),

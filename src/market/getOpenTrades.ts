@@ -1,5 +1,6 @@
 import type { Address, PublicClient } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { WAD } from '../chain/units.js'
 import { findPythFeed } from './findPythFeed.js'
 import { gtradeWalletAbi } from './gtradeWalletAbi.js'
 import type { MarketData } from './marketData.js'
@@ -102,7 +103,7 @@ export async function getOpenTrades(
             liquidationParams: liqParams,
             currentPairPrice: trade.openPrice,
             isCounterTrade: trade.isCounterTrade,
-            partialCloseMultiplier: 10n ** 18n,
+            partialCloseMultiplier: WAD,
             beforeOpened: false,
           },
         ]),

@@ -1,6 +1,7 @@
 import type { Address, Hex, PublicClient } from 'viem'
 import { analyzeLoan, type LoanPosition } from '../analytics/analyzeLoan.js'
 import { morphoRateToApy } from '../analytics/lendingApy.js'
+import { fromWad, WAD } from '../chain/units.js'
 import { fixedLoanPosition, morphoBorrowFields, morphoLoanPosition } from './borrowRisk.js'
 import { getOpenTrades, type OpenTrade } from './getOpenTrades.js'
 import { getVaults } from './getVaults.js'
@@ -202,7 +203,7 @@ async function readPositions(
 function morphoSection(l: LendingPositions): MorphoBorrowPosition[] {
   return l.morpho.map((b) => ({
     ...morphoBorrowFields(b),
-    lltv: Number(b.params.lltv) / 1e18,
+    lltv: fromWad(b.params.lltv),
     borrowApy: significant(morphoRateToApy(b.borrowRate)),
     ...riskOf(morphoLoanPosition(b)),
   }))
@@ -232,12 +233,12 @@ function aaveSection(a: AaveAccount): AavePosition {
   const usd = (v: bigint) => (unit === null ? 0 : significant(Number(v) / unit))
   const noDebt = a.totalDebtBase === 0n
   return {
-    healthFactor: noDebt ? null : significant(Number(a.healthFactor) / 1e18),
+    healthFactor: noDebt ? null : significant(fromWad(a.healthFactor)),
     totalCollateralUsd: usd(a.totalCollateralBase),
     totalDebtUsd: usd(a.totalDebtBase),
     liquidationThreshold: Number(a.liquidationThresholdBps) / 10_000,
     ltv: Number(a.ltvBps) / 10_000,
-    liquidatable: !noDebt && a.healthFactor < 10n ** 18n,
+    liquidatable: !noDebt && a.healthFactor < WAD,
     supplied: a.reserves
       .filter((r) => r.supplied > 0n)
       .map((r) => ({ asset: r.asset.address, symbol: r.asset.symbol, amount: r.supplied.toString() })),

@@ -1,6 +1,5 @@
 import type { Address, ContractFunctionParameters, PublicClient } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
-import { USDC_DECIMALS } from '../chain/network.js'
 import { quoterV2Abi, UNISWAP_V3_FEE_TIERS } from '../chain/swapVenueAbis.js'
 import {
   findStockTicker,
@@ -9,6 +8,7 @@ import {
   type StockTicker,
   TOKENIZED_STOCKS,
 } from '../chain/tokenizedStocks.js'
+import { USDC_DECIMALS } from '../chain/units.js'
 import { AppError, InvalidInputError } from '../errors.js'
 import { cachePerClient } from './cachePerClient.js'
 import { fromAtomic, round, significant, toAtomic } from './numbers.js'

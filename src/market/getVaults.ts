@@ -9,6 +9,7 @@ import {
   sharePriceApy,
   utilization,
 } from '../analytics/lendingApy.js'
+import { fromWad } from '../chain/units.js'
 import type { LendingChain, LendingSnapshot, SharePriceSample, TokenMeta, VaultInfo } from './lendingChain.js'
 import { fromAtomic, round, significant } from './numbers.js'
 
@@ -139,7 +140,7 @@ function erc4626Vault(
     protocol: 'metamorpho',
     netApy: apy === null ? null : significant(apy.netApy),
     apySource: 'morpho-allocation',
-    fee: Number(fee) / 1e18,
+    fee: fromWad(fee),
     ...tvl,
     allocation,
   }
