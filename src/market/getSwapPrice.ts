@@ -20,11 +20,11 @@ export class NoLiquidityError extends AppError {
 }
 
 export interface SwapPriceQuery {
-  fromToken: string
-  toToken: string
+  fromToken: Address
+  toToken: Address
   /** Atomic units of fromToken, positive (the route's schema checks it). */
-  fromAmount: string
-  taker: string
+  fromAmount: bigint
+  taker: Address
   slippageBps: number
 }
 
@@ -73,7 +73,7 @@ export async function getSwapPrice(
   const quote = await source.quote({
     sellToken: fromToken,
     buyToken: toToken,
-    sellAmount: BigInt(q.fromAmount),
+    sellAmount: q.fromAmount,
     taker: getAddress(q.taker),
     slippageBps: q.slippageBps,
   })
@@ -81,7 +81,7 @@ export async function getSwapPrice(
   return {
     fromToken,
     toToken,
-    fromAmount: q.fromAmount,
+    fromAmount: q.fromAmount.toString(),
     expectedOut: quote.buyAmount.toString(),
     minOut: quote.minBuyAmount.toString(),
     slippageBps: q.slippageBps,

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { getCandles } from '../../market/getCandles.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { candleClass, queryInt, symbol } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const getCandlesRoute = defineRoute({
   id: 'getCandles',

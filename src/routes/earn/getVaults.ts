@@ -1,9 +1,9 @@
 import { z } from 'zod'
+import { address, atomicAmount, marketId } from '../../chain/fields.js'
 import { getVaults } from '../../market/getVaults.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { readAt, tokenRef, usdOrNull, yearlyFraction } from '../shared/readFields.js'
 
 export const getVaultsRoute = defineRoute({

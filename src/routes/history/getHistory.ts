@@ -1,10 +1,12 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
+import { address, unixSeconds } from '../../chain/fields.js'
 import { getHistory } from '../../market/getHistory.js'
+import { sourceStatus } from '../../market/sourceStatus.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, queryInt, sourceStatus, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { queryInt } from '../shared/fields.js'
 import { walletParams } from '../shared/readFields.js'
 
 const closeReason = z

@@ -1,9 +1,9 @@
 import { z } from 'zod'
+import { address, atomicAmount, marketId, unixSeconds } from '../../chain/fields.js'
 import { getFixedBooks } from '../../market/getFixedBooks.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 /** The best level of one side of a fixed-rate book. */
 const fixedDepth = (what: string) =>

@@ -1,9 +1,9 @@
 import { z } from 'zod'
+import { address, atomicAmount, marketId } from '../../chain/fields.js'
 import { getLoanMarkets } from '../../market/getLoanMarkets.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { readAt, tokenRef, yearlyFraction } from '../shared/readFields.js'
 
 export const getLoanMarketsRoute = defineRoute({

@@ -1,10 +1,11 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
+import { address, unixSeconds } from '../../chain/fields.js'
 import { getPendingOrders } from '../../market/getPendingOrders.js'
+import { sourceStatus } from '../../market/sourceStatus.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, sourceStatus, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { walletParams } from '../shared/readFields.js'
 
 /** The block a live gTrade read was taken at. */

@@ -1,10 +1,11 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
+import { address, atomicAmount, unixSeconds } from '../../chain/fields.js'
 import { getPortfolio } from '../../market/getPortfolio.js'
+import { sourceStatus } from '../../market/sourceStatus.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, sourceStatus, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { usdOrNull, walletParams } from '../shared/readFields.js'
 
 export const getPortfolioRoute = defineRoute({

@@ -1,10 +1,11 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
+import { address, atomicAmount, marketId, unixSeconds } from '../../chain/fields.js'
 import { getPositions } from '../../market/getPositions.js'
+import { sourceStatus } from '../../market/sourceStatus.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId, sourceStatus, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { walletParams } from '../shared/readFields.js'
 import { POSITIONS_EXAMPLE } from '../shared/walletExamples.js'
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { getRiskPairs } from '../../market/getRiskPairs.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { prose } from '../shared/prose.js'
 
 export const getRiskPairsRoute = defineRoute({
   id: 'getRiskPairs',

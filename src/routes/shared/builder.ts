@@ -1,8 +1,7 @@
 import type { z } from 'zod'
+import { builderOutput } from '../../builders/txStep.js'
 import { defineRoute, type HandlerContext, notImplemented, type Route } from '../route.js'
 import { type ExampleSteps, exampleBuild } from './builderExample.js'
-import { builderOutput } from './builderOutput.js'
-import { wallet } from './fields.js'
 
 /**
  * Sections C and E: builders. Each returns unsigned, ordered steps `{ to, data, value }` that the caller
@@ -100,6 +99,3 @@ export function builder<B extends z.ZodObject, A extends z.ZodRawShape, E extend
     handler: ({ body }, ctx) => handler(body, ctx),
   })
 }
-
-/** Every builder's signer. */
-export const owner = wallet.describe('The wallet that signs and broadcasts the steps')

@@ -3,7 +3,7 @@
  * references and yearly rates.
  */
 import { z } from 'zod'
-import { address, unixSeconds } from './fields.js'
+import { address, unixSeconds } from '../../chain/fields.js'
 
 export const walletParams = z.object({ address })
 

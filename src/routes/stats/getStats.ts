@@ -1,10 +1,11 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
+import { address } from '../../chain/fields.js'
 import { getStats } from '../../market/getStats.js'
+import { sourceStatus } from '../../market/sourceStatus.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, sourceStatus } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { walletParams } from '../shared/readFields.js'
 
 export const getStatsRoute = defineRoute({

@@ -1,9 +1,9 @@
 import { z } from 'zod'
+import { address } from '../../chain/fields.js'
 import { getStocks, NOT_TRADABLE_REASONS } from '../../market/getStocks.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const getStocksRoute = defineRoute({
   id: 'getStocks',

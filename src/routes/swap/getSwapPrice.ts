@@ -1,15 +1,10 @@
 import { z } from 'zod'
+import { address, atomicAmount, positiveAtomicAmount, tokenOrNative } from '../../chain/fields.js'
 import { getSwapPrice } from '../../market/getSwapPrice.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import {
-  address,
-  atomicAmount,
-  positiveAtomicAmount,
-  slippageBpsQuery,
-  tokenOrNative,
-} from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { slippageBpsQuery } from '../shared/fields.js'
 import { usdOrNull } from '../shared/readFields.js'
 
 export const getSwapPriceRoute = defineRoute({
