@@ -78,8 +78,7 @@ export async function buildAaveSupply(
   lending: LendingChain,
   body: AaveSupplyBody,
 ): Promise<BuilderEnvelope<AaveSupplyAction>> {
-  const owner = body.owner
-  const amount = body.amount
+  const { owner, amount } = body
   const reserve = await findAaveReserve(lending, body.asset)
   const token = reserve.asset.address
   const quotedAt = engine.nowSec()
@@ -106,7 +105,7 @@ export async function buildAaveSupply(
     action: {
       type: 'aaveSupply',
       asset: token,
-      amount: body.amount.toString(),
+      amount: amount.toString(),
       aToken: reserve.aToken,
       // aTokens are scaled balances: the mint rounds by at most 1 wei, and interest accrues until inclusion.
       expectedATokenBalanceAfter: (state.aTokenBalance + amount).toString(),

@@ -70,7 +70,7 @@ export async function buildAaveWithdraw(
   lending: LendingChain,
   body: AaveWithdrawBody,
 ): Promise<BuilderEnvelope<AaveWithdrawAction>> {
-  const owner = body.owner
+  const { owner } = body
   const amount = body.amount === 'max' ? null : body.amount
   const reserve = await findAaveReserve(lending, body.asset)
   const quotedAt = engine.nowSec()

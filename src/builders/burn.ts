@@ -73,8 +73,7 @@ export async function buildBurn(
   body: BurnBody,
 ): Promise<BuilderEnvelope<BurnAction>> {
   if (utilToken === null) throw new UtilNotDeployedError()
-  const owner = body.owner
-  const amount = body.amount
+  const { owner, amount } = body
   // A transfer from the dead address to itself would burn nothing (and nobody holds its key).
   if (isAddressEqual(owner, DEAD_ADDRESS))
     throw new BuildRefusedError('owner_is_burn_address', 'The owner is the dead address itself.', 'owner')
@@ -109,7 +108,7 @@ export async function buildBurn(
       type: 'burn',
       token: utilToken,
       burnAddress: DEAD_ADDRESS,
-      amount: body.amount.toString(),
+      amount: amount.toString(),
       totalSupply: state.totalSupply.toString(),
       burnedAfter: burnedAfter.toString(),
       // totalSupply never shrinks (a burn is a transfer): what burning reduces is the circulating supply.

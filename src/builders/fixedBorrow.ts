@@ -68,7 +68,7 @@ export async function buildFixedBorrow(
   midnight: MorphoMidnight,
   body: FixedBorrowBody,
 ): Promise<BuilderEnvelope<FixedBorrowAction>> {
-  const owner = body.owner
+  const { owner } = body
   const m = await findFixedMarket(engine, body.marketId)
   const index =
     body.collateral === undefined ? null : collateralIndex(m, body.collateral.token, 'collateral.token')

@@ -47,7 +47,7 @@ export async function buildFixedLend(
   midnight: MorphoMidnight,
   body: FixedLendBody,
 ): Promise<BuilderEnvelope<FixedLendAction>> {
-  const owner = body.owner
+  const { owner } = body
   const m = await findFixedMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   // The chain state and the API's book side, concurrently.

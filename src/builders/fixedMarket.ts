@@ -79,8 +79,8 @@ async function readMarket(engine: BuilderEngine, id: Hex): Promise<FixedMarket> 
 }
 
 /** The index of `token` among the market's collaterals, or 422 `unknown_collateral` naming `field`. */
-export function collateralIndex(m: FixedMarket, token: string, field: string): number {
-  const i = m.collaterals.findIndex((c) => isAddressEqual(c.address, token as Address))
+export function collateralIndex(m: FixedMarket, token: Address, field: string): number {
+  const i = m.collaterals.findIndex((c) => isAddressEqual(c.address, token))
   if (i < 0)
     throw new BuildRefusedError(
       'unknown_collateral',

@@ -52,9 +52,8 @@ export async function buildFixedRepay(
   engine: BuilderEngine,
   body: FixedUnitsBody,
 ): Promise<BuilderEnvelope<FixedRepayAction>> {
-  const owner = body.owner
+  const { owner, units } = body
   const m = await findFixedMarket(engine, body.marketId)
-  const units = body.units
   const quotedAt = engine.nowSec()
   const state = await readFixedState(engine, m, owner, m.loanToken.address)
   if (units > state.debt)
@@ -87,7 +86,7 @@ export async function buildFixedRepay(
     action: {
       type: 'fixedRepay',
       marketId: m.id,
-      units: body.units.toString(),
+      units: units.toString(),
       maturity: m.maturity,
       debtAfter: (state.debt - units).toString(),
     },

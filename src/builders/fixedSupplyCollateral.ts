@@ -39,8 +39,6 @@ export const collateralAction = {
   ),
 }
 
-export type FixedCollateralAction = ActionOf<typeof collateralAction>
-
 export const fixedSupplyCollateralAction = { type: z.literal('fixedSupplyCollateral'), ...collateralAction }
 
 export type FixedSupplyCollateralAction = ActionOf<typeof fixedSupplyCollateralAction>
@@ -69,12 +67,11 @@ export function encodeFixedSupplyCollateral(
 export async function buildFixedSupplyCollateral(
   engine: BuilderEngine,
   body: FixedCollateralBody,
-): Promise<BuilderEnvelope<FixedCollateralAction & { type: 'fixedSupplyCollateral' }>> {
-  const owner = body.owner
+): Promise<BuilderEnvelope<FixedSupplyCollateralAction>> {
+  const { owner, assets } = body
   const m = await findFixedMarket(engine, body.marketId)
   const index = collateralIndex(m, body.collateralToken, 'collateralToken')
   const token = m.collaterals[index] as FixedMarket['collaterals'][number]
-  const assets = body.assets
   const quotedAt = engine.nowSec()
   const state = await readFixedState(engine, m, owner, token.address)
   assertBalance('assets', token, state.balance, assets)
@@ -101,7 +98,7 @@ export async function buildFixedSupplyCollateral(
       type: 'fixedSupplyCollateral',
       marketId: m.id,
       collateralToken: token.address,
-      assets: body.assets.toString(),
+      assets: assets.toString(),
       collateralAfter: ((state.collateral[index] ?? 0n) + assets).toString(),
     },
     revertAbi: midnightAbi,

@@ -45,9 +45,8 @@ export async function buildFixedWithdraw(
   engine: BuilderEngine,
   body: FixedUnitsBody,
 ): Promise<BuilderEnvelope<FixedWithdrawAction>> {
-  const owner = body.owner
+  const { owner, units } = body
   const m = await findFixedMarket(engine, body.marketId)
-  const units = body.units
   const quotedAt = engine.nowSec()
   const state = await readFixedState(engine, m, owner, null)
   const details = {
@@ -86,7 +85,7 @@ export async function buildFixedWithdraw(
     action: {
       type: 'fixedWithdraw',
       marketId: m.id,
-      units: body.units.toString(),
+      units: units.toString(),
       maturity: m.maturity,
       creditAfter: (state.credit - units).toString(),
       withdrawableAfter: (state.withdrawable - units).toString(),

@@ -55,11 +55,10 @@ export async function buildFixedWithdrawCollateral(
   engine: BuilderEngine,
   body: FixedCollateralBody,
 ): Promise<BuilderEnvelope<FixedWithdrawCollateralAction>> {
-  const owner = body.owner
+  const { owner, assets } = body
   const m = await findFixedMarket(engine, body.marketId)
   const index = collateralIndex(m, body.collateralToken, 'collateralToken')
   const token = m.collaterals[index] as FixedMarket['collaterals'][number]
-  const assets = body.assets
   const quotedAt = engine.nowSec()
   const state = await readFixedState(engine, m, owner, null)
   const held = state.collateral[index] ?? 0n
@@ -90,7 +89,7 @@ export async function buildFixedWithdrawCollateral(
       type: 'fixedWithdrawCollateral',
       marketId: m.id,
       collateralToken: token.address,
-      assets: body.assets.toString(),
+      assets: assets.toString(),
       collateralAfter: (held - assets).toString(),
       debt: state.debt.toString(),
       maxDebtAfter: maxDebtAfter?.toString() ?? null,

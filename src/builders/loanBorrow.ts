@@ -39,8 +39,7 @@ export async function buildLoanBorrow(
   engine: BuilderEngine,
   body: LoanBody,
 ): Promise<BuilderEnvelope<LoanBorrowAction>> {
-  const owner = body.owner
-  const assets = body.assets
+  const { owner, assets } = body
   const market = await findMorphoMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   const state = await readLoanState(market, engine.chain, owner, null)
@@ -67,7 +66,7 @@ export async function buildLoanBorrow(
     action: {
       type: 'borrow',
       marketId: market.id,
-      assets: body.assets.toString(),
+      assets: assets.toString(),
       shares: after.shares.toString(),
       ...fields,
     },

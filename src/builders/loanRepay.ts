@@ -79,8 +79,7 @@ export async function buildLoanRepay(
   engine: BuilderEngine,
   body: LoanBody,
 ): Promise<BuilderEnvelope<LoanRepayAction>> {
-  const owner = body.owner
-  const assets = body.assets
+  const { owner, assets } = body
   const market = await findMorphoMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC
@@ -126,7 +125,7 @@ export async function buildLoanRepay(
     action: {
       type: 'repay',
       marketId: market.id,
-      assets: body.assets.toString(),
+      assets: assets.toString(),
       mode,
       shares: after.shares.toString(),
       debtBefore: debtBefore.toString(),

@@ -53,8 +53,7 @@ export async function buildLoanSupplyCollateral(
   engine: BuilderEngine,
   body: LoanBody,
 ): Promise<BuilderEnvelope<LoanSupplyCollateralAction>> {
-  const owner = body.owner
-  const assets = body.assets
+  const { owner, assets } = body
   const market = await findMorphoMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   const state = await readLoanState(market, engine.chain, owner, market.collateralToken.address)
@@ -79,7 +78,7 @@ export async function buildLoanSupplyCollateral(
       source: CHAIN_UPSTREAM,
     },
     issues: { balance: null, allowance: allowanceIssue },
-    action: { type: 'supplyCollateral', marketId: market.id, assets: body.assets.toString(), ...fields },
+    action: { type: 'supplyCollateral', marketId: market.id, assets: assets.toString(), ...fields },
     quotedAt,
     expiresAt: quotedAt + BUILD_TTL_SEC,
   })

@@ -37,8 +37,7 @@ export async function buildLoanWithdrawCollateral(
   engine: BuilderEngine,
   body: LoanBody,
 ): Promise<BuilderEnvelope<LoanWithdrawCollateralAction>> {
-  const owner = body.owner
-  const assets = body.assets
+  const { owner, assets } = body
   const market = await findMorphoMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   const state = await readLoanState(market, engine.chain, owner, null)
@@ -66,7 +65,7 @@ export async function buildLoanWithdrawCollateral(
     // Nothing leaves the owner's wallet in this bundle: any token that would is refused (assertOutflows).
     outflows: { mayLeave: [], mayApprove: [], source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: null },
-    action: { type: 'withdrawCollateral', marketId: market.id, assets: body.assets.toString(), ...fields },
+    action: { type: 'withdrawCollateral', marketId: market.id, assets: assets.toString(), ...fields },
     quotedAt,
     expiresAt: quotedAt + BUILD_TTL_SEC,
   })

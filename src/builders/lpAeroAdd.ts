@@ -156,9 +156,7 @@ export async function buildAeroAdd(
 ): Promise<BuilderEnvelope<AeroAddAction>> {
   const pair = aeroPair(engine.book, body)
   const { tokenA, tokenB } = pair
-  const owner = body.owner
-  const amountADesired = body.amountA
-  const amountBDesired = body.amountB
+  const { owner, amountA: amountADesired, amountB: amountBDesired } = body
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC
   const read = await multiRead(engine.chain, {

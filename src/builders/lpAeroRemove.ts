@@ -101,8 +101,7 @@ export async function buildAeroRemove(
 ): Promise<BuilderEnvelope<AeroRemoveAction>> {
   const pair = aeroPair(engine.book, body)
   const { tokenA, tokenB } = pair
-  const owner = body.owner
-  const liquidity = body.liquidity
+  const { owner, liquidity } = body
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC
   const first = await multiRead(engine.chain, {

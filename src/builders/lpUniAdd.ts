@@ -178,7 +178,7 @@ export async function buildUniAdd(
   body: UniAddBody,
 ): Promise<BuilderEnvelope<UniAddAction>> {
   const { tokenA, tokenB } = lpPair(engine.book, body, 'a Uniswap v3 position cannot hold')
-  const owner = body.owner
+  const { owner } = body
   const range = uniRange(body)
   const aIs0 = tokenA.toLowerCase() < tokenB.toLowerCase()
   const [t0, t1] = aIs0 ? [tokenA, tokenB] : [tokenB, tokenA]

@@ -56,8 +56,7 @@ export async function buildUniCollect(
   engine: BuilderEngine,
   body: UniCollectBody,
 ): Promise<BuilderEnvelope<UniCollectAction>> {
-  const owner = body.owner
-  const tokenId = body.tokenId
+  const { owner, tokenId } = body
   const quotedAt = engine.nowSec()
   const position = await readUniPosition(engine, tokenId, owner)
   return engine.finish({
@@ -70,7 +69,7 @@ export async function buildUniCollect(
     issues: { balance: null, allowance: null },
     action: {
       type: 'uniCollect',
-      tokenId: body.tokenId.toString(),
+      tokenId: tokenId.toString(),
       token0: position.token0.address,
       token1: position.token1.address,
       fees0: position.fees0.toString(),

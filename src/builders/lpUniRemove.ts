@@ -104,9 +104,7 @@ export async function buildUniRemove(
   engine: BuilderEngine,
   body: UniRemoveBody,
 ): Promise<BuilderEnvelope<UniRemoveAction>> {
-  const owner = body.owner
-  const tokenId = body.tokenId
-  const liquidity = body.liquidity
+  const { owner, tokenId, liquidity } = body
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC
   const position = await readUniPosition(engine, tokenId, owner)
@@ -145,8 +143,8 @@ export async function buildUniRemove(
     issues: { balance: null, allowance: null },
     action: {
       type: 'uniRemove',
-      tokenId: body.tokenId.toString(),
-      liquidity: body.liquidity.toString(),
+      tokenId: tokenId.toString(),
+      liquidity: liquidity.toString(),
       token0: position.token0.address,
       token1: position.token1.address,
       amount0: out.amount0.toString(),

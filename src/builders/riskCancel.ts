@@ -41,7 +41,7 @@ export async function buildRiskCancel(
   engine: BuilderEngine,
   body: RiskCancelBody,
 ): Promise<BuilderEnvelope<RiskCancelAction>> {
-  const owner = body.owner
+  const { owner } = body
   const quotedAt = engine.nowSec()
   const { trade } = await readRiskTrade(engine.chain, owner, body.index)
   // Resting LIMIT/STOP orders are trades of tradeType 1/2 until triggered.

@@ -57,7 +57,7 @@ export async function buildRiskClose(
   engine: BuilderEngine,
   body: RiskCloseBody,
 ): Promise<BuilderEnvelope<RiskCloseAction>> {
-  const owner = body.owner
+  const { owner } = body
   const quotedAt = engine.nowSec()
   const { trade, pending } = await readRiskTrade(engine.chain, owner, body.index)
   if (!trade.isOpen) throw tradeNotFound(body.index, 'open trade')

@@ -46,6 +46,9 @@ import {
   type TxStep,
 } from './txStep.js'
 
+/** A size change comes with the price it should fill near. */
+type SizeChange = { sizeDeltaUsdc?: undefined } | { sizeDeltaUsdc: number; expectedPrice: number }
+
 export const riskModifyBody = z
   .strictObject({
     index: tradeIndex,
@@ -76,11 +79,13 @@ export const riskModifyBody = z
     error: 'cannot be combined with leverage: the venue queues one market change per trade at a time.',
     path: ['sizeDeltaUsdc'],
   })
-  .refine((b) => b.sizeDeltaUsdc === undefined || b.expectedPrice !== undefined, {
+  // The type guard makes the parsed body the union `SizeChange` (the JSON Schema stays the flat object).
+  .refine((b): b is typeof b & SizeChange => b.sizeDeltaUsdc === undefined || b.expectedPrice !== undefined, {
     error: 'is required when sizeDeltaUsdc is set.',
     path: ['expectedPrice'],
   })
 
+/** The modify body: with `sizeDeltaUsdc`, `expectedPrice` is a number. */
 export type RiskModifyBody = z.output<typeof riskModifyBody>
 
 export const riskModifyAction = {
@@ -96,7 +101,7 @@ export const riskModifyAction = {
 
 export type RiskModifyAction = ActionOf<typeof riskModifyAction>
 
-export type RiskChange = 'leverage' | 'sizeDeltaUsdc' | 'tp' | 'sl' | 'triggerPrice'
+export type RiskChange = RiskModifyAction['changes'][number]
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond
 const call = (data: `0x${string}`, description: string): TxStep => ({
@@ -260,8 +265,9 @@ async function modifyOpenTrade(
     plan.newLeverage = newLeverage
     return plan
   }
-  const sizeDelta = body.sizeDeltaUsdc as number
-  const expectedPrice = scaled(body.expectedPrice as number, PRICE_DECIMALS)
+  if (body.sizeDeltaUsdc === undefined) return plan // not reached: one of the two is set (returned above)
+  const sizeDelta = body.sizeDeltaUsdc
+  const expectedPrice = scaled(body.expectedPrice, PRICE_DECIMALS)
   const amount = scaled(Math.abs(sizeDelta), USDC_DECIMALS)
   if (amount === 0n)
     throw new InvalidInputError(
@@ -314,7 +320,7 @@ export async function buildRiskModify(
   engine: BuilderEngine,
   body: RiskModifyBody,
 ): Promise<BuilderEnvelope<RiskModifyAction>> {
-  const owner = body.owner
+  const { owner } = body
   const quotedAt = engine.nowSec()
   const state = await readRiskTrade(engine.chain, owner, body.index)
   const { trade } = state

@@ -186,7 +186,7 @@ export async function buildRiskOpen(
   body: RiskOpenBody,
 ): Promise<BuilderEnvelope<RiskOpenAction>> {
   checkSides(body)
-  const owner = body.owner
+  const { owner } = body
   const quotedAt = engine.nowSec()
   const pair = await readRiskPair(engine.chain, owner, body.pairIndex)
   const leverage = scaled(body.leverage, LEVERAGE_DECIMALS)

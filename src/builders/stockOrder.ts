@@ -2,7 +2,7 @@ import { type Address, type ContractFunctionParameters, erc20Abi, parseAbi } fro
 import { z } from 'zod'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
-import { address, atomicAmount, humanAmount, wallet } from '../chain/fields.js'
+import { address, atomicAmount, humanAmount, side, symbol, wallet } from '../chain/fields.js'
 import {
   findStockTicker,
   STOCK_DECIMALS,
@@ -15,7 +15,6 @@ import { USDC_DECIMALS } from '../chain/units.js'
 import { InvalidInputError } from '../errors.js'
 import { stockAmountIn, stockQuoteReads } from '../market/getStockPrice.js'
 import { multicallAll } from '../market/readStocks.js'
-import { side, symbol } from '../routes/shared/fields.js'
 import { approveIfShort } from './approveIfShort.js'
 import { slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
@@ -91,18 +90,8 @@ export const stockOrderExtra = {
     .describe('The fill against the feed; advisory, the chain enforces only amountOutMin and the deadline'),
 }
 
-export interface StockAdvisory {
-  amountOut: string
-  amountOutMin: string
-  pricePerShare: number
-  feedUsd: number
-  feedUpdatedAt: number
-  /** The feed's answer is older than its heartbeat (STOCK_FEED_HEARTBEAT_SEC). */
-  feedStale: boolean
-  vsFeedPct: number
-  multiplier: number
-  pool: { fee: number; usdc: number; shares: number }
-}
+/** The fill against the feed (`feedStale`: older than STOCK_FEED_HEARTBEAT_SEC). */
+export type StockAdvisory = z.output<typeof stockOrderExtra.advisory>
 
 export type StockOrderEnvelope = BuilderEnvelope<StockOrderAction> & { advisory: StockAdvisory }
 
@@ -183,7 +172,7 @@ export async function buildStockOrder(
       'sym',
       `${body.sym} is not a registered tokenized stock: use one of ${STOCK_TICKERS.join(', ')} (GET /v1/stocks).`,
     )
-  const taker = body.taker
+  const { taker } = body
   const token = TOKENIZED_STOCKS[ticker].token
   const buy = body.side === 'buy'
   const tokenIn = buy ? USDC_TOKEN.address : token

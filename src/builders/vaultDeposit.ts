@@ -62,8 +62,7 @@ export async function buildVaultDeposit(
   lending: LendingChain,
   body: VaultBody,
 ): Promise<BuilderEnvelope<VaultDepositAction>> {
-  const owner = body.owner
-  const assets = body.assets
+  const { owner, assets } = body
   const vault = await findCatalogVault(lending, body.vault)
   const quotedAt = engine.nowSec()
   const r = await multiRead(engine.chain, {
@@ -102,7 +101,7 @@ export async function buildVaultDeposit(
     action: {
       type: 'vaultDeposit',
       vault: vault.address,
-      assets: body.assets.toString(),
+      assets: assets.toString(),
       expectedShares: state.expectedShares.toString(),
     },
     quotedAt,

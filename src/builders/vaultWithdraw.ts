@@ -35,8 +35,7 @@ export async function buildVaultWithdraw(
   lending: LendingChain,
   body: VaultBody,
 ): Promise<BuilderEnvelope<VaultWithdrawAction>> {
-  const owner = body.owner
-  const assets = body.assets
+  const { owner, assets } = body
   const vault = await findCatalogVault(lending, body.vault)
   const quotedAt = engine.nowSec()
   const r = await multiRead(engine.chain, {
@@ -55,7 +54,7 @@ export async function buildVaultWithdraw(
     steps: [encodeVaultWithdraw({ vault, assets, owner })],
     watch: [vault.asset.address, vault.address],
     issues: { balance: null, allowance: null },
-    action: { type: 'vaultWithdraw', vault: vault.address, assets: body.assets.toString() },
+    action: { type: 'vaultWithdraw', vault: vault.address, assets: assets.toString() },
     quotedAt,
     expiresAt: quotedAt + BUILD_TTL_SEC,
   })

@@ -2,8 +2,9 @@ import { type Address, checksumAddress, type Hex } from 'viem'
 import { z } from 'zod'
 
 /**
- * Field schemas of chain values (addresses, atomic amounts, ids, calldata), declared once for every layer
- * that validates or publishes them: the builders' bodies and actions, the reads' outputs, the route table.
+ * Field schemas of chain values (addresses, atomic amounts, ids, calldata, tickers), declared once for every
+ * layer that validates or publishes them: the builders' bodies and actions, the reads' outputs, the route
+ * table.
  * Each carries the spec's limit and a message that tells the caller what is allowed, so every 400 reads as
  * an instruction, and each parses to the type the code uses (`Address`, `Hex`, `bigint` for an amount that
  * moves tokens), so nothing downstream re-parses or casts.
@@ -131,3 +132,13 @@ export const humanAmount = z
 export const nonNegative = z.number().min(0)
 export const positive = z.number().gt(0)
 export const unixSeconds = z.number().int().nonnegative()
+
+/** A ticker's characters (`symbolList` in the route table repeats it). */
+export const SYMBOL = '[A-Za-z0-9][A-Za-z0-9._/-]{0,23}'
+
+export const symbol = z
+  .string()
+  .regex(new RegExp(`^${SYMBOL}$`), { error: 'must be a ticker such as BTC, ETH, EUR, XAU or AAPLc.' })
+  .describe('Ticker symbol')
+
+export const side = z.enum(['buy', 'sell'])

@@ -1,9 +1,10 @@
 import { z } from 'zod'
+import { symbol } from '../../chain/fields.js'
 import { getCandles } from '../../market/getCandles.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { candleClass, queryInt, symbol } from '../shared/fields.js'
+import { candleClass, queryInt } from '../shared/fields.js'
 
 export const getCandlesRoute = defineRoute({
   id: 'getCandles',

@@ -1,10 +1,9 @@
 import { z } from 'zod'
-import { unixSeconds } from '../../chain/fields.js'
+import { symbol, unixSeconds } from '../../chain/fields.js'
 import { getIdeasCompare } from '../../market/getIdeasCompare.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbol } from '../shared/fields.js'
 import { ETH_LONG } from '../shared/ideaExamples.js'
 import { assetRead, IDEA_RULES, IDEAS_DISCLAIMER_TEXT, ideaBasis } from '../shared/ideaSchema.js'
 

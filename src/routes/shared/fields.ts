@@ -1,16 +1,10 @@
 import { z } from 'zod'
+import { SYMBOL } from '../../chain/fields.js'
 
 /**
  * Field schemas of the route table's own inputs: tickers, query numbers, timeframes. The chain values
  * (addresses, atomic amounts, ids) are in chain/fields.ts.
  */
-const SYMBOL = '[A-Za-z0-9][A-Za-z0-9._/-]{0,23}'
-
-export const symbol = z
-  .string()
-  .regex(new RegExp(`^${SYMBOL}$`), { error: 'must be a ticker such as BTC, ETH, EUR, XAU or AAPLc.' })
-  .describe('Ticker symbol')
-
 /** Query strings are text: numbers arrive as digits and are coerced, then range-checked. */
 export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
 export const queryNumber = (min: number) => z.coerce.number().min(min)
@@ -37,7 +31,6 @@ export const assetClass = z
   .enum(['Commodities', 'Indices', 'Forex', 'Stocks'])
   .describe('Asset class for non-crypto symbols')
 export const candleClass = z.enum(['Commodities', 'Indices', 'Forex', 'Stocks', 'Crypto'])
-export const side = z.enum(['buy', 'sell'])
 
 /** TA timeframe: seconds (60, 300, 900, 3600, 86400) or the labels 1m, 5m, 15m, 1H, 1D. */
 export const granularity = z

@@ -1,10 +1,9 @@
 import { z } from 'zod'
-import { address, atomicAmount, humanAmount } from '../../chain/fields.js'
+import { address, atomicAmount, humanAmount, side, symbol } from '../../chain/fields.js'
 import { getStockPrice } from '../../market/getStockPrice.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { side, symbol } from '../shared/fields.js'
 
 export const getStockPriceRoute = defineRoute({
   id: 'getStockPrice',
