@@ -23,8 +23,9 @@ export type BuilderResult<A extends z.ZodRawShape, E extends z.ZodRawShape = NoE
 
 /**
  * A builder's logic: the parsed body (typed by the body schema) in, the checked envelope out. Keep it one
- * line calling a builders/ function declared to return `BuilderResult<typeof action>`: an inline object
- * literal here loses its literal types (`action.type`) to inference and fails the check.
+ * line calling the builders/ function that declares the body and action schemas the route publishes (its
+ * result is `BuilderEnvelope<…Action>`, the action type inferred from them): an inline object literal here
+ * loses its literal types (`action.type`) to inference and fails the check.
  */
 export type BuilderHandler<
   B extends z.ZodObject,

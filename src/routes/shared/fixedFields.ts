@@ -1,7 +1,8 @@
 /**
- * Fixed-rate lending (Morpho Midnight, protocols.md §7a), what the POST /v1/tx/fixed/* builders share. One
- * unit pays one atomic loan token at maturity; `assets` is always loan token NOW (borrow: received, lend:
- * paid), `units` what is owed or owed to you at maturity.
+ * Fixed-rate lending (Morpho Midnight, protocols.md §7a): the description parts and examples the POST
+ * /v1/tx/fixed/* routes share (the body and action fields are declared by their builders). One unit pays
+ * one atomic loan token at maturity; `assets` is always loan token NOW (borrow: received, lend: paid),
+ * `units` what is owed or owed to you at maturity.
  */
 import { prose } from '../../prose.js'
 
