@@ -110,3 +110,31 @@ export class StoreUnavailableError extends AppError {
     )
   }
 }
+
+/**
+ * An upstream (a market API, or the chain's RPC) did not answer usefully: a 502 naming the upstream, with
+ * Retry-After; nothing is charged for it.
+ */
+export class UpstreamError extends AppError {
+  override readonly name = 'UpstreamError'
+  readonly retryAfterSec = TRANSIENT_RETRY_AFTER_SEC
+  constructor(
+    readonly upstream: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      502,
+      'upstream_unavailable',
+      `The ${upstream} upstream is unavailable (${reason}). Nothing was charged; retry shortly.`,
+      undefined,
+      { upstream },
+      options,
+    )
+  }
+}
+
+/** The `default` of an exhaustive `switch`: a case left unhandled fails to compile here. */
+export function unreachable(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`)
+}

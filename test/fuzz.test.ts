@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { routeSchemas } from '../src/discovery/routeSchemas.js'
 import type { Route } from '../src/routes/route.js'
+import { routeSchemas } from '../src/routes/shared/routeSchemas.js'
 import { routeTable } from '../src/routes/table.js'
 import { samplePath, testApp } from './helpers/testApp.js'
 

@@ -1,7 +1,7 @@
 import { type Address, getAddress, type Hex, pad, toEventSelector, toHex } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { NATIVE_SENTINEL } from '../chain/addresses.js'
-import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import { UpstreamError } from '../errors.js'
 import { assertOutflows, type OutflowPolicy } from './assertOutflows.js'
 import type { SimulatedLog } from './simulateBundle.js'
 import type { TxStep } from './txStep.js'

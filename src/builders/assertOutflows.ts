@@ -8,7 +8,7 @@ import {
   zeroAddress,
 } from 'viem'
 import { NATIVE_SENTINEL } from '../chain/addresses.js'
-import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import { UpstreamError } from '../errors.js'
 import type { SimulatedLog } from './simulateBundle.js'
 import type { AllowanceIssue, TxStep } from './txStep.js'
 

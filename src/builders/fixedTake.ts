@@ -9,8 +9,8 @@ import {
 import { z } from 'zod'
 import { atomicAmount, marketId } from '../chain/fields.js'
 import { midnightAbi, midnightMarketId } from '../chain/midnight.js'
-import { CHAIN_UPSTREAM } from '../market/multiRead.js'
-import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
+import { UpstreamError } from '../errors.js'
 import {
   MIDNIGHT_API,
   type MidnightBook,

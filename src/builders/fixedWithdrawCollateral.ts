@@ -2,7 +2,7 @@ import { type Address, encodeFunctionData } from 'viem'
 import { z } from 'zod'
 import { atomicAmount } from '../chain/fields.js'
 import { midnightAbi } from '../chain/midnight.js'
-import { CHAIN_UPSTREAM } from '../market/multiRead.js'
+import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import {

@@ -1,6 +1,6 @@
 import { type Address, erc20Abi, getAddress } from 'viem'
+import { viewCall } from '../chain/multiRead.js'
 import { InvalidInputError } from '../errors.js'
-import { viewCall } from '../market/multiRead.js'
 import type { AddressBook } from './addressBook.js'
 import { BuildRefusedError, UnlistedTargetError } from './builderErrors.js'
 import { isNative } from './swapState.js'

@@ -1,5 +1,5 @@
-import { CHAIN_UPSTREAM } from '../market/multiRead.js'
-import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
+import { UpstreamError } from '../errors.js'
 
 /**
  * A plan read the bundle cannot be built without: a call that reverted in the multicall (undefined) is a

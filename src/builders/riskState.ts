@@ -6,8 +6,8 @@ import {
   type PublicClient,
 } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from '../market/multiRead.js'
-import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
+import { UpstreamError } from '../errors.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { required } from './required.js'
 import { riskDiamondAbi } from './riskAbi.js'

@@ -10,8 +10,8 @@ import {
   parseAbi,
 } from 'viem'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
-import { CHAIN_UPSTREAM } from '../market/multiRead.js'
-import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
+import { UpstreamError } from '../errors.js'
 import { SimulationRevertedError } from './builderErrors.js'
 import type { BalanceChange, SimulationReport, TxStep } from './txStep.js'
 

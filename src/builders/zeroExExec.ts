@@ -1,5 +1,5 @@
 import { type Address, decodeFunctionData, type Hex, isAddressEqual, parseAbi } from 'viem'
-import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import { UpstreamError } from '../errors.js'
 
 const ZEROX = '0x Swap API'
 

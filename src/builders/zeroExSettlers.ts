@@ -1,7 +1,7 @@
 import { type Address, isAddressEqual, parseAbi, zeroAddress } from 'viem'
 import { ZEROX_SETTLER_REGISTRY } from '../chain/addresses.js'
-import { viewCall } from '../market/multiRead.js'
-import { UpstreamError } from '../market/upstreams/fetchJson.js'
+import { viewCall } from '../chain/multiRead.js'
+import { UpstreamError } from '../errors.js'
 
 /** 0x-settler's Deployer/registry views (src/deployer/IDeployer.sol; a `Feature` is a uint128). */
 export const settlerRegistryAbi = parseAbi([

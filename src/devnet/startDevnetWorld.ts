@@ -194,8 +194,11 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       reset: () =>
         ctx.exclusive(async () => {
           await ctx.testClient.request({ method: 'evm_revert', params: [snapshot] } as never)
-          snapshot = await snapshotNow()
+          // One empty block at the start's base fee: anvil keeps its fee state across a revert, and its
+          // calls at `latest` price BASEFEE from it, so the head and the calls agree again.
           if (baseFeePerGas !== null) await ctx.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas })
+          await ctx.testClient.mine({ blocks: 1 })
+          snapshot = await snapshotNow()
           await ctx.testClient.setAutomine(true)
         }),
       warm: devnet.warm,

@@ -2,8 +2,8 @@ import { DEAD_ADDRESS } from '../chain/addresses.js'
 import type { Config } from '../config.js'
 import { PAYMENT_ERRORS } from '../payments/paymentError.js'
 import { REFERRAL_TERMS } from '../referrals/referralStanding.js'
-import { SURGE_RULE } from './catalog.js'
-import { documentUrls, paymentTerms } from './paymentTerms.js'
+import { SURGE_RULE } from '../routes/shared/catalog.js'
+import { documentUrls, paymentTerms } from '../routes/shared/paymentTerms.js'
 
 /** /auth.md: the payment flow and the credit rail in plain words. */
 export function authMarkdown(config: Config): string {

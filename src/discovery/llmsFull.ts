@@ -1,9 +1,10 @@
 import type { Config } from '../config.js'
+import type { JsonSchema } from '../jsonSchema.js'
 import type { Route } from '../routes/route.js'
+import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../routes/shared/catalog.js'
+import { documentUrls } from '../routes/shared/paymentTerms.js'
+import { routeSchemas } from '../routes/shared/routeSchemas.js'
 import { authMarkdown } from './authMd.js'
-import { SERVICE_DESCRIPTION, SERVICE_NAME } from './catalog.js'
-import { documentUrls } from './paymentTerms.js'
-import { type JsonSchema, routeSchemas } from './routeSchemas.js'
 
 /** /llms-full.txt: the whole API in plain text, for a model to read in one go. */
 export function llmsFull(routes: readonly Route[], config: Config): string {

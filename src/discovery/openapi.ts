@@ -1,10 +1,11 @@
 import type { Config } from '../config.js'
+import type { JsonSchema } from '../jsonSchema.js'
 import { PAYMENT_ERRORS } from '../payments/paymentError.js'
 import { usdToAtomic } from '../payments/usdToAtomic.js'
 import type { Route } from '../routes/route.js'
-import { SERVICE_DESCRIPTION, SERVICE_NAME } from './catalog.js'
-import { paymentTerms } from './paymentTerms.js'
-import { type JsonSchema, routeSchemas } from './routeSchemas.js'
+import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../routes/shared/catalog.js'
+import { paymentTerms } from '../routes/shared/paymentTerms.js'
+import { routeSchemas } from '../routes/shared/routeSchemas.js'
 
 const errorRef = { $ref: '#/components/schemas/Error' }
 const jsonError = (description: string) => ({

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js'
+import type { JsonSchema } from '../jsonSchema.js'
 import type { Route } from '../routes/route.js'
-import { type JsonSchema, routeSchemas } from './routeSchemas.js'
+import { routeSchemas } from '../routes/shared/routeSchemas.js'
 
 export interface Tool {
   name: string

@@ -1,8 +1,8 @@
 import type { Config } from '../config.js'
+import { bazaarExtension } from '../payments/bazaarExtension.js'
 import type { Route } from '../routes/route.js'
-import { bazaarExtension } from './bazaarExtension.js'
-import { SERVICE_DESCRIPTION, SERVICE_NAME } from './catalog.js'
-import { documentUrls, paymentTerms } from './paymentTerms.js'
+import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../routes/shared/catalog.js'
+import { documentUrls, paymentTerms } from '../routes/shared/paymentTerms.js'
 import { buildTools } from './tools.js'
 
 type Doc = Record<string, unknown>

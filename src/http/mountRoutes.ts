@@ -2,11 +2,11 @@ import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { AppDeps } from '../deps.js'
 import { MalformedBodyError } from '../errors.js'
-import { paymentGate } from '../payments/paymentGate.js'
 import type { Route } from '../routes/route.js'
+import { singleQueryValues } from '../routes/shared/parseInput.js'
 import type { AppEnv } from './env.js'
 import { toHonoPath } from './honoPath.js'
-import { singleQueryValues } from './parseInput.js'
+import { paymentMiddleware } from './paymentMiddleware.js'
 import { readJsonBody } from './readJsonBody.js'
 
 /**
@@ -40,7 +40,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[], deps: A
       else app.get(path, handler)
       continue
     }
-    const gate = paymentGate(route, deps)
+    const gate = paymentMiddleware(route, deps)
     if (route.method === 'POST') app.post(path, gate, limit, handler)
     else app.get(path, gate, handler)
   }

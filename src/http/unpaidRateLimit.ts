@@ -1,8 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import type { RateLimiter } from '../payments/rateLimiter.js'
 import type { Route } from '../routes/route.js'
+import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'
 import { methodMatcher } from './methodMatcher.js'
-import { clientAddress, type RateLimiter } from './rateLimiter.js'
 
 export function hasPaymentHeader(c: Context<AppEnv>): boolean {
   return c.req.header('payment-signature') !== undefined || c.req.header('x-payment') !== undefined

@@ -1,11 +1,11 @@
 import type { IdeaBasis, IdeaRead, NeutralRead } from '../analytics/ideaFromBars.js'
 import { pickAlternatives } from '../analytics/pickAlternatives.js'
+import { UpstreamError } from '../errors.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
 import { IDEA_MAJORS, IDEAS_DISCLAIMER, type IdeaOutcome, ideasOf, readIdeasCached } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 /** One market's read in the single-asset form: the idea with target, liquidation and edge, or why none. */
 export interface AssetRead {

@@ -1,10 +1,10 @@
 import type { Bar } from '../analytics/bar.js'
 import { type ChartMarker, type ChartTrend, readChart } from '../analytics/readChart.js'
+import { UpstreamError } from '../errors.js'
 import { getRecentBars } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round, significant } from './numbers.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 /** Bars a chart read asks for: one exchange call (its limit is 300 bars). */
 export const CHART_BARS = 300

@@ -1,14 +1,14 @@
 import { type Address, erc20Abi, type Hex, type PublicClient } from 'viem'
 import { impliedApr } from '../analytics/impliedApr.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { cachePerClient } from '../chain/cachePerClient.js'
 import { type MidnightMarket, midnightMarketId, midnightReadAbi } from '../chain/midnight.js'
 import { CHAIN_ID } from '../chain/network.js'
 import { fromWad } from '../chain/units.js'
+import { UpstreamError } from '../errors.js'
 import type { Logger } from '../logger.js'
-import { cachePerClient } from './cachePerClient.js'
 import type { MarketData } from './marketData.js'
 import { throwOnRpcFault } from './throwOnRpcFault.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 import type { MidnightBook, MidnightLevel } from './upstreams/morphoMidnight.js'
 
 /** The best level of one book side. */

@@ -1,5 +1,6 @@
 import type { IdeaBasis, IdeaRead } from '../analytics/ideaFromBars.js'
 import { type IdeaRanking, rankIdeas, type Worthwhileness } from '../analytics/rankIdeas.js'
+import { UpstreamError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
 import {
@@ -12,7 +13,6 @@ import {
   skippedOf,
 } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 export interface IdeasQuery {
   /** Default: IDEA_MAJORS. */

@@ -1,13 +1,12 @@
 import { compareAssets } from '../analytics/compareAssets.js'
 import type { IdeaBasis } from '../analytics/ideaFromBars.js'
-import { InvalidInputError } from '../errors.js'
+import { InvalidInputError, UpstreamError } from '../errors.js'
 import { type AssetRead, assetRead } from './getAssetIdea.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round, significant } from './numbers.js'
 import { IDEAS_DISCLAIMER, readIdeasCached } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 export interface IdeasCompare {
   a: AssetRead

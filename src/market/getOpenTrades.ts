@@ -1,15 +1,15 @@
 import type { Address, PublicClient } from 'viem'
 import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import { WAD } from '../chain/units.js'
+import { UpstreamError } from '../errors.js'
 import { findPythFeed } from './findPythFeed.js'
 import { gtradeWalletAbi } from './gtradeWalletAbi.js'
 import type { MarketData } from './marketData.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
 import { fromAtomic, significant } from './numbers.js'
 import { readGtradeTrades } from './readGtradeTrades.js'
 import type { SourceStatus } from './sourceStatus.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond
 /** Fee and spread "P" values are percent x1e10: P / 1e12 is the fraction. */

@@ -1,10 +1,10 @@
 import type { Address, PublicClient } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
+import { UpstreamError } from '../errors.js'
 import { gtradeWalletAbi } from './gtradeWalletAbi.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
 import { fromAtomic, significant } from './numbers.js'
 import { readGtradeTrades } from './readGtradeTrades.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 import { walletReadCache } from './walletReadCache.js'
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond

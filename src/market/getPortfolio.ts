@@ -2,14 +2,13 @@ import { type Address, erc20Abi, getAddress, type PublicClient, parseAbi } from 
 import { type SpamReason, screenSpam } from '../analytics/screenSpam.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
 import type { LendingCatalog } from '../chain/lendingCatalog.js'
-import { AppError } from '../errors.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
+import { AppError, UpstreamError } from '../errors.js'
 import { type KnownToken, knownTokens, type PriceSource } from './knownTokens.js'
 import type { MarketData } from './marketData.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
 import { fromAtomic, significant } from './numbers.js'
 import { SOURCE_OK, type SourceStatus } from './sourceStatus.js'
 import type { ExplorerBalance } from './upstreams/explorer.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 import { walletReadCache } from './walletReadCache.js'
 
 export interface PortfolioToken {

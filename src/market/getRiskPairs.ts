@@ -1,5 +1,5 @@
+import { UpstreamError } from '../errors.js'
 import type { MarketData } from './marketData.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 export interface RiskPair {
   /** Onchain pair index: the position in the backend's raw pairs array, never renumbered. */

@@ -1,12 +1,11 @@
 import type { Bias } from '../analytics/blendSentiment.js'
 import { computeSignal, type SmaTrend } from '../analytics/computeSignal.js'
 import type { HeadAndShouldersPattern } from '../analytics/readHeadAndShoulders.js'
-import { AppError } from '../errors.js'
+import { AppError, UpstreamError } from '../errors.js'
 import { getCandleBars, UnknownInstrumentError } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round, significant } from './numbers.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 /** The candle basis: 7 days of hourly bars (168), the window ending at the start of the current hour. */
 export const SIGNAL_DAYS = 7

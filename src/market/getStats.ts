@@ -1,8 +1,8 @@
 import type { Address, PublicClient } from 'viem'
 import { computeStats, type TradeStats } from '../analytics/computeStats.js'
+import { UpstreamError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 import { pairRoundTrips } from './pairRoundTrips.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
 import { walletReadCache } from './walletReadCache.js'
 

@@ -1,5 +1,6 @@
 import type { Address, ContractFunctionParameters, PublicClient } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { cachePerClient } from '../chain/cachePerClient.js'
 import { quoterV2Abi, UNISWAP_V3_FEE_TIERS } from '../chain/swapVenueAbis.js'
 import {
   findStockTicker,
@@ -10,7 +11,6 @@ import {
 } from '../chain/tokenizedStocks.js'
 import { USDC_DECIMALS } from '../chain/units.js'
 import { AppError, InvalidInputError } from '../errors.js'
-import { cachePerClient } from './cachePerClient.js'
 import { fromAtomic, round, significant, toAtomic } from './numbers.js'
 import { multicallAll, type Result, type StockPool, type StockState, stockStateCalls } from './readStocks.js'
 

@@ -1,6 +1,6 @@
 import type { Address, PublicClient } from 'viem'
+import { cachePerClient } from '../chain/cachePerClient.js'
 import { STOCK_FEED_HEARTBEAT_SEC, STOCK_TICKERS } from '../chain/tokenizedStocks.js'
-import { cachePerClient } from './cachePerClient.js'
 import { multicallAll, type StockState, stockStateCalls } from './readStocks.js'
 
 /** Why a ticker is not tradable, first failing check first. */

@@ -1,13 +1,13 @@
 import type { Bar } from '../analytics/bar.js'
 import { buySellDominance, type Dominance, type DominanceSide } from '../analytics/buySellDominance.js'
 import { overallLean } from '../analytics/overallLean.js'
+import { UpstreamError } from '../errors.js'
 import { type CandleBars, getRecentBars, UnknownInstrumentError } from './getCandles.js'
 import { TA_DISCLAIMER } from './getChartRead.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round } from './numbers.js'
 import { UnknownScanSymbolError } from './unknownScanSymbolError.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 /** Bars per frame of a scan. */
 export const SCAN_BARS = 60

@@ -11,9 +11,9 @@ import {
 } from '../chain/lendingAbis.js'
 import type { CatalogVaultKind, LendingCatalog } from '../chain/lendingCatalog.js'
 import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../chain/morpho.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
-import { createTtlCache } from './ttlCache.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
+import { UpstreamError } from '../errors.js'
+import { createTtlCache } from '../ttlCache.js'
 
 /**
  * The chain state behind /v1/earn/vaults and /v1/loan/markets, read from the catalog's contracts with

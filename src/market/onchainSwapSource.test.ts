@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
 import { createChainClient } from '../chain/createChainClient.js'
+import { UpstreamError } from '../errors.js'
 import { onchainSwapSource } from './onchainSwapSource.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 // Pool reads are checked against the devnet in test/market/swapPrice.test.ts; here, what needs no chain.
 const deadChain = createChainClient('http://127.0.0.1:9', 20)

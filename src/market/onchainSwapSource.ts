@@ -1,6 +1,7 @@
 import { type Address, getAddress, type PublicClient } from 'viem'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES, erc20Of, isNative } from '../chain/addresses.js'
+import { CHAIN_UPSTREAM, type GroupResults, multiRead, viewCall } from '../chain/multiRead.js'
 import {
   aerodromePoolFactoryAbi,
   aerodromeRouterAbi,
@@ -8,10 +9,9 @@ import {
   quoterV2Abi,
   UNISWAP_V3_FEE_TIERS,
 } from '../chain/swapVenueAbis.js'
-import { CHAIN_UPSTREAM, type GroupResults, multiRead, viewCall } from './multiRead.js'
+import { UpstreamError } from '../errors.js'
+import { createTtlCache, type TtlCache } from '../ttlCache.js'
 import type { SwapQuote, SwapQuoteSource } from './swapQuoteSource.js'
-import { createTtlCache, type TtlCache } from './ttlCache.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 /** A quote is the pools' state at one block: about one Base block (2 s). */
 export const ONCHAIN_QUOTE_TTL_MS = 2000

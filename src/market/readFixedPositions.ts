@@ -2,9 +2,9 @@ import type { Address, Hex, PublicClient } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { erc20ReadAbi } from '../chain/lendingAbis.js'
 import { midnightAbi } from '../chain/midnight.js'
+import { multiRead, viewCall } from '../chain/multiRead.js'
 import { morphoOracleAbi } from '../chain/walletAbis.js'
 import type { TokenMeta } from './lendingChain.js'
-import { multiRead, viewCall } from './multiRead.js'
 import type { MorphoMidnight } from './upstreams/morphoMidnight.js'
 
 const MIDNIGHT = BASE_ADDRESSES.MorphoMidnight

@@ -1,9 +1,9 @@
 import type { Address, ContractFunctionReturnType, PublicClient } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { multicall3BlockAbi } from '../chain/lendingAbis.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
+import { UpstreamError } from '../errors.js'
 import { gtradeWalletAbi } from './gtradeWalletAbi.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond
 const MULTICALL = BASE_ADDRESSES.Multicall3

@@ -7,12 +7,12 @@ import {
   ideaFromBars,
   type NeutralRead,
 } from '../analytics/ideaFromBars.js'
+import { createTtlCache, type TtlCache } from '../ttlCache.js'
 import { findPythFeed } from './findPythFeed.js'
 import { getRecentBars } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
 import { getRiskPairs } from './getRiskPairs.js'
 import type { MarketData } from './marketData.js'
-import { createTtlCache, type TtlCache } from './ttlCache.js'
 
 /**
  * The default universe of the ideas reads ("the top listed majors"): the largest markets of each of the

@@ -3,10 +3,10 @@ import { accruedBorrowAssets } from '../analytics/accruedBorrowAssets.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { aaveOracleAbi, aavePoolReadAbi, morphoIrmAbi, multicall3BlockAbi } from '../chain/lendingAbis.js'
 import { type MorphoMarketParams, morphoAbi } from '../chain/morpho.js'
+import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import { aaveAccountAbi, morphoOracleAbi, shareBalanceAbi } from '../chain/walletAbis.js'
+import { UpstreamError } from '../errors.js'
 import type { LendingChain, TokenMeta, VaultInfo } from './lendingChain.js'
-import { CHAIN_UPSTREAM, multiRead, viewCall } from './multiRead.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 const MORPHO = BASE_ADDRESSES.MorphoBlue
 

@@ -9,9 +9,9 @@ import {
   TOKENIZED_STOCKS,
 } from '../chain/tokenizedStocks.js'
 import { uniswapV3PoolAbi, uniswapV3PoolAddress } from '../chain/uniswapV3Pool.js'
+import { UpstreamError } from '../errors.js'
 import { fromAtomic } from './numbers.js'
 import { throwOnRpcFault } from './throwOnRpcFault.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
 
 const USDC = BASE_ADDRESSES.USDC
 

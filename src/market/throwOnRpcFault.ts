@@ -1,5 +1,5 @@
 import { BaseError, HttpRequestError, RpcRequestError, TimeoutError } from 'viem'
-import { UpstreamError } from './upstreams/fetchJson.js'
+import { UpstreamError } from '../errors.js'
 
 /**
  * `multicall({ allowFailure: true })` never throws: when the RPC itself fails (down, timing out,

@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem'
-import { cachePerClient } from './cachePerClient.js'
+import { cachePerClient } from '../chain/cachePerClient.js'
 
 /** How long a wallet answer may be reused, at most: one Base block. */
 export const WALLET_CACHE_MS = 2_000

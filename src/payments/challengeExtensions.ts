@@ -6,8 +6,7 @@ import {
   MAX_SERVER_SERVICE_CODES,
 } from '@x402/extensions/builder-code'
 import type { Config } from '../config.js'
-import { bazaarExtension } from '../discovery/bazaarExtension.js'
-import type { Route } from '../routes/route.js'
+import { bazaarExtension, type DescribedRoute } from './bazaarExtension.js'
 
 /** The `extensions` block of a route's 402 challenge. */
 export type ChallengeExtensions = Record<string, unknown>
@@ -18,7 +17,7 @@ export type ChallengeExtensions = Record<string, unknown>
  * BUILDER_CODES is set, `builder-code` (ERC-8021 attribution of the settlement: our app code `a`, the
  * other configured codes as service codes `s`). Clients echo both into their payment payload.
  */
-export function challengeExtensions(route: Route, config: Config): ChallengeExtensions {
+export function challengeExtensions(route: DescribedRoute, config: Config): ChallengeExtensions {
   const [appCode, ...serviceCodes] = config.builderCodes
   return {
     bazaar: bazaarExtension(route),

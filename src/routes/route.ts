@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import { NotImplementedError } from '../errors.js'
-import { parseInput } from '../http/parseInput.js'
 import type { Logger } from '../logger.js'
+import { parseInput } from './shared/parseInput.js'
 
 export type HttpMethod = 'GET' | 'POST'
 /** Pricing tiers as the catalog groups them. */

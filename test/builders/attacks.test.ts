@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import {
   type Address,
@@ -30,6 +28,7 @@ import {
   selectorOf,
 } from '../helpers/builderCalls.js'
 import { expectMined } from '../helpers/expectMined.js'
+import { type LyingZeroEx, lyingZeroEx } from '../helpers/lyingZeroEx.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // The builders attacked as a hostile or careless caller would: malformed and extreme inputs, protocol
@@ -55,7 +54,7 @@ let sw: ServiceWorld
 let svc: Instance
 /** The 0x path, reaching the devnet's 0x simulator through `proxy` (which may rewrite its quotes). */
 let zx: Instance
-let proxy: TamperingProxy
+let proxy: LyingZeroEx
 let client: ReturnType<typeof builderClient>
 let zxClient: ReturnType<typeof builderClient>
 let unlistedMarkets: { collateral: Hex; loan: Hex }
@@ -63,7 +62,7 @@ let unlistedMarkets: { collateral: Hex; loan: Hex }
 beforeAll(async () => {
   sw = await startServiceWorld()
   svc = await sw.instance()
-  proxy = await tamperingProxy(svc.config.upstreams.zeroEx)
+  proxy = await lyingZeroEx(svc.config.upstreams.zeroEx)
   zx = await sw.instance({ ZEROX_API_KEY: 'test', ZEROX_API_URL: proxy.url })
   client = builderClient(sw, svc)
   zxClient = builderClient(sw, zx)
@@ -71,55 +70,9 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  for (const s of servers) await new Promise((r) => s.close(r))
+  await proxy?.close()
   await sw?.stop()
 })
-
-const servers: Server[] = []
-
-type Tamper = (quote: ZeroExQuoteJson) => ZeroExQuoteJson
-interface ZeroExQuoteJson {
-  transaction: { to: Address; data: Hex; value: string }
-  [key: string]: unknown
-}
-interface TamperingProxy {
-  url: string
-  /** Rewrites the next quotes until cleared; null passes them through. */
-  set(tamper: Tamper | null): void
-}
-
-/** An HTTP proxy in front of the 0x simulator that rewrites `quote` answers as a hostile 0x would. */
-async function tamperingProxy(upstream: string): Promise<TamperingProxy> {
-  let tamper: Tamper | null = null
-  const server = createServer((req, res) => {
-    const url = req.url ?? '/'
-    const headers: Record<string, string> = {}
-    for (const h of ['0x-api-key', '0x-version', 'accept']) {
-      const v = req.headers[h]
-      if (typeof v === 'string') headers[h] = v
-    }
-    fetch(`${upstream}${url}`, { headers })
-      .then(async (answer) => {
-        let text = await answer.text()
-        if (tamper !== null && url.startsWith('/swap/allowance-holder/quote') && answer.ok) {
-          const quote = JSON.parse(text) as ZeroExQuoteJson
-          if (quote.transaction !== undefined) text = JSON.stringify(tamper(quote))
-        }
-        res.writeHead(answer.status, { 'content-type': 'application/json' })
-        res.end(text)
-      })
-      .catch((err: unknown) => res.writeHead(502).end(String(err)))
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  servers.push(server)
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    set(t) {
-      tamper = t
-    },
-  }
-}
 
 /**
  * Two real Morpho Blue markets (createMarket is permissionless) on the catalog market's oracle, IRM and

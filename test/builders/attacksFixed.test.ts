@@ -38,7 +38,7 @@ import {
   midnightStandInAbi,
   singleLeafRatifierData,
 } from '../../src/devnet/deploy/midnight.js'
-import { UpstreamError } from '../../src/market/upstreams/fetchJson.js'
+import { UpstreamError } from '../../src/errors.js'
 import {
   broadcast,
   builderClient,

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import {
   type Abi,
   type Address,
@@ -27,11 +25,12 @@ import type { TxStep } from '../../src/builders/txStep.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL, ZEROX_SETTLER_REGISTRY } from '../../src/chain/addresses.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { zeroExStandInAbi } from '../../src/devnet/deploy/zeroEx.js'
-import { UpstreamError } from '../../src/market/upstreams/fetchJson.js'
+import { UpstreamError } from '../../src/errors.js'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
 import { builderClient, devnetBook, ownerWallet, type PaidAnswer } from '../helpers/builderCalls.js'
 import { testContracts } from '../helpers/compileSolidity.js'
 import { expectMined } from '../helpers/expectMined.js'
+import { type LyingZeroEx, lyingZeroEx, type Rewrite, type ZeroExQuoteJson } from '../helpers/lyingZeroEx.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 // The builders whose calldata comes from an upstream, attacked as a lying upstream would (issue 22, item 4):
@@ -53,92 +52,25 @@ const SOLD = parseUnits('100', 6)
 let sw: ServiceWorld
 /** The 0x path, reaching the devnet's 0x simulator through `hostile` (which may rewrite its quotes). */
 let zx: Instance
-let hostile: HostileZeroEx
+let hostile: LyingZeroEx
 let client: ReturnType<typeof builderClient>
 /** The lying quote's contract, deployed from the test's own source, holding cbBTC and USDC to pay with. */
 let evil: Address
 let evilAbi: Abi
-const servers: Server[] = []
 
 beforeAll(async () => {
   sw = await startServiceWorld()
   const plain = await sw.instance()
-  hostile = await hostileZeroEx(plain.config.upstreams.zeroEx)
+  hostile = await lyingZeroEx(plain.config.upstreams.zeroEx)
   zx = await sw.instance({ ZEROX_API_KEY: 'test', ZEROX_API_URL: hostile.url })
   client = builderClient(sw, zx)
   ;({ address: evil, abi: evilAbi } = await deployHostileTarget())
 }, 120_000)
 
 afterAll(async () => {
-  for (const s of servers) await new Promise((r) => s.close(r))
+  await hostile?.close()
   await sw?.stop()
 })
-
-interface ZeroExQuoteJson {
-  buyAmount: string
-  minBuyAmount: string
-  transaction: { to: Address; data: Hex; value: string; gas: string | null; gasPrice: string }
-  [key: string]: unknown
-}
-type Rewrite = (quote: ZeroExQuoteJson) => ZeroExQuoteJson
-interface HostileZeroEx {
-  url: string
-  /** Rewrites the `quote` answers until cleared; null passes them through. */
-  set(rewrite: Rewrite | null): void
-  /** The last quote answered (as rewritten), for the controls to broadcast. */
-  last(): ZeroExQuoteJson
-  /** How many quotes were rewritten so far. */
-  rewritten(): number
-}
-
-/**
- * A lying 0x API: an HTTP server the service is pointed at (ZEROX_API_URL) that forwards to the devnet's
- * 0x simulator and rewrites its `quote` answers, so every field but the rewritten ones keeps the real
- * simulator's shape and values (blockNumber, route, issues, fees…).
- */
-async function hostileZeroEx(upstream: string): Promise<HostileZeroEx> {
-  let rewrite: Rewrite | null = null
-  let last: ZeroExQuoteJson | null = null
-  let rewritten = 0
-  const server = createServer((req, res) => {
-    const url = req.url ?? '/'
-    const headers: Record<string, string> = {}
-    for (const h of ['0x-api-key', '0x-version', 'accept']) {
-      const v = req.headers[h]
-      if (typeof v === 'string') headers[h] = v
-    }
-    fetch(`${upstream}${url}`, { headers })
-      .then(async (answer) => {
-        let text = await answer.text()
-        if (url.startsWith('/swap/allowance-holder/quote') && answer.ok) {
-          let quote = JSON.parse(text) as ZeroExQuoteJson
-          if (rewrite !== null && quote.transaction !== undefined) {
-            quote = rewrite(quote)
-            rewritten += 1
-          }
-          last = quote
-          text = JSON.stringify(quote)
-        }
-        res.writeHead(answer.status, { 'content-type': 'application/json' })
-        res.end(text)
-      })
-      .catch((err: unknown) => res.writeHead(502).end(String(err)))
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  servers.push(server)
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    set(r) {
-      rewrite = r
-    },
-    last() {
-      if (last === null) throw new Error('no quote was served')
-      return last
-    },
-    rewritten: () => rewritten,
-  }
-}
 
 /** The hostile 0x target of test/contracts (compiled with the other test-only contracts). */
 function compileHostileTarget(): { abi: Abi; bytecode: Hex } {

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import {
   type Abi,
   type Address,
@@ -17,6 +15,7 @@ import { zeroExStandInAbi } from '../../src/devnet/deploy/zeroEx.js'
 import { builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { testContracts } from '../helpers/compileSolidity.js'
 import { expectMined } from '../helpers/expectMined.js'
+import { type LyingZeroEx, lyingZeroEx, type ZeroExQuoteJson } from '../helpers/lyingZeroEx.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
 /**
@@ -33,48 +32,21 @@ let zx: Instance
 let client: ReturnType<typeof builderClient>
 let pool: Address
 let poolAbi: Abi
-const servers: Server[] = []
+let hostile: LyingZeroEx
 type Q = {
   buyAmount: string
   minBuyAmount: string
   transaction: { data: Hex } & Record<string, unknown>
 } & Record<string, unknown>
 let rewrite: ((q: Q) => Q) | null = null
-let lastQuote: Q | null = null
-
-async function hostileZeroEx(upstream: string): Promise<string> {
-  const server = createServer((req, res) => {
-    const url = req.url ?? '/'
-    const headers: Record<string, string> = {}
-    for (const h of ['0x-api-key', '0x-version', 'accept']) {
-      const v = req.headers[h]
-      if (typeof v === 'string') headers[h] = v
-    }
-    fetch(`${upstream}${url}`, { headers })
-      .then(async (answer) => {
-        let text = await answer.text()
-        if (url.startsWith('/swap/allowance-holder/quote') && answer.ok && rewrite !== null) {
-          const q = JSON.parse(text) as Q
-          if (q.transaction !== undefined) {
-            lastQuote = rewrite(q)
-            text = JSON.stringify(lastQuote)
-          }
-        }
-        res.writeHead(answer.status, { 'content-type': 'application/json' })
-        res.end(text)
-      })
-      .catch((err: unknown) => res.writeHead(502).end(String(err)))
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  servers.push(server)
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
 
 beforeAll(async () => {
   sw = await startServiceWorld()
   const plain = await sw.instance()
-  const url = await hostileZeroEx(plain.config.upstreams.zeroEx)
-  zx = await sw.instance({ ZEROX_API_KEY: 'test', ZEROX_API_URL: url })
+  hostile = await lyingZeroEx(plain.config.upstreams.zeroEx)
+  // Each test sets `rewrite`; between tests the quotes pass through untouched.
+  hostile.set((q) => (rewrite === null ? q : (rewrite(q as Q) as ZeroExQuoteJson)))
+  zx = await sw.instance({ ZEROX_API_KEY: 'test', ZEROX_API_URL: hostile.url })
   client = builderClient(sw, zx)
   const c = testContracts().get('ArmedPool')
   if (c === undefined) throw new Error('no ArmedPool')
@@ -97,7 +69,7 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
-  for (const s of servers) await new Promise((r) => s.close(r))
+  await hostile?.close()
   await sw?.stop()
 })
 

@@ -19,7 +19,7 @@ import type { SwapRequest } from '../../src/builders/swapState.js'
 import { checkZeroExQuote } from '../../src/builders/swapZeroEx.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
-import { UpstreamError } from '../../src/market/upstreams/fetchJson.js'
+import { UpstreamError } from '../../src/errors.js'
 import type { ZeroExFirmQuote } from '../../src/market/upstreams/zeroEx.js'
 import {
   broadcast,

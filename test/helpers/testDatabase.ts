@@ -1,6 +1,6 @@
 import pg from 'pg'
 
-/** The machine's PostgreSQL (CI's too): the README's "Tests" section. */
+/** The machine's PostgreSQL (CI's too): docs/testing.md. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 /** Schemas of this suite are named `t_<run>_…`; one left behind by a crashed run older than this is dropped. */

@@ -17,10 +17,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { BALANCE_TTL_MS } from '../../src/payments/fundsGuard.js'
-import { USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import { SETTLEMENT_VISIBILITY_LAG_MS } from '../../src/store/sharedState.js'
 import {
   type Answer,
+  cancelAuthorization,
   clientIp,
   count,
   HIGH_TIP,
@@ -101,24 +101,8 @@ describe('flaw 1: the reconciler decides from the transfer, not from authorizati
       expect(served).toMatchObject({ success: false, errorReason: 'settlement_pending' })
 
       // The payer cancels the nonce with a higher tip: the cancel is mined first, the settlement reverts.
-      const sig = parseSignature(
-        await who.account.signTypedData({
-          domain: USDC_DOMAIN,
-          types: {
-            CancelAuthorization: [
-              { name: 'authorizer', type: 'address' },
-              { name: 'nonce', type: 'bytes32' },
-            ],
-          },
-          primaryType: 'CancelAuthorization',
-          message: { authorizer: who.account.address, nonce },
-        }),
-      )
       const cancel = await canceller.writeContract({
-        address: USDC,
-        abi: USDC_CANCEL,
-        functionName: 'cancelAuthorization',
-        args: [who.account.address, nonce, Number(sig.v), sig.r, sig.s],
+        ...(await cancelAuthorization(who.account, nonce)),
         gas: 100_000n,
         maxPriorityFeePerGas: parseGwei('50'),
         maxFeePerGas: parseGwei('100'),

@@ -1,37 +1,25 @@
 import type { PaymentPayload } from '@x402/core/types'
-import {
-  type Account,
-  type Chain,
-  createWalletClient,
-  encodeAbiParameters,
-  erc20Abi,
-  getAddress,
-  type Hex,
-  http,
-  parseGwei,
-  parseSignature,
-  type TransactionReceipt,
-  type Transport,
-  type WalletClient,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { base } from 'viem/chains'
+import { encodeAbiParameters, type Hex, parseGwei } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import {
   type Answer,
+  cancelAuthorization,
   clientIp,
+  deployTestContract,
   pay,
   pendingTxCount,
+  relayerPending,
+  relayerReceipts,
+  sendUsdc,
   waitForPendingTx,
+  walletOf,
   withoutAutomine,
 } from '../helpers/attackKit.js'
 import { authorizeAs } from '../helpers/authorize.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
-import { testContracts } from '../helpers/compileSolidity.js'
 import { eventually } from '../helpers/eventually.js'
 import { challengeOf, type ServiceWorld, signChallenge, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -42,7 +30,6 @@ import { challengeOf, type ServiceWorld, signChallenge, startServiceWorld } from
  * cancelling its own nonce to dodge the cool-down. Each asserts what moved.
  */
 let sw: ServiceWorld
-const artifacts = testContracts()
 const payTo = demoAccounts[9]?.address as `0x${string}`
 const PRICES = '/v1/prices?symbols=BTC'
 const PRICE = 1_000n
@@ -58,55 +45,6 @@ afterAll(async () => {
   await sw?.stop()
 })
 
-type Wallet = WalletClient<Transport, Chain, Account>
-const walletOf = (privateKey: Hex): Wallet =>
-  createWalletClient({
-    account: privateKeyToAccount(privateKey),
-    chain: base,
-    transport: http(sw.world.rpcUrl),
-  })
-
-async function deploy(from: Wallet, name: string, args: readonly unknown[] = []) {
-  const artifact = artifacts.get(name)
-  if (artifact === undefined) throw new Error(`${name} not compiled`)
-  const hash = await from.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never)
-  const receipt = await pollReceipt(sw.chain, hash, RECEIPT)
-  return { address: getAddress(receipt.contractAddress as string), abi: artifact.abi }
-}
-
-async function fund(from: Wallet, to: `0x${string}`, usdc: bigint) {
-  const hash = await from.writeContract({
-    address: USDC,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [to, usdc],
-  })
-  await pollReceipt(sw.chain, hash, RECEIPT)
-}
-
-/** The relayer's transactions mined after `fromBlock`, with their receipts. */
-async function relayerReceipts(relayer: `0x${string}`, fromBlock: bigint): Promise<TransactionReceipt[]> {
-  const head = await sw.chain.getBlockNumber()
-  const receipts: TransactionReceipt[] = []
-  for (let b = fromBlock + 1n; b <= head; b++) {
-    const block = await sw.chain.getBlock({ blockNumber: b, includeTransactions: true })
-    for (const t of block.transactions)
-      if (t.from.toLowerCase() === relayer.toLowerCase())
-        receipts.push(await sw.chain.getTransactionReceipt({ hash: t.hash }))
-  }
-  return receipts
-}
-
-/** Waits until a transaction of the relayer is pending (not the keeper's or a funder's). */
-async function relayerPending(relayer: `0x${string}`): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const block = await sw.chain.getBlock({ blockTag: 'pending', includeTransactions: true })
-    if (block.transactions.some((t) => t.from.toLowerCase() === relayer.toLowerCase())) return
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error('no relayer transaction became pending')
-}
-
 /**
  * With automine off: sends the calls at once, lets `strike` run when the relayer's first settlement is
  * pending, then mines a block whenever something is pending, until every call has answered.
@@ -121,7 +59,7 @@ async function runInBlocks(
       done = true
     })
     if (strike !== undefined) {
-      await relayerPending(strike.relayer)
+      await relayerPending(sw, strike.relayer)
       const before = await pendingTxCount(sw)
       await strike.send()
       await waitForPendingTx(sw, before + 1)
@@ -140,11 +78,11 @@ describe('review finding 1: payers with code cannot revert many settlements at o
     const url = `${svc.url}${PRICES}`
     const terms = (await challengeOf(url)).accepts[0] as PaymentPayload['accepted']
     const relayer = svc.services.deps.facilitator.relayer as `0x${string}`
-    const attacker = walletOf((await sw.freshWallet(BigInt(N) * PRICE, 10n ** 18n)).privateKey)
+    const attacker = walletOf(sw, (await sw.freshWallet(BigInt(N) * PRICE, 10n ** 18n)).privateKey)
     const wallets: `0x${string}`[] = []
     for (let i = 0; i < N; i++) {
-      const { address } = await deploy(attacker, 'RaceWallet')
-      await fund(attacker, address, PRICE)
+      const { address } = await deployTestContract(sw, attacker, 'RaceWallet')
+      await sendUsdc(sw, attacker, address, PRICE)
       wallets.push(address)
     }
     const payToBefore = await sw.usdcBalance(payTo)
@@ -158,7 +96,7 @@ describe('review finding 1: payers with code cannot revert many settlements at o
       wallets.map((w) => () => pay(url, authorizeAs(w, terms, signature), client)),
     )
 
-    const receipts = await relayerReceipts(relayer, start)
+    const receipts = await relayerReceipts(sw, relayer, start)
     expect(receipts.filter((r) => r.status === 'reverted')).toHaveLength(0)
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
     expect(answers.filter((a) => a.status === 402)).toHaveLength(N - 1)
@@ -174,12 +112,12 @@ describe('review finding 1: payers with code cannot revert many settlements at o
     const url = `${svc.url}${PRICES}`
     const terms = (await challengeOf(url)).accepts[0] as PaymentPayload['accepted']
     const relayer = svc.services.deps.facilitator.relayer as `0x${string}`
-    const attacker = walletOf((await sw.freshWallet(3n * BigInt(N) * PRICE, 10n ** 18n)).privateKey)
-    const toggle = await deploy(attacker, 'Switch')
+    const attacker = walletOf(sw, (await sw.freshWallet(3n * BigInt(N) * PRICE, 10n ** 18n)).privateKey)
+    const toggle = await deployTestContract(sw, attacker, 'Switch')
     const wallets: `0x${string}`[] = []
     for (let i = 0; i < 2 * N + 1; i++) {
-      const { address } = await deploy(attacker, 'SwitchedWallet', [toggle.address])
-      await fund(attacker, address, PRICE)
+      const { address } = await deployTestContract(sw, attacker, 'SwitchedWallet', [toggle.address])
+      await sendUsdc(sw, attacker, address, PRICE)
       wallets.push(address)
     }
     const signature = encodeAbiParameters([{ type: 'uint256' }], [ROUNDS])
@@ -206,7 +144,7 @@ describe('review finding 1: payers with code cannot revert many settlements at o
       expect(answers.every((a) => a.status === 402)).toBe(true)
       await pollReceipt(sw.chain, await set(false), RECEIPT)
     }
-    const reverted = (await relayerReceipts(relayer, start)).filter((r) => r.status === 'reverted')
+    const reverted = (await relayerReceipts(sw, relayer, start)).filter((r) => r.status === 'reverted')
     expect(reverted).toHaveLength(2)
     for (const r of reverted) expect(r.gasUsed).toBeLessThanOrEqual(150_000n)
     expect(await sw.usdcBalance(payTo)).toBe(payToBefore)
@@ -226,14 +164,14 @@ describe('review finding 1: payers with code cannot revert many settlements at o
     const url = `${svc.url}${PRICES}`
     const challenge = await challengeOf(url)
     const relayer = svc.services.deps.facilitator.relayer as `0x${string}`
-    const attacker = walletOf((await sw.freshWallet(0n, 10n ** 18n)).privateKey)
-    const toggle = await deploy(attacker, 'Switch')
-    const delegate = await deploy(attacker, 'SwitchedDelegate', [toggle.address, ROUNDS])
+    const attacker = walletOf(sw, (await sw.freshWallet(0n, 10n ** 18n)).privateKey)
+    const toggle = await deployTestContract(sw, attacker, 'Switch')
+    const delegate = await deployTestContract(sw, attacker, 'SwitchedDelegate', [toggle.address, ROUNDS])
     const eoas = []
     for (let i = 0; i < N; i++) eoas.push(await sw.freshWallet(PRICE))
     const authorizationList = await Promise.all(
       eoas.map((e) =>
-        walletOf(e.privateKey).signAuthorization({
+        walletOf(sw, e.privateKey).signAuthorization({
           contractAddress: delegate.address,
           chainId: 8453,
           nonce: 0,
@@ -267,7 +205,7 @@ describe('review finding 1: payers with code cannot revert many settlements at o
       },
     )
     expect(answers.every((a) => a.status === 402)).toBe(true)
-    expect((await relayerReceipts(relayer, start)).filter((r) => r.status === 'reverted')).toHaveLength(1)
+    expect((await relayerReceipts(sw, relayer, start)).filter((r) => r.status === 'reverted')).toHaveLength(1)
     for (const e of eoas) expect(await sw.usdcBalance(e.account.address)).toBe(PRICE)
   })
 })
@@ -278,12 +216,12 @@ describe('review finding 2: a paid front-run is paid, whatever head the instance
     const url = `${svc.url}${PRICES}`
     const relayer = svc.services.deps.facilitator.relayer as `0x${string}`
     const victim = await sw.freshWallet(10n * PRICE)
-    const copier = walletOf((await sw.freshWallet(0n, 10n ** 18n)).privateKey)
+    const copier = walletOf(sw, (await sw.freshWallet(0n, 10n ** 18n)).privateKey)
     const payload = await signChallenge(victim, await challengeOf(url))
     const payToBefore = await sw.usdcBalance(payTo)
     const answer = await withoutAutomine(sw, async (mine) => {
       const inFlight = pay(url, payload, { 'x-forwarded-for': clientIp() })
-      await waitForPendingTx(sw, 1)
+      await relayerPending(sw, relayer)
       const pending = await sw.chain.getBlock({ blockTag: 'pending', includeTransactions: true })
       const ours = pending.transactions.find((t) => t.from.toLowerCase() === relayer.toLowerCase())
       if (ours === undefined) throw new Error('no relayer transaction pending')
@@ -313,45 +251,15 @@ describe('review finding 3: cancelling one’s own nonce ahead of the settlement
     const url = `${svc.url}${PRICES}`
     const relayer = svc.services.deps.facilitator.relayer as `0x${string}`
     const who = await sw.freshWallet(10n * PRICE, 10n ** 18n)
-    const wallet = walletOf(who.privateKey)
+    const wallet = walletOf(sw, who.privateKey)
     const payload = await signChallenge(who, await challengeOf(url))
     const nonce = (payload.payload.authorization as { nonce: Hex }).nonce
     const start = await sw.chain.getBlockNumber()
     const answer = await withoutAutomine(sw, async (mine) => {
       const inFlight = pay(url, payload, { 'x-forwarded-for': clientIp() })
-      await waitForPendingTx(sw, 1)
-      const sig = parseSignature(
-        await who.account.signTypedData({
-          domain: USDC_DOMAIN,
-          types: {
-            CancelAuthorization: [
-              { name: 'authorizer', type: 'address' },
-              { name: 'nonce', type: 'bytes32' },
-            ],
-          },
-          primaryType: 'CancelAuthorization',
-          message: { authorizer: who.account.address, nonce },
-        }),
-      )
+      await relayerPending(sw, relayer)
       await wallet.writeContract({
-        address: USDC,
-        abi: [
-          {
-            type: 'function',
-            name: 'cancelAuthorization',
-            stateMutability: 'nonpayable',
-            inputs: [
-              { name: 'authorizer', type: 'address' },
-              { name: 'nonce', type: 'bytes32' },
-              { name: 'v', type: 'uint8' },
-              { name: 'r', type: 'bytes32' },
-              { name: 's', type: 'bytes32' },
-            ],
-            outputs: [],
-          },
-        ],
-        functionName: 'cancelAuthorization',
-        args: [who.account.address, nonce, Number(sig.v), sig.r, sig.s],
+        ...(await cancelAuthorization(who.account, nonce)),
         gas: 100_000n,
         ...HIGH_TIP,
       })
@@ -360,7 +268,7 @@ describe('review finding 3: cancelling one’s own nonce ahead of the settlement
       return inFlight
     })
     expect([answer.status, answer.code]).toEqual([402, 'payment_settlement_failed'])
-    const receipts = await relayerReceipts(relayer, start)
+    const receipts = await relayerReceipts(sw, relayer, start)
     expect(receipts.map((r) => r.status)).toEqual(['reverted'])
     expect(await sw.usdcBalance(who.account.address)).toBe(10n * PRICE)
     const again = await pay(url, await signChallenge(who, await challengeOf(url)))

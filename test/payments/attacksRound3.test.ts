@@ -1,22 +1,7 @@
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload } from '@x402/core/types'
-import {
-  type Account,
-  type Chain,
-  createWalletClient,
-  encodeAbiParameters,
-  erc20Abi,
-  getAddress,
-  type Hex,
-  http,
-  keccak256,
-  parseGwei,
-  type Transport,
-  toHex,
-  type WalletClient,
-} from 'viem'
+import { encodeAbiParameters, erc20Abi, type Hex, keccak256, parseGwei, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
@@ -26,14 +11,18 @@ import {
   type Answer,
   clientIp,
   count,
+  deployTestContract,
   pay,
   pendingTxCount,
+  relayerPending,
+  relayerState,
+  sendUsdc,
   waitForPendingTx,
+  walletOf,
   withoutAutomine,
 } from '../helpers/attackKit.js'
 import { authorizeAs } from '../helpers/authorize.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
-import { testContracts } from '../helpers/compileSolidity.js'
 import { eventually } from '../helpers/eventually.js'
 import { faultyRpcProxy, type RpcCall, type RpcProxy } from '../helpers/faultyRpcProxy.js'
 import {
@@ -51,7 +40,6 @@ import {
  */
 let sw: ServiceWorld
 let proxy: RpcProxy
-const artifacts = testContracts()
 const payTo = demoAccounts[9]?.address as `0x${string}`
 const PRICES = '/v1/prices?symbols=BTC'
 const PRICE = 1_000n
@@ -67,36 +55,13 @@ afterAll(async () => {
   await sw?.stop()
 })
 
-type Wallet = WalletClient<Transport, Chain, Account>
-const walletOf = (privateKey: Hex): Wallet =>
-  createWalletClient({
-    account: privateKeyToAccount(privateKey),
-    chain: base,
-    transport: http(sw.world.rpcUrl),
-  })
-
 /** The attacker: a fresh EOA with ETH and `usdc`, owning a HostileWallet that holds that USDC. */
 async function hostileWallet(usdc: bigint) {
   const owner = await sw.freshWallet(usdc, 10n ** 18n)
-  const attacker = walletOf(owner.privateKey)
-  const artifact = artifacts.get('HostileWallet')
-  if (artifact === undefined) throw new Error('HostileWallet not compiled')
-  const deployed = await pollReceipt(
-    sw.chain,
-    await attacker.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode }),
-    RECEIPT,
-  )
-  const wallet = getAddress(deployed.contractAddress as string)
-  if (usdc > 0n) {
-    const hash = await attacker.writeContract({
-      address: USDC,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [wallet, usdc],
-    })
-    await pollReceipt(sw.chain, hash, RECEIPT)
-  }
-  return { wallet, attacker, abi: artifact.abi }
+  const attacker = walletOf(sw, owner.privateKey)
+  const { address: wallet, abi } = await deployTestContract(sw, attacker, 'HostileWallet')
+  if (usdc > 0n) await sendUsdc(sw, attacker, wallet, usdc)
+  return { wallet, attacker, abi }
 }
 
 /** A signature the hostile wallet accepts after `rounds` keccak rounds. */
@@ -104,14 +69,6 @@ const burning = (rounds: bigint): Hex => encodeAbiParameters([{ type: 'uint256' 
 
 const relayerOf = (svc: Awaited<ReturnType<ServiceWorld['instance']>>) =>
   svc.services.deps.facilitator.relayer as `0x${string}`
-
-async function relayerState(relayer: `0x${string}`) {
-  const [nonce, eth] = await Promise.all([
-    sw.chain.getTransactionCount({ address: relayer }),
-    sw.chain.getBalance({ address: relayer }),
-  ])
-  return { nonce, eth }
-}
 
 const accepted = async (url: string) => (await challengeOf(url)).accepts[0] as PaymentPayload['accepted']
 const nonceOf = (p: PaymentPayload) => (p.payload.authorization as { nonce: Hex }).nonce
@@ -123,7 +80,7 @@ describe('attack 1: a gas-burning smart-wallet payer', () => {
     const url = `${svc.url}${PRICES}`
     const terms = await accepted(url)
     const relayer = relayerOf(svc)
-    const before = await relayerState(relayer)
+    const before = await relayerState(sw, relayer)
     const [walletBefore, payToBefore] = await Promise.all([sw.usdcBalance(wallet), sw.usdcBalance(payTo)])
 
     const client = { 'x-forwarded-for': clientIp() }
@@ -137,7 +94,7 @@ describe('attack 1: a gas-burning smart-wallet payer', () => {
     )
     expect(answers[3]?.status).toBe(429)
     // Nothing broadcast, no gas spent, no USDC moved, no row.
-    expect(await relayerState(relayer)).toEqual(before)
+    expect(await relayerState(sw, relayer)).toEqual(before)
     expect(await sw.usdcBalance(wallet)).toBe(walletBefore)
     expect(await sw.usdcBalance(payTo)).toBe(payToBefore)
     expect(await svc.services.deps.ledger.byPayer(wallet)).toHaveLength(0)
@@ -157,10 +114,10 @@ describe('attack 1: a gas-burning smart-wallet payer', () => {
     expect(mined.status).toBe('success')
     expect(mined.gasUsed).toBeLessThanOrEqual(GAS_LIMIT)
 
-    const before = await relayerState(relayer)
+    const before = await relayerState(sw, relayer)
     const heavy = await pay(url, authorizeAs(wallet, terms, burning(2_000n)))
     expect([heavy.status, heavy.code]).toEqual([402, 'payment_gas_limit_exceeded'])
-    expect(await relayerState(relayer)).toEqual(before)
+    expect(await relayerState(sw, relayer)).toEqual(before)
   })
 
   test('behavior: an EOA and a plain ERC-1271 smart wallet settle well under the limit', async () => {
@@ -174,29 +131,11 @@ describe('attack 1: a gas-burning smart-wallet payer', () => {
 
     // A smart wallet owned by a fresh key, holding USDC, paying with its owner's ECDSA signature.
     const owner = await sw.freshWallet(10n * PRICE, 10n ** 18n)
-    const deployer = walletOf(owner.privateKey)
-    const artifact = artifacts.get('PlainSmartWallet')
-    if (artifact === undefined) throw new Error('PlainSmartWallet not compiled')
-    const deployed = await pollReceipt(
-      sw.chain,
-      await deployer.deployContract({
-        abi: artifact.abi,
-        bytecode: artifact.bytecode,
-        args: [owner.account.address],
-      }),
-      RECEIPT,
-    )
-    const smart = getAddress(deployed.contractAddress as string)
-    await pollReceipt(
-      sw.chain,
-      await deployer.writeContract({
-        address: USDC,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [smart, 10n * PRICE],
-      }),
-      RECEIPT,
-    )
+    const deployer = walletOf(sw, owner.privateKey)
+    const { address: smart } = await deployTestContract(sw, deployer, 'PlainSmartWallet', [
+      owner.account.address,
+    ])
+    await sendUsdc(sw, deployer, smart, 10n * PRICE)
     const terms = await accepted(url)
     const unsigned = authorizeAs(smart, terms, '0x00')
     const auth = unsigned.payload.authorization as Record<string, string>
@@ -231,7 +170,7 @@ describe('attack 1: a gas-burning smart-wallet payer', () => {
         async (r) => (await sw.chain.getTransactionReceipt({ hash: r.transaction as Hex })).gasUsed,
       ),
     )
-    // The figures the README quotes; the limit leaves room for heavier honest wallets (multisig, passkeys).
+    // The figures docs/payments.md quotes; the limit leaves room for heavier honest wallets (multisig, passkeys).
     console.info(`settlement gas: EOA ${eoaGas}, plain ERC-1271 wallet ${smartGas}, limit ${GAS_LIMIT}`)
     expect(eoaGas).toBeLessThan(GAS_LIMIT / 2n + 10_000n)
     expect(smartGas).toBeLessThan(GAS_LIMIT)
@@ -241,7 +180,7 @@ describe('attack 1: a gas-burning smart-wallet payer', () => {
     const svc = await sw.instance()
     const url = `${svc.url}${PRICES}`
     const victimOfItself = await sw.freshWallet(10n * PRICE, 10n ** 18n)
-    const eoa = walletOf(victimOfItself.privateKey)
+    const eoa = walletOf(sw, victimOfItself.privateKey)
     const { wallet: delegate, abi } = await hostileWallet(0n)
     const authorization = await eoa.signAuthorization({ contractAddress: delegate, executor: 'self' })
     const set = await eoa.writeContract({
@@ -256,11 +195,11 @@ describe('attack 1: a gas-burning smart-wallet payer', () => {
     expect(await sw.chain.getCode({ address: eoa.account.address })).toMatch(/^0xef0100/)
 
     const relayer = relayerOf(svc)
-    const before = await relayerState(relayer)
+    const before = await relayerState(sw, relayer)
     const usdcBefore = await sw.usdcBalance(eoa.account.address)
     const answer = await pay(url, await signChallenge(victimOfItself, await challengeOf(url)))
     expect(answer.status).toBe(402)
-    expect(await relayerState(relayer)).toEqual(before)
+    expect(await relayerState(sw, relayer)).toEqual(before)
     expect(await sw.usdcBalance(eoa.account.address)).toBe(usdcBefore)
   })
 })
@@ -394,7 +333,7 @@ describe('attack 3: one transaction reverts many settlements', () => {
         const challenge = await challengeOf(url)
         payloads = await Promise.all(Array.from({ length: 8 }, () => signChallenge(eoa, challenge)))
         strike = () =>
-          walletOf(eoa.privateKey).writeContract({
+          walletOf(sw, eoa.privateKey).writeContract({
             address: USDC,
             abi: erc20Abi,
             functionName: 'transfer',
@@ -404,15 +343,16 @@ describe('attack 3: one transaction reverts many settlements', () => {
             maxFeePerGas: parseGwei('100'),
           })
       }
-      const before = await relayerState(relayer)
+      const before = await relayerState(sw, relayer)
       const payToBefore = await sw.usdcBalance(payTo)
       const client = { 'x-forwarded-for': clientIp() }
 
       const answers = await withoutAutomine(sw, async (mine) => {
         const inFlight = Promise.all(payloads.map((p) => pay(url, p, client)))
-        await waitForPendingTx(sw, 1)
+        await relayerPending(sw, relayer)
+        const pending = await pendingTxCount(sw)
         await strike()
-        await waitForPendingTx(sw, 2)
+        await waitForPendingTx(sw, pending + 1)
         await mine()
         const answers = await inFlight
         // Nothing else was handed to the node after the revert.
@@ -424,7 +364,7 @@ describe('attack 3: one transaction reverts many settlements', () => {
       expect(answers.filter((a) => a.code === 'payment_settlement_failed')).toHaveLength(1)
       expect(answers.filter((a) => a.code === 'payment_payer_cooling_down')).toHaveLength(7)
       // One relayer transaction, reverted: the gas of one settlement is all the strike cost the operator.
-      const after = await relayerState(relayer)
+      const after = await relayerState(sw, relayer)
       expect(after.nonce).toBe(before.nonce + 1)
       const block = await sw.chain.getBlock({ blockTag: 'latest', includeTransactions: true })
       const ours = block.transactions.find((t) => t.from.toLowerCase() === relayer.toLowerCase())
@@ -445,7 +385,7 @@ describe('attack 3: one transaction reverts many settlements', () => {
           : (payloads[0] as PaymentPayload)
       const next = await pay(url, fresh, client)
       expect([next.status, next.code]).toEqual([402, 'payment_payer_cooling_down'])
-      expect((await relayerState(relayer)).nonce).toBe(before.nonce + 1)
+      expect((await relayerState(sw, relayer)).nonce).toBe(before.nonce + 1)
     })
   }
 

@@ -5,8 +5,8 @@ import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
-import { USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import type { PaymentRecord } from '../../src/store/ledger.js'
+import { cancelAuthorization } from '../helpers/attackKit.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
 import {
@@ -291,25 +291,9 @@ describe('settlement and reconciliation under a faulty or hostile batching RPC',
       const payload = await signChallenge(who, await challengeOf(url))
       const price = amountOf(payload)
       const payToBefore = await sw.usdcBalance(payTo)
-      const sig = parseSignature(
-        await who.account.signTypedData({
-          domain: USDC_DOMAIN,
-          types: {
-            CancelAuthorization: [
-              { name: 'authorizer', type: 'address' },
-              { name: 'nonce', type: 'bytes32' },
-            ],
-          },
-          primaryType: 'CancelAuthorization',
-          message: { authorizer: who.account.address, nonce: nonceOf(payload) },
-        }),
+      const cancel = await walletOf(who).writeContract(
+        await cancelAuthorization(who.account, nonceOf(payload)),
       )
-      const cancel = await walletOf(who).writeContract({
-        address: USDC,
-        abi: USDC_EIP3009,
-        functionName: 'cancelAuthorization',
-        args: [who.account.address, nonceOf(payload), Number(sig.v), sig.r, sig.s],
-      })
       expect((await pollReceipt(sw.chain, cancel, RECEIPT)).status).toBe('success')
 
       proxy.set(oneErrorObject)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { createTtlCache } from '../ttlCache.js'
-import { type FetchJson, UpstreamError } from './fetchJson.js'
+import { UpstreamError } from '../../errors.js'
+import { createTtlCache } from '../../ttlCache.js'
+import type { FetchJson } from './fetchJson.js'
 import { createTokenBucket, type TokenBucket } from './tokenBucket.js'
 
 const NAME = 'Coinbase Exchange'

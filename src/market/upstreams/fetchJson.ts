@@ -1,27 +1,4 @@
-import { AppError, TRANSIENT_RETRY_AFTER_SEC } from '../../errors.js'
-
-/**
- * An upstream (a market API, or the chain's RPC) did not answer usefully: a 502 naming the upstream, with
- * Retry-After; nothing is charged for it.
- */
-export class UpstreamError extends AppError {
-  override readonly name = 'UpstreamError'
-  readonly retryAfterSec = TRANSIENT_RETRY_AFTER_SEC
-  constructor(
-    readonly upstream: string,
-    reason: string,
-    options?: { cause?: unknown },
-  ) {
-    super(
-      502,
-      'upstream_unavailable',
-      `The ${upstream} upstream is unavailable (${reason}). Nothing was charged; retry shortly.`,
-      undefined,
-      { upstream },
-      options,
-    )
-  }
-}
+import { AppError, UpstreamError } from '../../errors.js'
 
 /**
  * A 404 from an upstream: the thing asked for does not exist there. Adapters that expect a miss map it to

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { createTtlCache } from '../ttlCache.js'
-import { type FetchJson, UpstreamError } from './fetchJson.js'
+import { UpstreamError } from '../../errors.js'
+import { createTtlCache } from '../../ttlCache.js'
+import type { FetchJson } from './fetchJson.js'
 
 const NAME = 'gTrade backend'
 const num = z.coerce.number().refine(Number.isFinite, { error: 'must be a finite number' })

@@ -1,6 +1,7 @@
 import { type Address, getAddress, isAddress, isAddressEqual } from 'viem'
 import { z } from 'zod'
-import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
+import { UpstreamError } from '../../errors.js'
+import { type FetchJson, UpstreamNotFound } from './fetchJson.js'
 
 const NAME = 'gTrade history'
 const BASE_CHAIN_ID = 8453

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
+import { UpstreamError } from '../../errors.js'
+import { type FetchJson, UpstreamNotFound } from './fetchJson.js'
 import { createMorphoMidnight } from './morphoMidnight.js'
 
 const USDC = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'

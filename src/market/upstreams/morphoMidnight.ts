@@ -4,8 +4,9 @@ import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { MidnightOffer } from '../../chain/midnight.js'
 import { CHAIN_ID } from '../../chain/network.js'
 import { WAD } from '../../chain/units.js'
-import { createTtlCache } from '../ttlCache.js'
-import { type FetchJson, UpstreamError, UpstreamNotFound } from './fetchJson.js'
+import { UpstreamError } from '../../errors.js'
+import { createTtlCache } from '../../ttlCache.js'
+import { type FetchJson, UpstreamNotFound } from './fetchJson.js'
 
 /** The upstream's name in a 502 (`upstream_unavailable`, details.upstream). */
 export const MIDNIGHT_API = 'Morpho Midnight'

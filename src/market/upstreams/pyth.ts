@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { createTtlCache } from '../ttlCache.js'
-import { type FetchJson, UpstreamError } from './fetchJson.js'
+import { UpstreamError } from '../../errors.js'
+import { createTtlCache } from '../../ttlCache.js'
+import type { FetchJson } from './fetchJson.js'
 
 const HERMES = 'Pyth Hermes'
 const BENCHMARKS = 'Pyth Benchmarks'

@@ -1,9 +1,10 @@
 import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem'
 import { z } from 'zod'
 import { CHAIN_ID } from '../../chain/network.js'
+import { UpstreamError } from '../../errors.js'
+import { createTtlCache } from '../../ttlCache.js'
 import type { SwapFill, SwapQuote, SwapQuoteRequest, SwapQuoteSource } from '../swapQuoteSource.js'
-import { createTtlCache } from '../ttlCache.js'
-import { type FetchJson, UpstreamError } from './fetchJson.js'
+import type { FetchJson } from './fetchJson.js'
 
 const NAME = '0x Swap API'
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import type { Config } from '../config.js'
-import { SURGE_CAP, surgedAmount } from '../payments/surgeMeter.js'
-import { usdToAtomic } from '../payments/usdToAtomic.js'
-import type { Route } from '../routes/route.js'
+import type { Config } from '../../config.js'
+import { SURGE_CAP, surgedAmount } from '../../payments/surgeMeter.js'
+import { usdToAtomic } from '../../payments/usdToAtomic.js'
+import type { Route } from '../route.js'
 import { documentUrls, paymentTerms } from './paymentTerms.js'
 import { routeSchemas } from './routeSchemas.js'
 

@@ -1,5 +1,5 @@
-import { NETWORK, USDC, USDC_EIP712 } from '../chain/network.js'
-import type { Config } from '../config.js'
+import { NETWORK, USDC, USDC_EIP712 } from '../../chain/network.js'
+import type { Config } from '../../config.js'
 
 /** The payment terms every document states the same way. */
 export function paymentTerms(config: Config) {

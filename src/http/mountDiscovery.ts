@@ -1,12 +1,9 @@
 import type { Hono } from 'hono'
 import type { Config } from '../config.js'
-import { NotFoundError } from '../errors.js'
-import type { AppEnv } from '../http/env.js'
-import type { Route } from '../routes/route.js'
-import { authMarkdown } from './authMd.js'
-import { llmsFull } from './llmsFull.js'
-import { buildOpenApi } from './openapi.js'
-import { buildTools } from './tools.js'
+import { authMarkdown } from '../discovery/authMd.js'
+import { llmsFull } from '../discovery/llmsFull.js'
+import { buildOpenApi } from '../discovery/openapi.js'
+import { buildTools } from '../discovery/tools.js'
 import {
   acpDocument,
   agentSkillsIndex,
@@ -17,7 +14,10 @@ import {
   SKILLS,
   skillMarkdown,
   x402Document,
-} from './wellKnown.js'
+} from '../discovery/wellKnown.js'
+import { NotFoundError } from '../errors.js'
+import type { Route } from '../routes/route.js'
+import type { AppEnv } from './env.js'
 
 /** Every free discovery path besides GET /v1 (which is in the route table). */
 export const DISCOVERY_PATHS = [

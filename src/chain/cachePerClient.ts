@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem'
-import { createTtlCache, type TtlCache } from './ttlCache.js'
+import { createTtlCache, type TtlCache } from '../ttlCache.js'
 
 /**
  * A TTL cache per chain client, for reads that take the client as their only dependency: each service

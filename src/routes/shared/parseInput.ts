@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { InvalidInputError, MalformedBodyError } from '../errors.js'
-import type { InputLocation } from '../routes/inputLocation.js'
+import { InvalidInputError, MalformedBodyError } from '../../errors.js'
+import type { InputLocation } from '../inputLocation.js'
 
 /**
  * Validate one location of a request against its schema. On failure throws a 400 that names the first

@@ -1,8 +1,7 @@
-import { z } from 'zod'
-import type { InputLocation } from '../routes/inputLocation.js'
-import type { Route } from '../routes/route.js'
-
-export type JsonSchema = Record<string, unknown>
+import type { z } from 'zod'
+import { type JsonSchema, toJsonSchema } from '../../jsonSchema.js'
+import type { InputLocation } from '../inputLocation.js'
+import type { Route } from '../route.js'
 
 export interface Parameter {
   name: string
@@ -35,21 +34,6 @@ export function routeSchemas(route: Route): RouteSchemas {
   const result = { parameters, body, output, toolInput: toolInputOf(parameters, body) }
   cache.set(route, result)
   return result
-}
-
-/** `reused: 'ref'` moves a subschema used more than once into `$defs` (referenced as `#/$defs/…`). */
-export function toJsonSchema(
-  schema: z.ZodType,
-  io: 'input' | 'output',
-  reused: 'inline' | 'ref' = 'inline',
-): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    io,
-    // Every route schema must be expressible in JSON Schema: a type that is not fails at start, not as `{}`.
-    unrepresentable: 'throw',
-    reused,
-  }) as JsonSchema
-  return rest
 }
 
 function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query'): Parameter[] {

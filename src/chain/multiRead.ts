@@ -12,8 +12,8 @@ import {
   multicall3Abi,
   type PublicClient,
 } from 'viem'
-import { BASE_ADDRESSES } from '../chain/addresses.js'
-import { UpstreamError } from './upstreams/fetchJson.js'
+import { UpstreamError } from '../errors.js'
+import { BASE_ADDRESSES } from './addresses.js'
 
 /** The upstream name chain faults are reported under. */
 export const CHAIN_UPSTREAM = 'Base RPC'

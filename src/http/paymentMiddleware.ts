@@ -1,0 +1,81 @@
+import { encodePaymentResponseHeader } from '@x402/core/http'
+import type { SettleResponse } from '@x402/core/types'
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppDeps } from '../deps.js'
+import { unreachable } from '../errors.js'
+import type { EncodedChallenge } from '../payments/encodeChallenge.js'
+import type { GateOutcome } from '../payments/gateOutcome.js'
+import { createPaymentGate } from '../payments/paymentGate.js'
+import type { Route } from '../routes/route.js'
+import { clientAddress } from './clientAddress.js'
+import type { AppEnv } from './env.js'
+
+/**
+ * The payment gate (src/payments/paymentGate.ts) in front of one priced route, as Hono middleware: the
+ * request's pieces in, the gate's outcome out as a response (a 402), headers on the route's answer (the
+ * receipt), or an error for the error handler.
+ */
+export function paymentMiddleware(route: Route, deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const gate = createPaymentGate(route, deps)
+  return async (c, next) => {
+    const outcome = await gate.admit({
+      method: c.req.method,
+      url: c.req.url,
+      payment: c.req.header('payment-signature') ?? c.req.header('x-payment'),
+      ref: c.req.query('ref'),
+      client: clientAddress(c, deps.config.rateLimits.trustProxy),
+      next: async () => {
+        await next()
+        return c.res.status
+      },
+    })
+    return respond(c, outcome)
+  }
+}
+
+function respond(c: Context<AppEnv>, outcome: GateOutcome): Response | undefined {
+  switch (outcome.kind) {
+    case 'challenge':
+      return challengeResponse(c, outcome.challenge)
+    case 'refuse':
+      if (!outcome.discard) return challengeResponse(c, outcome.challenge)
+      // Whatever was written so far (the route's answer, its headers) is dropped: the 402 is the answer.
+      c.res = undefined
+      c.res = challengeResponse(c, outcome.challenge)
+      return c.res
+    case 'serve':
+      setReceipt(c, outcome.receipt)
+      c.header('Server-Timing', outcome.serverTiming)
+      return undefined
+    case 'pass':
+      return undefined
+    case 'error':
+      if (outcome.discard) c.res = undefined
+      // Typed errors (400, 429, 503) go to the error handler, which sets their headers (Retry-After).
+      throw outcome.error
+    case 'release_failed':
+      try {
+        respond(c, outcome.decided)
+      } catch {
+        // The store's error below replaces the one decided.
+      }
+      throw outcome.error
+    default:
+      return unreachable(outcome)
+  }
+}
+
+function challengeResponse(c: Context<AppEnv>, encoded: EncodedChallenge): Response {
+  return c.body(encoded.body, 402, {
+    'Content-Type': 'application/json',
+    'PAYMENT-REQUIRED': encoded.header,
+    'Cache-Control': 'no-store',
+  })
+}
+
+function setReceipt(c: Context<AppEnv>, receipt: SettleResponse): void {
+  const encoded = encodePaymentResponseHeader(receipt)
+  c.header('PAYMENT-RESPONSE', encoded)
+  c.header('X-PAYMENT-RESPONSE', encoded)
+  c.header('Cache-Control', 'private')
+}

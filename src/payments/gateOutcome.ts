@@ -1,0 +1,36 @@
+import type { SettleResponse } from '@x402/core/types'
+import type { EncodedChallenge } from './encodeChallenge.js'
+
+/** One request as the payment gate sees it: plain values, whatever framework carried it. */
+export interface GateRequest {
+  method: string
+  /** The full request URL: the challenge names the resource by its path and query. */
+  url: string
+  /** PAYMENT-SIGNATURE, or its alias X-PAYMENT; undefined when neither was sent. */
+  payment: string | undefined
+  /** The `ref` query value as sent. */
+  ref: string | undefined
+  /** The caller's address: the key of its unpaid ceiling. */
+  client: string
+  /** Runs the route's handler once the payment is admitted; resolves to the status it answered. */
+  next: () => Promise<number>
+}
+
+/**
+ * What the gate decided about one request. `discard` is set on the refusals and errors decided after the
+ * authorization was claimed: whatever the route answered (or anything else written into the response so
+ * far) is dropped, and the 402 or the error is the whole answer.
+ */
+export type GateOutcome =
+  /** No payment, or a HEAD (which would be served without its body, so is never charged): 402 with the route's challenge. */
+  | { kind: 'challenge'; challenge: EncodedChallenge }
+  /** The payment is refused: 402 with a fresh challenge naming the refusal's code. Nothing is charged. */
+  | { kind: 'refuse'; challenge: EncodedChallenge; discard: boolean }
+  /** Paid (settled, or broadcast and pending): the route's answer stands, with the receipt and the gate's Server-Timing. */
+  | { kind: 'serve'; receipt: SettleResponse; serverTiming: string }
+  /** The route answered an error (≥ 400): its answer stands, and nothing is charged. */
+  | { kind: 'pass' }
+  /** A typed error for the error handler: a malformed `ref` (400), a ceiling (429), a store or the facilitator down (503) … */
+  | { kind: 'error'; error: unknown; discard: boolean }
+  /** The outcome was decided and applied, then releasing the authorization's claim failed: the store's error replaces it. */
+  | { kind: 'release_failed'; error: unknown; decided: GateOutcome }
