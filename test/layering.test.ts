@@ -40,7 +40,16 @@ const LAYERS: readonly (readonly string[])[] = [
   ['chain', 'store'],
 ]
 /** Modules any layer may import; they import nothing of src but other leaves. */
-const LEAVES = ['errors', 'logger', 'projectRoot', 'readiness', 'exitWatchdog', 'jsonSchema', 'ttlCache']
+const LEAVES = [
+  'errors',
+  'logger',
+  'projectRoot',
+  'readiness',
+  'exitWatchdog',
+  'jsonSchema',
+  'ttlCache',
+  'prose',
+]
 
 /** Where Hono may be imported: the HTTP layer and the two files that build and serve the app. */
 const HONO_ALLOWED = [join(SRC, 'http'), join(SRC, 'app.ts'), join(SRC, 'main.ts')]

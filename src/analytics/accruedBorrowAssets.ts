@@ -1,4 +1,5 @@
-const WAD = 10n ** 18n
+import { WAD } from '../chain/units.js'
+
 /** SharesMathLib's virtual shares and assets (Morpho Blue): they make the first share expensive to inflate. */
 const VIRTUAL_SHARES = 10n ** 6n
 const VIRTUAL_ASSETS = 1n

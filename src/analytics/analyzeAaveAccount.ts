@@ -1,7 +1,7 @@
+import { ORACLE_PRICE_SCALE, SECONDS_PER_YEAR, WAD } from '../chain/units.js'
 import { DEFAULT_TARGET_HEALTH, type LoanStatus } from './analyzeLoan.js'
 import { formatAtomicUp } from './formatAtomicUp.js'
-import { SECONDS_PER_YEAR } from './lendingApy.js'
-import { type LiquidationRule, loanRisk, ORACLE_PRICE_SCALE, WAD } from './loanRisk.js'
+import { type LiquidationRule, loanRisk } from './loanRisk.js'
 
 /**
  * Risk analysis of an Aave v3 account from `Pool.getUserAccountData`: Aave is cross-margined, so the

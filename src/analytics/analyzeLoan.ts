@@ -1,5 +1,6 @@
+import { fromWad, WAD } from '../chain/units.js'
 import { formatAtomicUp } from './formatAtomicUp.js'
-import { type LiquidationRule, loanRisk, WAD } from './loanRisk.js'
+import { type LiquidationRule, loanRisk } from './loanRisk.js'
 
 /**
  * Risk analysis of one isolated borrow (Morpho Blue; Midnight with its collateral's lltv and oracle and no
@@ -109,7 +110,7 @@ export function analyzeLoan(position: LoanPosition): LoanAnalysis {
     collateral: position.collateral,
     debt: position.debt,
     price: position.oraclePrice,
-    ratePerSecond: rate === null ? 0 : Number(rate) / 1e18,
+    ratePerSecond: rate === null ? 0 : fromWad(rate),
     targetHealth,
   })
 

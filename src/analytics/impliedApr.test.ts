@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { impliedApr, SECONDS_PER_YEAR } from './impliedApr.js'
+import { SECONDS_PER_YEAR } from '../chain/units.js'
+import { impliedApr } from './impliedApr.js'
 
 const WAD = 10n ** 18n
 const NOW = 1_795_000_000

@@ -1,7 +1,4 @@
-/** Seconds in the 365-day year Midnight's rates are quoted over (SDK `TickLib.tickToApr`). */
-export const SECONDS_PER_YEAR = 31_536_000
-
-const WAD = 1e18
+import { fromWad, SECONDS_PER_YEAR, WAD } from '../chain/units.js'
 
 /**
  * Simple annual rate implied by a Midnight unit price (protocols.md §7a): one unit pays one loan token at
@@ -10,9 +7,10 @@ const WAD = 1e18
  *
  * Null when no rate exists: the market has matured (no time left) or the price is outside (0, 1e18].
  */
+
 export function impliedApr(priceWad: bigint, maturitySec: number, nowSec: number): number | null {
   const secondsLeft = maturitySec - nowSec
-  if (secondsLeft <= 0 || priceWad <= 0n || priceWad > 10n ** 18n) return null
-  const price = Number(priceWad) / WAD
+  if (secondsLeft <= 0 || priceWad <= 0n || priceWad > WAD) return null
+  const price = fromWad(priceWad)
   return ((1 / price - 1) * SECONDS_PER_YEAR) / secondsLeft
 }

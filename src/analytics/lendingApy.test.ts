@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest'
+import { SECONDS_PER_YEAR } from '../chain/units.js'
 import {
   aaveRateToApy,
   metaMorphoApy,
   morphoRateToApy,
   morphoSupplyApy,
   morphoSupplyAssets,
-  SECONDS_PER_YEAR,
   sharePriceApy,
   utilization,
 } from './lendingApy.js'

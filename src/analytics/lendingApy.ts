@@ -13,21 +13,16 @@
  * - A plain ERC-4626 has no rate source: its APY is the growth of its share price over a window,
  *   annualized by compounding: (p1 / p0)^(year / Δt) − 1.
  */
-
-/** Seconds in the 365-day year every protocol above annualizes with. */
-export const SECONDS_PER_YEAR = 31_536_000
-
-const WAD = 1e18
-const RAY = 1e27
+import { fromRay, fromWad, SECONDS_PER_YEAR } from '../chain/units.js'
 
 /** Morpho Blue: per-second borrow rate (WAD) → APY, e^(rate × year) − 1. */
 export function morphoRateToApy(ratePerSecondWad: bigint): number {
-  return Math.expm1((Number(ratePerSecondWad) / WAD) * SECONDS_PER_YEAR)
+  return Math.expm1(fromWad(ratePerSecondWad) * SECONDS_PER_YEAR)
 }
 
 /** Aave v3: an APR in ray (e.g. currentLiquidityRate) → APY, compounded every second of the year. */
 export function aaveRateToApy(aprRay: bigint): number {
-  const apr = Number(aprRay) / RAY
+  const apr = fromRay(aprRay)
   return Math.expm1(SECONDS_PER_YEAR * Math.log1p(apr / SECONDS_PER_YEAR))
 }
 
@@ -39,7 +34,7 @@ export function utilization(totalBorrowAssets: bigint, totalSupplyAssets: bigint
 
 /** Morpho Blue supplier APY: borrow APY × utilization × (1 − market fee); `feeWad` is the WAD fee fraction. */
 export function morphoSupplyApy(borrowApy: number, marketUtilization: number, feeWad: bigint): number {
-  return borrowApy * marketUtilization * (1 - Number(feeWad) / WAD)
+  return borrowApy * marketUtilization * (1 - fromWad(feeWad))
 }
 
 /** Morpho's virtual shares and assets (SharesMathLib): they make the first deposit's price well defined. */
@@ -86,7 +81,7 @@ export function metaMorphoApy(
   }
   if (total === 0) return null
   const grossApy = weighted / total
-  return { grossApy, netApy: grossApy * (1 - Number(vaultFeeWad) / WAD) }
+  return { grossApy, netApy: grossApy * (1 - fromWad(vaultFeeWad)) }
 }
 
 /**

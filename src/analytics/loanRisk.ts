@@ -14,11 +14,7 @@
  *   taken to 6 decimals (targetWad = round(target × 1e6) × 1e12). Restore amounts are the least atomic
  *   amounts that pass it (so one atomic unit less fails).
  */
-
-/** 1e18: Morpho's lltv, health factors and per-second rates. */
-export const WAD = 10n ** 18n
-/** 1e36: the scale of a Morpho oracle price. */
-export const ORACLE_PRICE_SCALE = 10n ** 36n
+import { fromWad, ORACLE_PRICE_SCALE, WAD } from '../chain/units.js'
 
 /** The collateral price moves the stress table applies, in percent. */
 const STRESS_MOVES = [-10, -20, -30] as const
@@ -82,7 +78,7 @@ function ceilDiv(a: bigint, b: bigint): bigint {
 }
 
 function healthFactor(rule: LiquidationRule, capacity: bigint, debt: bigint): number | null {
-  return debt === 0n ? null : Number(rule.healthWad(capacity, debt)) / 1e18
+  return debt === 0n ? null : fromWad(rule.healthWad(capacity, debt))
 }
 
 /** The health factor target as WAD, to 6 decimals; refuses anything not above 1. */
@@ -158,7 +154,7 @@ export function loanRisk(input: LoanRiskInput): LoanRisk {
       supplyCollateral = {
         assets: collateralAfter - collateral,
         collateralAfter,
-        healthFactorAfter: Number(rule.healthWad(after, debt)) / 1e18,
+        healthFactorAfter: fromWad(rule.healthWad(after, debt)),
       }
     }
   }

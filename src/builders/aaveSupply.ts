@@ -1,32 +1,41 @@
 import { type Address, encodeFunctionData, erc20Abi } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { address, atomicAmount, positiveAtomicAmount } from '../chain/fields.js'
 import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import type { AaveReserveInfo, LendingChain } from '../market/lendingChain.js'
 import { aavePoolAbi, finishAave } from './aavePool.js'
 import { approveIfShort } from './approveIfShort.js'
 import { grantsOf } from './assertOutflows.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance } from './builderErrors.js'
 import { findAaveReserve } from './findAaveReserve.js'
 import { required } from './required.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 const POOL = BASE_ADDRESSES.AavePool
 
-export interface AaveSupplyBody {
-  asset: string
-  amount: string
-  owner: string
+export const aaveSupplyBody = z.strictObject({
+  asset: address.describe('Underlying token of a listed Aave reserve (USDC, WETH, cbBTC)'),
+  amount: positiveAtomicAmount.describe('Atomic amount of `asset` to supply'),
+  owner,
+})
+
+export type AaveSupplyBody = z.output<typeof aaveSupplyBody>
+
+export const aaveSupplyAction = {
+  type: z.literal('aaveSupply'),
+  asset: address,
+  amount: atomicAmount.describe('Atomic amount supplied, as requested'),
+  aToken: address.describe('The reserve’s aToken (receipt token) minted to the owner'),
+  expectedATokenBalanceAfter: atomicAmount.describe(
+    'Owner’s aToken balance at the quote + `amount`: Aave’s scaled balances round the mint by up to 1 wei, and interest accrues until inclusion',
+  ),
 }
 
-export interface AaveSupplyAction {
-  type: 'aaveSupply'
-  asset: Address
-  amount: string
-  aToken: Address
-  expectedATokenBalanceAfter: string
-}
+export type AaveSupplyAction = ActionOf<typeof aaveSupplyAction>
 
 /** The live state a supply needs, read in one multicall. */
 export interface AaveSupplyState {
@@ -69,9 +78,8 @@ export async function buildAaveSupply(
   lending: LendingChain,
   body: AaveSupplyBody,
 ): Promise<BuilderEnvelope<AaveSupplyAction>> {
-  const owner = body.owner as Address
-  const amount = BigInt(body.amount)
-  const reserve = await findAaveReserve(lending, body.asset as Address)
+  const { owner, amount } = body
+  const reserve = await findAaveReserve(lending, body.asset)
   const token = reserve.asset.address
   const quotedAt = engine.nowSec()
   const r = await multiRead(engine.chain, {
@@ -97,7 +105,7 @@ export async function buildAaveSupply(
     action: {
       type: 'aaveSupply',
       asset: token,
-      amount: body.amount,
+      amount: amount.toString(),
       aToken: reserve.aToken,
       // aTokens are scaled balances: the mint rounds by at most 1 wei, and interest accrues until inclusion.
       expectedATokenBalanceAfter: (state.aTokenBalance + amount).toString(),

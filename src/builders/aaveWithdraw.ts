@@ -1,30 +1,42 @@
 import { type Address, encodeFunctionData, erc20Abi, maxUint256 } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { address, atomicAmount, positiveAtomicAmount } from '../chain/fields.js'
 import { multiRead, viewCall } from '../chain/multiRead.js'
 import type { AaveReserveInfo, LendingChain } from '../market/lendingChain.js'
 import { aavePoolAbi, finishAave } from './aavePool.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { findAaveReserve } from './findAaveReserve.js'
 import { required } from './required.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface AaveWithdrawBody {
-  asset: string
-  /** Atomic, or "max" for the whole aToken balance at inclusion. */
-  amount: string
-  owner: string
+export const aaveWithdrawBody = z.strictObject({
+  asset: address.describe('Underlying token of a listed Aave reserve (USDC, WETH, cbBTC)'),
+  amount: z.union([z.literal('max'), positiveAtomicAmount], {
+    error: 'must be a positive atomic amount (digits, no leading zeros) or the literal "max".',
+  }),
+  owner,
+})
+
+export type AaveWithdrawBody = z.output<typeof aaveWithdrawBody>
+
+export const aaveWithdrawAction = {
+  type: z.literal('aaveWithdraw'),
+  asset: address,
+  amount: z.string().describe('As requested: atomic digits, or "max"'),
+  aToken: address.describe('The reserve’s aToken (receipt token) burned from the owner'),
+  expectedAmount: atomicAmount.describe(
+    'Atomic `asset` the owner receives: `amount`, or for "max" the aToken balance at the quote (plus the interest accrued until inclusion)',
+  ),
+  expectedATokenBalanceAfter: atomicAmount.describe(
+    'Owner’s aToken balance at the quote − expectedAmount ("0" for "max"); interest accrues on the rest until inclusion',
+  ),
 }
 
-export interface AaveWithdrawAction {
-  type: 'aaveWithdraw'
-  asset: Address
-  amount: string
-  aToken: Address
-  expectedAmount: string
-  expectedATokenBalanceAfter: string
-}
+export type AaveWithdrawAction = ActionOf<typeof aaveWithdrawAction>
 
 /**
  * Pure: `withdraw(asset, amount, to = owner)`; `null` amount = type(uint256).max, which the Pool resolves
@@ -58,9 +70,9 @@ export async function buildAaveWithdraw(
   lending: LendingChain,
   body: AaveWithdrawBody,
 ): Promise<BuilderEnvelope<AaveWithdrawAction>> {
-  const owner = body.owner as Address
-  const amount = body.amount === 'max' ? null : BigInt(body.amount)
-  const reserve = await findAaveReserve(lending, body.asset as Address)
+  const { owner } = body
+  const amount = body.amount === 'max' ? null : body.amount
+  const reserve = await findAaveReserve(lending, body.asset)
   const quotedAt = engine.nowSec()
   const r = await multiRead(engine.chain, {
     aToken: [viewCall(reserve.aToken, erc20Abi, 'balanceOf', [owner])],
@@ -85,7 +97,7 @@ export async function buildAaveWithdraw(
     action: {
       type: 'aaveWithdraw',
       asset: reserve.asset.address,
-      amount: body.amount,
+      amount: amount === null ? 'max' : amount.toString(),
       aToken: reserve.aToken,
       expectedAmount: withdrawn.toString(),
       expectedATokenBalanceAfter: (aTokenBalance - withdrawn).toString(),

@@ -1,13 +1,16 @@
 import { type Address, encodeFunctionData, erc20Abi, isAddressEqual } from 'viem'
+import { z } from 'zod'
 import { DEAD_ADDRESS } from '../chain/addresses.js'
+import { address, atomicAmount, positiveAtomicAmount } from '../chain/fields.js'
 import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import { AppError } from '../errors.js'
 import type { TokenMeta } from '../market/lendingChain.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { required } from './required.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 /**
  * UTIL is not deployed on this network profile (UTIL_TOKEN unset): a lasting property of the deployment,
@@ -24,20 +27,26 @@ export class UtilNotDeployedError extends AppError {
   }
 }
 
-export interface BurnBody {
-  amount: string
-  owner: string
+export const burnBody = z.strictObject({
+  amount: positiveAtomicAmount.describe('Atomic UTIL (18 decimals), above 0'),
+  owner,
+})
+
+export type BurnBody = z.output<typeof burnBody>
+
+export const burnAction = {
+  type: z.literal('burn'),
+  token: address.describe('The UTIL token'),
+  burnAddress: address.describe('0x000000000000000000000000000000000000dEaD, where burned UTIL goes'),
+  amount: atomicAmount.describe('Atomic UTIL burned, as requested'),
+  totalSupply: atomicAmount.describe('UTIL totalSupply(): fixed, a burn does not change it'),
+  burnedAfter: atomicAmount.describe('balanceOf(0x…dEaD) after this burn: all UTIL ever burned'),
+  supplyAfter: atomicAmount.describe(
+    'Circulating supply after this burn: totalSupply − burnedAfter (read at the quote)',
+  ),
 }
 
-export interface BurnAction {
-  type: 'burn'
-  token: Address
-  burnAddress: Address
-  amount: string
-  totalSupply: string
-  burnedAfter: string
-  supplyAfter: string
-}
+export type BurnAction = ActionOf<typeof burnAction>
 
 /** The live state a burn needs, read in one multicall. */
 export interface BurnState {
@@ -64,8 +73,7 @@ export async function buildBurn(
   body: BurnBody,
 ): Promise<BuilderEnvelope<BurnAction>> {
   if (utilToken === null) throw new UtilNotDeployedError()
-  const owner = body.owner as Address
-  const amount = BigInt(body.amount)
+  const { owner, amount } = body
   // A transfer from the dead address to itself would burn nothing (and nobody holds its key).
   if (isAddressEqual(owner, DEAD_ADDRESS))
     throw new BuildRefusedError('owner_is_burn_address', 'The owner is the dead address itself.', 'owner')
@@ -100,7 +108,7 @@ export async function buildBurn(
       type: 'burn',
       token: utilToken,
       burnAddress: DEAD_ADDRESS,
-      amount: body.amount,
+      amount: amount.toString(),
       totalSupply: state.totalSupply.toString(),
       burnedAfter: burnedAfter.toString(),
       // totalSupply never shrinks (a burn is a transfer): what burning reduces is the circulating supply.

@@ -1,8 +1,11 @@
-import { type Address, isAddressEqual } from 'viem'
+import { isAddressEqual } from 'viem'
+import { z } from 'zod'
+import { address, atomicAmount, marketId, positiveAtomicAmount } from '../chain/fields.js'
 import { midnightAbi } from '../chain/midnight.js'
 import { MIDNIGHT_API, type MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
 import { approveIfShort } from './approveIfShort.js'
 import type { MayApprove } from './assertOutflows.js'
+import { owner, slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import {
@@ -17,29 +20,41 @@ import { encodeFixedSupplyCollateral } from './fixedSupplyCollateral.js'
 import {
   aprLabel,
   encodeFixedTakes,
-  type FixedTakeFields,
   fetchFixedBookSide,
   fixedTakeProbes,
   planFixedTake,
+  takeFields,
   verifyFixedTake,
 } from './fixedTake.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { AllowanceIssue, BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, AllowanceIssue, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface FixedBorrowBody {
-  marketId: string
-  assets: string
-  owner: string
-  slippageBps: number
-  collateral?: { token: string; assets: string } | undefined
+export const fixedBorrowBody = z.strictObject({
+  marketId,
+  assets: positiveAtomicAmount.describe('Loan token received now, atomic (at least)'),
+  owner,
+  slippageBps: slippageBpsBody().describe('Max bps below the best bid price'),
+  collateral: z
+    .strictObject({
+      token: address.describe('One of the market’s collateral tokens'),
+      assets: positiveAtomicAmount.describe('Collateral to supply first (atomic)'),
+    })
+    .optional()
+    .describe('Collateral to supply in the same bundle, before the takes'),
+})
+
+export type FixedBorrowBody = z.output<typeof fixedBorrowBody>
+
+export const fixedBorrowAction = {
+  type: z.literal('fixedBorrow'),
+  ...takeFields,
+  debtAfter: atomicAmount.describe('Debt in units after the bundle'),
+  maxDebtAfter: atomicAmount
+    .nullable()
+    .describe('Σ collateral × price / 1e36 × LLTV after the bundle; null when an oracle does not answer'),
 }
 
-export interface FixedBorrowAction extends FixedTakeFields {
-  type: 'fixedBorrow'
-  /** Debt in units after the bundle, and the most Midnight lets the position owe (Σ collateral × price × LLTV). */
-  debtAfter: string
-  maxDebtAfter: string | null
-}
+export type FixedBorrowAction = ActionOf<typeof fixedBorrowAction>
 
 /**
  * Borrow `assets` of loan token now by selling units to the bid book (lender-makers): the units owed at
@@ -53,11 +68,11 @@ export async function buildFixedBorrow(
   midnight: MorphoMidnight,
   body: FixedBorrowBody,
 ): Promise<BuilderEnvelope<FixedBorrowAction>> {
-  const owner = body.owner as Address
+  const { owner } = body
   const m = await findFixedMarket(engine, body.marketId)
   const index =
     body.collateral === undefined ? null : collateralIndex(m, body.collateral.token, 'collateral.token')
-  const supplied = body.collateral === undefined ? 0n : BigInt(body.collateral.assets)
+  const supplied = body.collateral === undefined ? 0n : body.collateral.assets
   const pulls = index === null ? null : (m.collaterals[index]?.address ?? null)
   const quotedAt = engine.nowSec()
   // The chain state and the API's book side, concurrently.
@@ -76,7 +91,7 @@ export async function buildFixedBorrow(
     )
   const plan = planFixedTake(bookSide, m, {
     owner,
-    assets: BigInt(body.assets),
+    assets: body.assets,
     slippageBps: body.slippageBps,
     takingBids: true,
     fee: state.fee,

@@ -1,34 +1,40 @@
-import type { Address } from 'viem'
+import { z } from 'zod'
+import { atomicAmount, marketId, positiveAtomicAmount } from '../chain/fields.js'
 import { midnightAbi } from '../chain/midnight.js'
 import { MIDNIGHT_API, type MorphoMidnight } from '../market/upstreams/morphoMidnight.js'
 import { approveIfShort } from './approveIfShort.js'
+import { owner, slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { findFixedMarket, MIDNIGHT, readFixedState } from './fixedMarket.js'
 import {
   aprLabel,
   encodeFixedTakes,
-  type FixedTakeFields,
   fetchFixedBookSide,
   fixedTakeProbes,
   planFixedTake,
+  takeFields,
   verifyFixedTake,
 } from './fixedTake.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope } from './txStep.js'
+import type { ActionOf, BuilderEnvelope } from './txStep.js'
 
-export interface FixedLendBody {
-  marketId: string
-  assets: string
-  owner: string
-  slippageBps: number
+export const fixedLendBody = z.strictObject({
+  marketId,
+  assets: positiveAtomicAmount.describe('Loan token paid now, atomic (at most)'),
+  owner,
+  slippageBps: slippageBpsBody().describe('Max bps above the best ask price'),
+})
+
+export type FixedLendBody = z.output<typeof fixedLendBody>
+
+export const fixedLendAction = {
+  type: z.literal('fixedLend'),
+  ...takeFields,
+  creditAfter: atomicAmount.describe('Credit in units after the bundle'),
 }
 
-export interface FixedLendAction extends FixedTakeFields {
-  type: 'fixedLend'
-  /** Credit in units after the bundle (what Midnight owes the owner at maturity). */
-  creditAfter: string
-}
+export type FixedLendAction = ActionOf<typeof fixedLendAction>
 
 /**
  * Lend `assets` of loan token now by buying units from the ask book (borrower-makers); the units bought
@@ -41,7 +47,7 @@ export async function buildFixedLend(
   midnight: MorphoMidnight,
   body: FixedLendBody,
 ): Promise<BuilderEnvelope<FixedLendAction>> {
-  const owner = body.owner as Address
+  const { owner } = body
   const m = await findFixedMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   // The chain state and the API's book side, concurrently.
@@ -60,7 +66,7 @@ export async function buildFixedLend(
     )
   const plan = planFixedTake(bookSide, m, {
     owner,
-    assets: BigInt(body.assets),
+    assets: body.assets,
     slippageBps: body.slippageBps,
     takingBids: false,
     fee: state.fee,

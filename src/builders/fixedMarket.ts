@@ -4,10 +4,10 @@ import { cachePerClient } from '../chain/cachePerClient.js'
 import { erc20ReadAbi, multicall3BlockAbi } from '../chain/lendingAbis.js'
 import { type MidnightMarket, midnightAbi, midnightMarketId, midnightReadAbi } from '../chain/midnight.js'
 import { multiRead, viewCall } from '../chain/multiRead.js'
+import { ORACLE_PRICE_SCALE, WAD } from '../chain/units.js'
 import type { TokenMeta } from '../market/lendingChain.js'
 import type { BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError, UnlistedTargetError } from './builderErrors.js'
-import { WAD } from './fixedMath.js'
 import { required } from './required.js'
 
 export const MIDNIGHT = BASE_ADDRESSES.MorphoMidnight
@@ -79,8 +79,8 @@ async function readMarket(engine: BuilderEngine, id: Hex): Promise<FixedMarket> 
 }
 
 /** The index of `token` among the market's collaterals, or 422 `unknown_collateral` naming `field`. */
-export function collateralIndex(m: FixedMarket, token: string, field: string): number {
-  const i = m.collaterals.findIndex((c) => isAddressEqual(c.address, token as Address))
+export function collateralIndex(m: FixedMarket, token: Address, field: string): number {
+  const i = m.collaterals.findIndex((c) => isAddressEqual(c.address, token))
   if (i < 0)
     throw new BuildRefusedError(
       'unknown_collateral',
@@ -155,7 +155,7 @@ export function maxDebtOf(m: FixedMarket, collateral: readonly bigint[], prices:
     if (amount === 0n) continue
     const price = prices[i]
     if (price === null || price === undefined) return null
-    max += (((amount * price) / 10n ** 36n) * c.lltv) / WAD
+    max += (((amount * price) / ORACLE_PRICE_SCALE) * c.lltv) / WAD
   }
   return max
 }

@@ -1,7 +1,8 @@
 import { toFunctionSelector } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { midnightAbi } from '../chain/midnight.js'
-import { aprOf, averagePrice, guardPrice, takeAssets, WAD, walkBook } from './fixedMath.js'
+import { WAD } from '../chain/units.js'
+import { aprOf, averagePrice, guardPrice, takeAssets, walkBook } from './fixedMath.js'
 
 const P = (x: number) => BigInt(Math.round(x * 1e6)) * 10n ** 12n
 

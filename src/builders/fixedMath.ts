@@ -3,11 +3,10 @@
  * One unit pays one loan token at maturity; a price P (WAD, ≤ 1e18) is loan-token assets now per unit.
  */
 
-export const WAD = 10n ** 18n
-/** Seconds in the 365-day year Midnight quotes rates over (SDK `TickLib.tickToApr`). */
-export const SECONDS_PER_YEAR = 31_536_000
+import { SECONDS_PER_YEAR, WAD } from '../chain/units.js'
 
 const mulDivUp = (x: bigint, y: bigint, d: bigint) => (x * y + d - 1n) / d
+const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b)
 
 /** One offer of the side being taken, with the taker's price (the offer's tick price, fee applied). */
 export interface BookOffer {
@@ -61,7 +60,7 @@ export function walkBook(
   for (const o of order) {
     if (left <= 0n) break
     const wanted = takingBids ? mulDivUp(left, WAD, o.price) : (left * WAD) / o.price
-    const units = wanted < o.units ? wanted : o.units
+    const units = minOf(wanted, o.units)
     if (units === 0n) break
     const assets = takeAssets(units, o.price, takingBids)
     fills.push({ index: o.index, price: o.price, units, assets })
@@ -93,5 +92,5 @@ export function guardPrice(best: bigint, slippageBps: number, takingBids: boolea
   const bps = BigInt(slippageBps)
   if (takingBids) return (best * (10_000n - bps)) / 10_000n
   const up = mulDivUp(best, 10_000n + bps, 10_000n)
-  return up > WAD ? WAD : up
+  return minOf(up, WAD)
 }

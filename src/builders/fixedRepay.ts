@@ -1,26 +1,34 @@
 import { type Address, encodeFunctionData, zeroAddress } from 'viem'
+import { z } from 'zod'
+import { atomicAmount, marketId, positiveAtomicAmount } from '../chain/fields.js'
 import { midnightAbi } from '../chain/midnight.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { type FixedMarket, findFixedMarket, MIDNIGHT, readFixedState } from './fixedMarket.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface FixedUnitsBody {
-  marketId: string
-  units: string
-  owner: string
+/** The body of a repay or a withdraw: units of one market. */
+export const unitsBody = z.strictObject({
+  marketId,
+  units: positiveAtomicAmount.describe('Units (1 unit = 1 atomic loan token, paid 1:1)'),
+  owner,
+})
+
+export type FixedUnitsBody = z.output<typeof unitsBody>
+
+export const fixedRepayAction = {
+  type: z.literal('fixedRepay'),
+  marketId,
+  units: atomicAmount,
+  maturity: z.number().int(),
+  debtAfter: atomicAmount.describe('Debt in units after the bundle'),
 }
 
-export interface FixedRepayAction {
-  type: 'fixedRepay'
-  marketId: string
-  units: string
-  maturity: number
-  debtAfter: string
-}
+export type FixedRepayAction = ActionOf<typeof fixedRepayAction>
 
 /** Pure: `repay(market, units, onBehalf = owner, callback = 0, data = "")`: pulls `units` of loan token. */
 export function encodeFixedRepay(m: FixedMarket, units: bigint, owner: Address): TxStep {
@@ -44,9 +52,8 @@ export async function buildFixedRepay(
   engine: BuilderEngine,
   body: FixedUnitsBody,
 ): Promise<BuilderEnvelope<FixedRepayAction>> {
-  const owner = body.owner as Address
+  const { owner, units } = body
   const m = await findFixedMarket(engine, body.marketId)
-  const units = BigInt(body.units)
   const quotedAt = engine.nowSec()
   const state = await readFixedState(engine, m, owner, m.loanToken.address)
   if (units > state.debt)
@@ -79,7 +86,7 @@ export async function buildFixedRepay(
     action: {
       type: 'fixedRepay',
       marketId: m.id,
-      units: body.units,
+      units: units.toString(),
       maturity: m.maturity,
       debtAfter: (state.debt - units).toString(),
     },

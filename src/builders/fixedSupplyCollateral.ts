@@ -1,7 +1,10 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
+import { address, atomicAmount, marketId, positiveAtomicAmount } from '../chain/fields.js'
 import { midnightAbi } from '../chain/midnight.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { approveIfShort } from './approveIfShort.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance } from './builderErrors.js'
 import {
@@ -12,22 +15,33 @@ import {
   readFixedState,
 } from './fixedMarket.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface FixedCollateralBody {
-  marketId: string
-  collateralToken: string
-  assets: string
-  owner: string
+/** The body of a collateral supply or withdrawal. */
+export const fixedCollateralBody = z.strictObject({
+  marketId,
+  collateralToken: address.describe(
+    'One of the market’s collateral tokens (422 `unknown_collateral` otherwise)',
+  ),
+  assets: positiveAtomicAmount.describe('Collateral, atomic'),
+  owner,
+})
+
+export type FixedCollateralBody = z.output<typeof fixedCollateralBody>
+
+/** What a collateral supply or withdrawal reports. */
+export const collateralAction = {
+  marketId,
+  collateralToken: address,
+  assets: atomicAmount,
+  collateralAfter: atomicAmount.describe(
+    'The owner’s amount of this collateral in the market after the bundle',
+  ),
 }
 
-export interface FixedCollateralAction {
-  marketId: string
-  collateralToken: string
-  assets: string
-  /** The owner's amount of this collateral in the market after the bundle (atomic). */
-  collateralAfter: string
-}
+export const fixedSupplyCollateralAction = { type: z.literal('fixedSupplyCollateral'), ...collateralAction }
+
+export type FixedSupplyCollateralAction = ActionOf<typeof fixedSupplyCollateralAction>
 
 /** Pure: `supplyCollateral(market, index, assets, onBehalf = owner)`. */
 export function encodeFixedSupplyCollateral(
@@ -53,12 +67,11 @@ export function encodeFixedSupplyCollateral(
 export async function buildFixedSupplyCollateral(
   engine: BuilderEngine,
   body: FixedCollateralBody,
-): Promise<BuilderEnvelope<FixedCollateralAction & { type: 'fixedSupplyCollateral' }>> {
-  const owner = body.owner as Address
+): Promise<BuilderEnvelope<FixedSupplyCollateralAction>> {
+  const { owner, assets } = body
   const m = await findFixedMarket(engine, body.marketId)
   const index = collateralIndex(m, body.collateralToken, 'collateralToken')
   const token = m.collaterals[index] as FixedMarket['collaterals'][number]
-  const assets = BigInt(body.assets)
   const quotedAt = engine.nowSec()
   const state = await readFixedState(engine, m, owner, token.address)
   assertBalance('assets', token, state.balance, assets)
@@ -85,7 +98,7 @@ export async function buildFixedSupplyCollateral(
       type: 'fixedSupplyCollateral',
       marketId: m.id,
       collateralToken: token.address,
-      assets: body.assets,
+      assets: assets.toString(),
       collateralAfter: ((state.collateral[index] ?? 0n) + assets).toString(),
     },
     revertAbi: midnightAbi,

@@ -6,6 +6,8 @@ import {
   isAddressEqual,
   zeroAddress,
 } from 'viem'
+import { z } from 'zod'
+import { atomicAmount, marketId } from '../chain/fields.js'
 import { midnightAbi, midnightMarketId } from '../chain/midnight.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { UpstreamError } from '../errors.js'
@@ -20,28 +22,33 @@ import { type FixedMarket, MIDNIGHT } from './fixedMarket.js'
 import { aprOf, averagePrice, type Fill, guardPrice, walkBook } from './fixedMath.js'
 import type { Probe, ProbeResult } from './simulateBundle.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { SimulationReport, TxStep } from './txStep.js'
+import type { ActionOf, SimulationReport, TxStep } from './txStep.js'
 
 /** What a borrow or lend reports about its fills (APRs are fractions: 0.05 = 5 %). */
-export interface FixedTakeFields {
-  marketId: string
-  /** Unix seconds. */
-  maturity: number
-  /** Loan-token assets now (atomic): received on a borrow, paid on a lend. */
-  assets: string
-  /** Units sold (borrow: debt added) or bought (lend: credit added); each pays 1 atomic loan token at maturity. */
-  units: string
-  /** Σ assets / Σ units, WAD. */
-  averagePrice: string
-  averageApr: number
-  /** The least favourable fill's price and APR. */
-  worstPrice: string
-  worstApr: number
-  /** The slippage bound no fill crosses, and its APR. */
-  guardPrice: string
-  /** One entry per offer taken, best first (taker price, WAD). */
-  fills: { price: string; units: string; assets: string }[]
+export const takeFields = {
+  marketId,
+  maturity: z.number().int().describe('Unix seconds: when each unit pays one loan token'),
+  assets: atomicAmount.describe('Loan token now (atomic): received on a borrow, paid on a lend'),
+  units: atomicAmount.describe(
+    'Units sold (borrow: debt added) or bought (lend: credit added); 1 unit = 1 atomic loan token at maturity',
+  ),
+  averagePrice: atomicAmount.describe('Σ assets / Σ units, WAD'),
+  averageApr: z.number().describe('APR at averagePrice (0.05 = 5%)'),
+  worstPrice: atomicAmount.describe('The least favourable fill’s price, WAD'),
+  worstApr: z.number().describe('APR at worstPrice'),
+  guardPrice: atomicAmount.describe('The slippage bound no fill crosses, WAD'),
+  fills: z
+    .array(
+      z.object({
+        price: atomicAmount.describe('Taker price, WAD'),
+        units: atomicAmount,
+        assets: atomicAmount,
+      }),
+    )
+    .describe('One entry per offer taken, best first'),
 }
+
+export type FixedTakeFields = ActionOf<typeof takeFields>
 
 /** Pure: `take(offer, ratifierData, units, taker = owner, receiver, 0, "")` for one fill. */
 export function encodeFixedTake(o: MidnightTakeableOffer, units: bigint, owner: Address): Hex {

@@ -1,4 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
+import { atomicAmount, marketId } from '../chain/fields.js'
 import { midnightAbi } from '../chain/midnight.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
@@ -6,17 +8,18 @@ import { BuildRefusedError } from './builderErrors.js'
 import { type FixedMarket, findFixedMarket, MIDNIGHT, readFixedState } from './fixedMarket.js'
 import type { FixedUnitsBody } from './fixedRepay.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface FixedWithdrawAction {
-  type: 'fixedWithdraw'
-  marketId: string
-  units: string
-  maturity: number
-  creditAfter: string
-  /** Repaid units left for lenders to withdraw after this one. */
-  withdrawableAfter: string
+export const fixedWithdrawAction = {
+  type: z.literal('fixedWithdraw'),
+  marketId,
+  units: atomicAmount,
+  maturity: z.number().int(),
+  creditAfter: atomicAmount.describe('Credit in units after the bundle'),
+  withdrawableAfter: atomicAmount.describe('Repaid units left for lenders after this withdrawal'),
 }
+
+export type FixedWithdrawAction = ActionOf<typeof fixedWithdrawAction>
 
 /** Pure: `withdraw(market, units, onBehalf = owner, receiver = owner)`: pays `units` of loan token. */
 export function encodeFixedWithdraw(m: FixedMarket, units: bigint, owner: Address): TxStep {
@@ -42,9 +45,8 @@ export async function buildFixedWithdraw(
   engine: BuilderEngine,
   body: FixedUnitsBody,
 ): Promise<BuilderEnvelope<FixedWithdrawAction>> {
-  const owner = body.owner as Address
+  const { owner, units } = body
   const m = await findFixedMarket(engine, body.marketId)
-  const units = BigInt(body.units)
   const quotedAt = engine.nowSec()
   const state = await readFixedState(engine, m, owner, null)
   const details = {
@@ -83,7 +85,7 @@ export async function buildFixedWithdraw(
     action: {
       type: 'fixedWithdraw',
       marketId: m.id,
-      units: body.units,
+      units: units.toString(),
       maturity: m.maturity,
       creditAfter: (state.credit - units).toString(),
       withdrawableAfter: (state.withdrawable - units).toString(),

@@ -1,4 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
+import { atomicAmount } from '../chain/fields.js'
 import { midnightAbi } from '../chain/midnight.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
@@ -11,16 +13,18 @@ import {
   maxDebtOf,
   readFixedState,
 } from './fixedMarket.js'
-import type { FixedCollateralAction, FixedCollateralBody } from './fixedSupplyCollateral.js'
+import { collateralAction, type FixedCollateralBody } from './fixedSupplyCollateral.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface FixedWithdrawCollateralAction extends FixedCollateralAction {
-  type: 'fixedWithdrawCollateral'
-  /** Debt in units, and the most Midnight lets the position owe once the collateral is out. */
-  debt: string
-  maxDebtAfter: string | null
+export const fixedWithdrawCollateralAction = {
+  type: z.literal('fixedWithdrawCollateral'),
+  ...collateralAction,
+  debt: atomicAmount.describe('Debt in units'),
+  maxDebtAfter: atomicAmount.nullable().describe('Σ collateral × price / 1e36 × LLTV after the bundle'),
 }
+
+export type FixedWithdrawCollateralAction = ActionOf<typeof fixedWithdrawCollateralAction>
 
 /** Pure: `withdrawCollateral(market, index, assets, onBehalf = owner, receiver = owner)`. */
 export function encodeFixedWithdrawCollateral(
@@ -51,11 +55,10 @@ export async function buildFixedWithdrawCollateral(
   engine: BuilderEngine,
   body: FixedCollateralBody,
 ): Promise<BuilderEnvelope<FixedWithdrawCollateralAction>> {
-  const owner = body.owner as Address
+  const { owner, assets } = body
   const m = await findFixedMarket(engine, body.marketId)
   const index = collateralIndex(m, body.collateralToken, 'collateralToken')
   const token = m.collaterals[index] as FixedMarket['collaterals'][number]
-  const assets = BigInt(body.assets)
   const quotedAt = engine.nowSec()
   const state = await readFixedState(engine, m, owner, null)
   const held = state.collateral[index] ?? 0n
@@ -86,7 +89,7 @@ export async function buildFixedWithdrawCollateral(
       type: 'fixedWithdrawCollateral',
       marketId: m.id,
       collateralToken: token.address,
-      assets: body.assets,
+      assets: assets.toString(),
       collateralAfter: (held - assets).toString(),
       debt: state.debt.toString(),
       maxDebtAfter: maxDebtAfter?.toString() ?? null,

@@ -1,24 +1,25 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { atomicAmount } from '../chain/fields.js'
 import { morphoAbi } from '../chain/morpho.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'
 import { afterBorrow } from './loanMath.js'
-import { assertHealthyAfter, type LoanPositionFields, positionFields } from './loanPositionFields.js'
+import { assertHealthyAfter, type LoanBody, loanActionFields, positionFields } from './loanPositionFields.js'
 import { readLoanState } from './loanState.js'
-import type { LoanBody } from './loanSupplyCollateral.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface LoanBorrowAction extends LoanPositionFields {
-  type: 'borrow'
-  marketId: string
-  assets: string
-  /** Borrow shares minted, at the quote (Morpho rounds them up; later inclusion mints slightly fewer). */
-  shares: string
+export const loanBorrowAction = {
+  type: z.literal('borrow'),
+  ...loanActionFields,
+  shares: atomicAmount.describe('Borrow shares minted, at the quote'),
 }
+
+export type LoanBorrowAction = ActionOf<typeof loanBorrowAction>
 
 /** Pure: `borrow(params, assets, 0, owner, owner)`: the owner borrows against its own collateral. */
 export function encodeLoanBorrow(p: { market: LoanMarket; assets: bigint; owner: Address }): TxStep {
@@ -38,8 +39,7 @@ export async function buildLoanBorrow(
   engine: BuilderEngine,
   body: LoanBody,
 ): Promise<BuilderEnvelope<LoanBorrowAction>> {
-  const owner = body.owner as Address
-  const assets = BigInt(body.assets)
+  const { owner, assets } = body
   const market = await findMorphoMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   const state = await readLoanState(market, engine.chain, owner, null)
@@ -66,7 +66,7 @@ export async function buildLoanBorrow(
     action: {
       type: 'borrow',
       marketId: market.id,
-      assets: body.assets,
+      assets: assets.toString(),
       shares: after.shares.toString(),
       ...fields,
     },

@@ -3,9 +3,8 @@
  * reproduced to the wei with the same rounding, so a builder predicts exactly what the contract computes.
  */
 
-export const WAD = 10n ** 18n
-/** Oracle prices are loan-token units per collateral unit scaled by 1e36 (decimals included). */
-export const ORACLE_PRICE_SCALE = 10n ** 36n
+import { fromWad, ORACLE_PRICE_SCALE, WAD } from '../chain/units.js'
+
 /** SharesMathLib's virtual shares and assets (inflation-attack guard). */
 const VIRTUAL_SHARES = 10n ** 6n
 const VIRTUAL_ASSETS = 1n
@@ -109,5 +108,5 @@ export function afterRepayShares(position: LoanPosition, totals: BorrowTotals) {
 
 /** A health factor as a plain number for the response (the WAD stays exact in refusals' details). */
 export function healthNumber(healthWad: bigint | null): number | null {
-  return healthWad === null ? null : Number(healthWad) / 1e18
+  return healthWad === null ? null : fromWad(healthWad)
 }

@@ -1,4 +1,6 @@
-import type { Address } from 'viem'
+import { z } from 'zod'
+import { address, atomicAmount, marketId, positiveAtomicAmount } from '../chain/fields.js'
+import { owner } from './bodyFields.js'
 import { BuildRefusedError } from './builderErrors.js'
 import type { LoanMarket } from './findMorphoMarket.js'
 import {
@@ -11,25 +13,62 @@ import {
 import type { LoanState } from './loanState.js'
 import { required } from './required.js'
 import { tokenLabel } from './tokenLabel.js'
+import type { ActionOf } from './txStep.js'
+
+/** The body every loan builder takes: a market and an amount (of collateral or of loan token). */
+export const loanBody = z.strictObject({
+  marketId: marketId.describe(
+    'Morpho Blue market id (0x + 64 hex): its params are read from the chain and the id re-derived from them',
+  ),
+  assets: positiveAtomicAmount,
+  owner,
+})
+
+export type LoanBody = z.output<typeof loanBody>
 
 /**
  * What every loan builder's action reports beside its own fields: the market's tokens and the owner's
  * position once the bundle has run, priced at the quote (debt with interest accrued to `accruedTo`).
  */
-export interface LoanPositionFields {
-  loanToken: Address
-  collateralToken: Address
-  /** Unix seconds (the latest block's timestamp) the debt figures are accrued to. */
-  accruedTo: number
-  /** The market oracle's price (loan units per collateral unit × 1e36); null when it does not answer. */
-  oraclePrice: string | null
-  collateralAfter: string
-  borrowSharesAfter: string
-  debtAfter: string
-  /** collateral × price / 1e36 × lltv: the most the position may owe; null without a price. */
-  maxBorrowAfter: string | null
-  /** maxBorrowAfter / debtAfter; null without debt (or without a price). */
-  healthAfter: number | null
+const loanPositionFields = {
+  loanToken: address.describe('The market’s loan token'),
+  collateralToken: address.describe('The market’s collateral token'),
+  accruedTo: z
+    .number()
+    .int()
+    .describe(
+      'Unix seconds (the timestamp of the block the state was read at, which is also the simulation’s `blockNumber`) the debt figures include interest up to',
+    ),
+  oraclePrice: atomicAmount
+    .nullable()
+    .describe(
+      'The market oracle’s price: loan-token units per collateral unit × 1e36 (decimals included); null when the oracle does not answer (supply only)',
+    ),
+  collateralAfter: atomicAmount.describe('The owner’s collateral after the bundle (atomic collateral token)'),
+  borrowSharesAfter: atomicAmount.describe('The owner’s borrow shares after the bundle, at the quote'),
+  debtAfter: atomicAmount.describe(
+    'The debt after the bundle (atomic loan token): borrow shares to assets, rounded up, with interest accrued to `accruedTo`',
+  ),
+  maxBorrowAfter: atomicAmount
+    .nullable()
+    .describe(
+      'collateralAfter × oraclePrice / 1e36 × LLTV: the most the position may owe before Morpho refuses it (atomic loan token); null without a price',
+    ),
+  healthAfter: z
+    .number()
+    .nullable()
+    .describe(
+      'maxBorrowAfter / debtAfter; liquidatable at or below 1; null without debt (or without a price)',
+    ),
+}
+
+export type LoanPositionFields = ActionOf<typeof loanPositionFields>
+
+/** The market id and amount every loan action echoes, and the owner's position after the bundle. */
+export const loanActionFields = {
+  marketId: marketId.describe('The market, lowercase'),
+  assets: atomicAmount.describe('As asked'),
+  ...loanPositionFields,
 }
 
 /** The position after the action, as action fields, and its health. */

@@ -1,33 +1,34 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { atomicAmount } from '../chain/fields.js'
 import { morphoAbi } from '../chain/morpho.js'
 import { approveIfShort } from './approveIfShort.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'
 import { afterRepayAssets, afterRepayShares, toAssetsUp } from './loanMath.js'
-import { type LoanPositionFields, positionFields } from './loanPositionFields.js'
+import { type LoanBody, loanActionFields, positionFields } from './loanPositionFields.js'
 import { readLoanState, readTotalsAt } from './loanState.js'
-import type { LoanBody } from './loanSupplyCollateral.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 export type RepayMode = 'assets' | 'shares'
 
-export interface LoanRepayAction extends LoanPositionFields {
-  type: 'repay'
-  marketId: string
-  /** As asked. */
-  assets: string
-  /** `shares`: the whole debt, repaid by shares (nothing left); `assets`: exactly `assets` repaid. */
-  mode: RepayMode
-  /** Borrow shares burned: all of them by shares; by assets, at the quote (rounded down, as Morpho does). */
-  shares: string
-  /** The debt before, with interest accrued to `accruedTo`. */
-  debtBefore: string
-  /** The most the repay pulls, which the approve covers: `assets`, or by shares the debt accrued to `expiresAt`. */
-  maxRepaid: string
+export const loanRepayAction = {
+  type: z.literal('repay'),
+  ...loanActionFields,
+  mode: z
+    .enum(['assets', 'shares'])
+    .describe('"shares": the whole debt repaid by shares; "assets": exactly `assets` repaid'),
+  shares: atomicAmount.describe('Borrow shares burned'),
+  debtBefore: atomicAmount.describe('The debt before, with interest accrued to `accruedTo`'),
+  maxRepaid: atomicAmount.describe(
+    'The most the repay pulls and what the approve covers: `assets`, or by shares the debt accrued to `expiresAt`',
+  ),
 }
+
+export type LoanRepayAction = ActionOf<typeof loanRepayAction>
 
 /**
  * Pure: approve the loan token to Morpho (only when the live allowance is short, exactly `maxRepaid`),
@@ -78,8 +79,7 @@ export async function buildLoanRepay(
   engine: BuilderEngine,
   body: LoanBody,
 ): Promise<BuilderEnvelope<LoanRepayAction>> {
-  const owner = body.owner as Address
-  const assets = BigInt(body.assets)
+  const { owner, assets } = body
   const market = await findMorphoMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC
@@ -125,7 +125,7 @@ export async function buildLoanRepay(
     action: {
       type: 'repay',
       marketId: market.id,
-      assets: body.assets,
+      assets: assets.toString(),
       mode,
       shares: after.shares.toString(),
       debtBefore: debtBefore.toString(),

@@ -1,4 +1,5 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { morphoAbi } from '../chain/morpho.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
@@ -7,22 +8,14 @@ import { grantsOf } from './assertOutflows.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance } from './builderErrors.js'
 import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'
-import { type LoanPositionFields, positionFields } from './loanPositionFields.js'
+import { type LoanBody, loanActionFields, positionFields } from './loanPositionFields.js'
 import { readLoanState } from './loanState.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface LoanBody {
-  marketId: string
-  assets: string
-  owner: string
-}
+export const loanSupplyCollateralAction = { type: z.literal('supplyCollateral'), ...loanActionFields }
 
-export interface LoanSupplyCollateralAction extends LoanPositionFields {
-  type: 'supplyCollateral'
-  marketId: string
-  assets: string
-}
+export type LoanSupplyCollateralAction = ActionOf<typeof loanSupplyCollateralAction>
 
 /**
  * Pure: approve the collateral to Morpho (only when the live allowance is short, exactly `assets`), then
@@ -60,8 +53,7 @@ export async function buildLoanSupplyCollateral(
   engine: BuilderEngine,
   body: LoanBody,
 ): Promise<BuilderEnvelope<LoanSupplyCollateralAction>> {
-  const owner = body.owner as Address
-  const assets = BigInt(body.assets)
+  const { owner, assets } = body
   const market = await findMorphoMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   const state = await readLoanState(market, engine.chain, owner, market.collateralToken.address)
@@ -86,7 +78,7 @@ export async function buildLoanSupplyCollateral(
       source: CHAIN_UPSTREAM,
     },
     issues: { balance: null, allowance: allowanceIssue },
-    action: { type: 'supplyCollateral', marketId: market.id, assets: body.assets, ...fields },
+    action: { type: 'supplyCollateral', marketId: market.id, assets: assets.toString(), ...fields },
     quotedAt,
     expiresAt: quotedAt + BUILD_TTL_SEC,
   })

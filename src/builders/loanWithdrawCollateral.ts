@@ -1,21 +1,19 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { morphoAbi } from '../chain/morpho.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { findMorphoMarket, type LoanMarket } from './findMorphoMarket.js'
-import { assertHealthyAfter, type LoanPositionFields, positionFields } from './loanPositionFields.js'
+import { assertHealthyAfter, type LoanBody, loanActionFields, positionFields } from './loanPositionFields.js'
 import { readLoanState } from './loanState.js'
-import type { LoanBody } from './loanSupplyCollateral.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface LoanWithdrawCollateralAction extends LoanPositionFields {
-  type: 'withdrawCollateral'
-  marketId: string
-  assets: string
-}
+export const loanWithdrawCollateralAction = { type: z.literal('withdrawCollateral'), ...loanActionFields }
+
+export type LoanWithdrawCollateralAction = ActionOf<typeof loanWithdrawCollateralAction>
 
 /** Pure: `withdrawCollateral(params, assets, owner, owner)`: the owner takes its collateral back. */
 export function encodeLoanWithdrawCollateral(p: {
@@ -39,8 +37,7 @@ export async function buildLoanWithdrawCollateral(
   engine: BuilderEngine,
   body: LoanBody,
 ): Promise<BuilderEnvelope<LoanWithdrawCollateralAction>> {
-  const owner = body.owner as Address
-  const assets = BigInt(body.assets)
+  const { owner, assets } = body
   const market = await findMorphoMarket(engine, body.marketId)
   const quotedAt = engine.nowSec()
   const state = await readLoanState(market, engine.chain, owner, null)
@@ -68,7 +65,7 @@ export async function buildLoanWithdrawCollateral(
     // Nothing leaves the owner's wallet in this bundle: any token that would is refused (assertOutflows).
     outflows: { mayLeave: [], mayApprove: [], source: CHAIN_UPSTREAM },
     issues: { balance: null, allowance: null },
-    action: { type: 'withdrawCollateral', marketId: market.id, assets: body.assets, ...fields },
+    action: { type: 'withdrawCollateral', marketId: market.id, assets: assets.toString(), ...fields },
     quotedAt,
     expiresAt: quotedAt + BUILD_TTL_SEC,
   })

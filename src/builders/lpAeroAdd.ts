@@ -1,45 +1,62 @@
 import { type Address, encodeFunctionData, multicall3Abi } from 'viem'
+import { z } from 'zod'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
+import { address, atomicAmount, positiveAtomicAmount } from '../chain/fields.js'
 import { multiRead, viewCall } from '../chain/multiRead.js'
 import { aerodromePoolFactoryAbi } from '../chain/swapVenueAbis.js'
+import { prose } from '../prose.js'
 import { approveIfShort } from './approveIfShort.js'
+import { owner, slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { depositCap } from './depositCap.js'
 import { aerodromeLiquidityAbi, lpRevertAbi } from './lpAbis.js'
-import { type AeroPair, aeroPair, type NativeSide, watchedSide } from './lpAeroPair.js'
+import {
+  type AeroPair,
+  aeroPair,
+  aeroPairFields,
+  type NativeSide,
+  nativeSide,
+  watchedSide,
+} from './lpAeroPair.js'
 import { type LpToken, lpTokenCalls, parseLpToken } from './lpTokens.js'
 import { required } from './required.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 const ROUTER = BASE_ADDRESSES.AerodromeRouter
 const FACTORY = BASE_ADDRESSES.AerodromePoolFactory
 const ZERO: Address = '0x0000000000000000000000000000000000000000'
 
-export interface AeroAddBody {
-  tokenA: string
-  tokenB: string
-  amountA: string
-  amountB: string
-  owner: string
-  slippageBps: number
+export const aeroAddBody = z.strictObject({
+  ...aeroPairFields,
+  amountA: positiveAtomicAmount.describe('Most tokenA to deposit, atomic'),
+  amountB: positiveAtomicAmount.describe('Most tokenB to deposit, atomic'),
+  owner,
+  slippageBps: slippageBpsBody(),
+})
+
+export type AeroAddBody = z.output<typeof aeroAddBody>
+
+export const aeroAddAction = {
+  type: z.literal('aeroAdd'),
+  pool: address.describe('The volatile pool, which is also the LP token'),
+  nativeSide,
+  amountA: atomicAmount.describe('tokenA the router takes at the quote'),
+  amountB: atomicAmount.describe('tokenB the router takes at the quote'),
+  amountAMin: atomicAmount.describe('Least tokenA the add may take (slippage floor)'),
+  amountBMin: atomicAmount.describe('Least tokenB the add may take (slippage floor)'),
+  amountAMax: atomicAmount.describe(
+    prose`
+        Most tokenA the add may take: amountA / (1 − slippageBps/10⁴) rounded up, at most the ask (the ask
+        itself when slippageBps is 0); the router’s amountADesired and the approve (for ETH, the value sent)`,
+  ),
+  amountBMax: atomicAmount.describe('Most tokenB the add may take, likewise'),
+  expectedLiquidity: atomicAmount.describe('LP tokens minted at the quote'),
 }
 
-export interface AeroAddAction {
-  type: 'aeroAdd'
-  pool: Address
-  nativeSide: NativeSide
-  amountA: string
-  amountB: string
-  amountAMin: string
-  amountBMin: string
-  /** The desired amounts the router is given and the approves cover (ETH: the value sent). */
-  amountAMax: string
-  amountBMax: string
-  expectedLiquidity: string
-}
+export type AeroAddAction = ActionOf<typeof aeroAddAction>
 
 /** The pool refusal both Aerodrome builders share: the builders never create a pool. */
 export function aeroPoolNotFound(tokenA: Address, tokenB: Address): BuildRefusedError {
@@ -139,9 +156,7 @@ export async function buildAeroAdd(
 ): Promise<BuilderEnvelope<AeroAddAction>> {
   const pair = aeroPair(engine.book, body)
   const { tokenA, tokenB } = pair
-  const owner = body.owner as Address
-  const amountADesired = BigInt(body.amountA)
-  const amountBDesired = BigInt(body.amountB)
+  const { owner, amountA: amountADesired, amountB: amountBDesired } = body
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC
   const read = await multiRead(engine.chain, {

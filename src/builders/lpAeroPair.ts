@@ -1,12 +1,29 @@
 import { type Address, getAddress } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
+import { address } from '../chain/fields.js'
 import { InvalidInputError } from '../errors.js'
 import type { AddressBook } from './addressBook.js'
 import { lpPair } from './lpTokens.js'
 import { isNative } from './swapState.js'
 
+/** The pair of an Aerodrome body (either side may be native ETH). */
+export const aeroPairFields = {
+  tokenA: address.describe(
+    'A listed ERC-20, or native ETH as 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE (the token/WETH pool, through the router’s ETH variants)',
+  ),
+  tokenB: address.describe('The other listed ERC-20 (or native ETH, on one side at most)'),
+}
+
+export const nativeSide = z
+  .enum(['tokenA', 'tokenB'])
+  .nullable()
+  .describe(
+    'The body side given as native ETH (the router wraps or unwraps it against the WETH pool), or null for two ERC-20s',
+  )
+
 /** Which body side is native ETH (sent as `value`, wrapped or unwrapped by the router), if one is. */
-export type NativeSide = 'tokenA' | 'tokenB' | null
+export type NativeSide = z.output<typeof nativeSide>
 
 export interface AeroPair {
   /** The pool's tokens in body order, native ETH replaced by WETH (the pool holds WETH). */

@@ -1,37 +1,43 @@
 import { type Address, encodeFunctionData, erc20Abi } from 'viem'
+import { z } from 'zod'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { address, atomicAmount, positiveAtomicAmount } from '../chain/fields.js'
 import { multiRead, viewCall } from '../chain/multiRead.js'
 import { aerodromePoolFactoryAbi, multicall3BlockFactsAbi } from '../chain/swapVenueAbis.js'
 import { approveIfShort } from './approveIfShort.js'
+import { owner, slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { aerodromeLiquidityAbi, lpRevertAbi } from './lpAbis.js'
 import { aeroPool } from './lpAeroAdd.js'
-import { aeroPair, type NativeSide, watchedSide } from './lpAeroPair.js'
+import { aeroPair, aeroPairFields, type NativeSide, nativeSide, watchedSide } from './lpAeroPair.js'
 import { required } from './required.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 const ROUTER = BASE_ADDRESSES.AerodromeRouter
 const FACTORY = BASE_ADDRESSES.AerodromePoolFactory
 
-export interface AeroRemoveBody {
-  tokenA: string
-  tokenB: string
-  liquidity: string
-  owner: string
-  slippageBps: number
+export const aeroRemoveBody = z.strictObject({
+  ...aeroPairFields,
+  liquidity: positiveAtomicAmount.describe('LP tokens to burn, atomic (18 decimals)'),
+  owner,
+  slippageBps: slippageBpsBody(),
+})
+
+export type AeroRemoveBody = z.output<typeof aeroRemoveBody>
+
+export const aeroRemoveAction = {
+  type: z.literal('aeroRemove'),
+  pool: address.describe('The volatile pool, which is also the LP token'),
+  nativeSide,
+  amountA: atomicAmount.describe('tokenA paid out at the quote'),
+  amountB: atomicAmount.describe('tokenB paid out at the quote'),
+  amountAMin: atomicAmount.describe('Least tokenA the remove may pay (slippage floor)'),
+  amountBMin: atomicAmount.describe('Least tokenB the remove may pay (slippage floor)'),
 }
 
-export interface AeroRemoveAction {
-  type: 'aeroRemove'
-  pool: Address
-  nativeSide: NativeSide
-  amountA: string
-  amountB: string
-  amountAMin: string
-  amountBMin: string
-}
+export type AeroRemoveAction = ActionOf<typeof aeroRemoveAction>
 
 interface AeroRemoveArgs {
   tokenA: Address
@@ -95,8 +101,7 @@ export async function buildAeroRemove(
 ): Promise<BuilderEnvelope<AeroRemoveAction>> {
   const pair = aeroPair(engine.book, body)
   const { tokenA, tokenB } = pair
-  const owner = body.owner as Address
-  const liquidity = BigInt(body.liquidity)
+  const { owner, liquidity } = body
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC
   const first = await multiRead(engine.chain, {

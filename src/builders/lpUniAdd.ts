@@ -1,10 +1,13 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { address, atomicAmount, atomicAmountInput } from '../chain/fields.js'
 import { multiRead, viewCall } from '../chain/multiRead.js'
 import { uniswapV3PoolAbi, uniswapV3PoolAddress } from '../chain/uniswapV3Pool.js'
 import { InvalidInputError } from '../errors.js'
 import { approveIfShort } from './approveIfShort.js'
+import { owner, slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { depositCap } from './depositCap.js'
@@ -12,43 +15,75 @@ import { lpRevertAbi, positionManagerAbi } from './lpAbis.js'
 import { type LpToken, lpPair, lpTokenCalls, parseLpToken } from './lpTokens.js'
 import { fullRangeTicks, MAX_TICK, mintQuote, TICK_SPACING } from './lpUniMath.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 const NPM = BASE_ADDRESSES.NonfungiblePositionManager
 
-export interface UniAddBody {
-  tokenA: string
-  tokenB: string
-  fee: number
-  amountA: string
-  amountB: string
-  owner: string
-  tickLower?: number | undefined
-  tickUpper?: number | undefined
-  slippageBps: number
+const TICK_MAX = 887272
+
+const uniFee = z.union([z.literal(100), z.literal(500), z.literal(3000), z.literal(10000)])
+
+const tick = z.number().int().min(-TICK_MAX).max(TICK_MAX)
+
+const uniPair = {
+  tokenA: address.describe('A listed ERC-20 (native ETH is refused: the pools hold WETH)'),
+  tokenB: address.describe('The other listed ERC-20'),
 }
 
-export interface UniAddAction {
-  type: 'uniAdd'
-  pool: Address
-  token0: Address
-  token1: Address
-  fee: number
-  tickLower: number
-  tickUpper: number
-  fullRange: boolean
-  /** The pool's price at the quote. */
-  sqrtPriceX96: string
-  tick: number
-  liquidity: string
-  amount0: string
-  amount1: string
-  amount0Min: string
-  amount1Min: string
-  /** The desired amounts the mint is given and the approves cover: the most it may pull of each side. */
-  amount0Max: string
-  amount1Max: string
+export const uniAddBody = z
+  .strictObject({
+    ...uniPair,
+    fee: uniFee.describe('Pool fee tier: 100, 500, 3000 or 10000'),
+    amountA: atomicAmountInput.describe('Atomic tokenA; 0 only with a tick range that takes tokenB alone'),
+    amountB: atomicAmountInput.describe('Atomic tokenB; 0 only with a tick range that takes tokenA alone'),
+    owner,
+    tickLower: tick.optional(),
+    tickUpper: tick.optional(),
+    slippageBps: slippageBpsBody(),
+  })
+  .refine((b) => (b.tickLower === undefined) === (b.tickUpper === undefined), {
+    error: 'must be given together with tickUpper (or neither, for full range).',
+    path: ['tickLower'],
+  })
+  .refine((b) => b.tickLower === undefined || b.tickUpper === undefined || b.tickLower < b.tickUpper, {
+    error: 'must be below tickUpper.',
+    path: ['tickLower'],
+  })
+  // A full-range position takes both tokens; only a range entirely off the price takes one side alone.
+  .refine((b) => b.amountA !== 0n || (b.tickLower !== undefined && b.amountB !== 0n), {
+    error: 'must be positive: 0 is allowed only with tickLower/tickUpper, and never on both sides.',
+    path: ['amountA'],
+  })
+  .refine((b) => b.amountB !== 0n || (b.tickLower !== undefined && b.amountA !== 0n), {
+    error: 'must be positive: 0 is allowed only with tickLower/tickUpper, and never on both sides.',
+    path: ['amountB'],
+  })
+
+export type UniAddBody = z.output<typeof uniAddBody>
+
+export const uniAddAction = {
+  type: z.literal('uniAdd'),
+  pool: address.describe('The Uniswap v3 pool'),
+  token0: address.describe('The pool’s token0 (the lower address)'),
+  token1: address.describe('The pool’s token1'),
+  fee: z.number().int().describe('The fee tier'),
+  tickLower: z.number().int().describe('Lower tick of the range (a multiple of the spacing)'),
+  tickUpper: z.number().int().describe('Upper tick of the range'),
+  fullRange: z.boolean().describe('Whether the range is the tier’s full range'),
+  sqrtPriceX96: atomicAmount.describe('The pool’s sqrtPriceX96 at the quote'),
+  tick: z.number().int().describe('The pool’s current tick at the quote'),
+  liquidity: atomicAmount.describe('Liquidity minted at the quote'),
+  amount0: atomicAmount.describe('token0 the pool takes at the quote'),
+  amount1: atomicAmount.describe('token1 the pool takes at the quote'),
+  amount0Min: atomicAmount.describe('Least token0 the mint may take (slippage floor)'),
+  amount1Min: atomicAmount.describe('Least token1 the mint may take (slippage floor)'),
+  amount0Max: atomicAmount.describe(
+    'Most token0 the mint may take: amount0 / (1 − slippageBps/10⁴) rounded up, at most the ask; the mint’s amount0Desired and the approve',
+  ),
+  amount1Max: atomicAmount.describe('Most token1 the mint may take, likewise'),
 }
+
+export type UniAddAction = ActionOf<typeof uniAddAction>
 
 export interface MintArgs {
   token0: LpToken
@@ -143,13 +178,11 @@ export async function buildUniAdd(
   body: UniAddBody,
 ): Promise<BuilderEnvelope<UniAddAction>> {
   const { tokenA, tokenB } = lpPair(engine.book, body, 'a Uniswap v3 position cannot hold')
-  const owner = body.owner as Address
+  const { owner } = body
   const range = uniRange(body)
   const aIs0 = tokenA.toLowerCase() < tokenB.toLowerCase()
   const [t0, t1] = aIs0 ? [tokenA, tokenB] : [tokenB, tokenA]
-  const [amount0Desired, amount1Desired] = aIs0
-    ? [BigInt(body.amountA), BigInt(body.amountB)]
-    : [BigInt(body.amountB), BigInt(body.amountA)]
+  const [amount0Desired, amount1Desired] = aIs0 ? [body.amountA, body.amountB] : [body.amountB, body.amountA]
   const pool = uniswapV3PoolAddress(t0, t1, body.fee)
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC

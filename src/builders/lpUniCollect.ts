@@ -1,28 +1,32 @@
 import { type Address, encodeFunctionData, type Hex } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { address, atomicAmount, nftTokenId, nftTokenIdDigits } from '../chain/fields.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { lpRevertAbi, positionManagerAbi } from './lpAbis.js'
 import { readUniPosition } from './lpUniPosition.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 const NPM = BASE_ADDRESSES.NonfungiblePositionManager
 /** collect's "everything owed": type(uint128).max. */
 export const MAX_UINT128 = (1n << 128n) - 1n
 
-export interface UniCollectBody {
-  tokenId: string
-  owner: string
+export const uniCollectBody = z.strictObject({ tokenId: nftTokenId, owner })
+
+export type UniCollectBody = z.output<typeof uniCollectBody>
+
+export const uniCollectAction = {
+  type: z.literal('uniCollect'),
+  tokenId: nftTokenIdDigits,
+  token0: address.describe('The pool’s token0'),
+  token1: address.describe('The pool’s token1'),
+  fees0: atomicAmount.describe('token0 fees owed at the quote'),
+  fees1: atomicAmount.describe('token1 fees owed at the quote'),
 }
 
-export interface UniCollectAction {
-  type: 'uniCollect'
-  tokenId: string
-  token0: Address
-  token1: Address
-  fees0: string
-  fees1: string
-}
+export type UniCollectAction = ActionOf<typeof uniCollectAction>
 
 /** Pure: the calldata of `collect(tokenId, recipient, max, max)`: every fee owed, paid to `recipient`. */
 export function collectCall(tokenId: bigint, recipient: Address): Hex {
@@ -52,8 +56,7 @@ export async function buildUniCollect(
   engine: BuilderEngine,
   body: UniCollectBody,
 ): Promise<BuilderEnvelope<UniCollectAction>> {
-  const owner = body.owner as Address
-  const tokenId = BigInt(body.tokenId)
+  const { owner, tokenId } = body
   const quotedAt = engine.nowSec()
   const position = await readUniPosition(engine, tokenId, owner)
   return engine.finish({
@@ -66,7 +69,7 @@ export async function buildUniCollect(
     issues: { balance: null, allowance: null },
     action: {
       type: 'uniCollect',
-      tokenId: body.tokenId,
+      tokenId: tokenId.toString(),
       token0: position.token0.address,
       token1: position.token1.address,
       fees0: position.fees0.toString(),

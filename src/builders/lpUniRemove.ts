@@ -1,41 +1,49 @@
 import { type Address, encodeFunctionData, type Hex } from 'viem'
+import { z } from 'zod'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { address, atomicAmount, atomicAmountInput, nftTokenId, nftTokenIdDigits } from '../chain/fields.js'
+import { owner, slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { lpRevertAbi, positionManagerAbi } from './lpAbis.js'
 import { collectCall, encodeUniCollect } from './lpUniCollect.js'
 import { amountsForLiquidity } from './lpUniMath.js'
 import { readUniPosition } from './lpUniPosition.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 const NPM = BASE_ADDRESSES.NonfungiblePositionManager
 
-export interface UniRemoveBody {
-  tokenId: string
-  liquidity: string
-  owner: string
-  slippageBps: number
-  burn: boolean
+export const uniRemoveBody = z.strictObject({
+  tokenId: nftTokenId,
+  liquidity: atomicAmountInput.describe('uint128 liquidity to remove; "0" collects fees only'),
+  owner,
+  slippageBps: slippageBpsBody(),
+  burn: z
+    .boolean()
+    .default(false)
+    .describe('Burn the NFT after a full removal (liquidity must be all of it); default false'),
+})
+
+export type UniRemoveBody = z.output<typeof uniRemoveBody>
+
+export const uniRemoveAction = {
+  type: z.literal('uniRemove'),
+  tokenId: nftTokenIdDigits,
+  liquidity: atomicAmount.describe('Liquidity removed'),
+  token0: address.describe('The pool’s token0'),
+  token1: address.describe('The pool’s token1'),
+  amount0: atomicAmount.describe('token0 freed by the decrease at the quote (fees excluded)'),
+  amount1: atomicAmount.describe('token1 freed by the decrease at the quote (fees excluded)'),
+  amount0Min: atomicAmount.describe('Least token0 the decrease may free (slippage floor)'),
+  amount1Min: atomicAmount.describe('Least token1 the decrease may free (slippage floor)'),
+  fees0: atomicAmount.describe('token0 fees owed at the quote, paid by the same collect'),
+  fees1: atomicAmount.describe('token1 fees owed at the quote, paid by the same collect'),
+  liquidityAfter: atomicAmount.describe('The position’s liquidity after the step'),
+  burned: z.boolean().describe('Whether the step burns the NFT'),
 }
 
-export interface UniRemoveAction {
-  type: 'uniRemove'
-  tokenId: string
-  liquidity: string
-  token0: Address
-  token1: Address
-  /** What decreaseLiquidity frees at the quote (the pool rounds down), and its slippage floors. */
-  amount0: string
-  amount1: string
-  amount0Min: string
-  amount1Min: string
-  /** Fees owed at the quote, paid by the same collect. */
-  fees0: string
-  fees1: string
-  liquidityAfter: string
-  burned: boolean
-}
+export type UniRemoveAction = ActionOf<typeof uniRemoveAction>
 
 export interface RemoveArgs {
   tokenId: bigint
@@ -96,9 +104,7 @@ export async function buildUniRemove(
   engine: BuilderEngine,
   body: UniRemoveBody,
 ): Promise<BuilderEnvelope<UniRemoveAction>> {
-  const owner = body.owner as Address
-  const tokenId = BigInt(body.tokenId)
-  const liquidity = BigInt(body.liquidity)
+  const { owner, tokenId, liquidity } = body
   const quotedAt = engine.nowSec()
   const expiresAt = quotedAt + BUILD_TTL_SEC
   const position = await readUniPosition(engine, tokenId, owner)
@@ -137,8 +143,8 @@ export async function buildUniRemove(
     issues: { balance: null, allowance: null },
     action: {
       type: 'uniRemove',
-      tokenId: body.tokenId,
-      liquidity: body.liquidity,
+      tokenId: tokenId.toString(),
+      liquidity: liquidity.toString(),
       token0: position.token0.address,
       token1: position.token1.address,
       amount0: out.amount0.toString(),

@@ -1,28 +1,31 @@
-import { type Address, encodeFunctionData } from 'viem'
+import { encodeFunctionData } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { atomicAmount } from '../chain/fields.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { riskDiamondAbi } from './riskAbi.js'
-import { humanPrice } from './riskFields.js'
+import { humanPrice, tradeIndex } from './riskFields.js'
 import { readRiskTrade, USDC_TOKEN } from './riskState.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface RiskCancelBody {
-  index: number
-  owner: string
+export const riskCancelBody = z.strictObject({ index: tradeIndex, owner })
+
+export type RiskCancelBody = z.output<typeof riskCancelBody>
+
+export const riskCancelAction = {
+  type: z.literal('riskCancel'),
+  index: z.number().int(),
+  pairIndex: z.number().int(),
+  orderType: z.enum(['limit', 'stop']),
+  triggerPrice: z.number(),
+  refund: atomicAmount.describe('USDC returned to owner'),
 }
 
-export interface RiskCancelAction {
-  type: 'riskCancel'
-  index: number
-  pairIndex: number
-  orderType: 'limit' | 'stop'
-  triggerPrice: number
-  /** Atomic USDC the cancel returns to the owner (the order's whole collateral). */
-  refund: string
-}
+export type RiskCancelAction = ActionOf<typeof riskCancelAction>
 
 /** Pure: cancelOpenOrder(index). */
 export function encodeRiskCancel(p: { index: number; refund: bigint }): TxStep {
@@ -38,7 +41,7 @@ export async function buildRiskCancel(
   engine: BuilderEngine,
   body: RiskCancelBody,
 ): Promise<BuilderEnvelope<RiskCancelAction>> {
-  const owner = body.owner as Address
+  const { owner } = body
   const quotedAt = engine.nowSec()
   const { trade } = await readRiskTrade(engine.chain, owner, body.index)
   // Resting LIMIT/STOP orders are trades of tradeType 1/2 until triggered.

@@ -1,38 +1,43 @@
-import { type Address, encodeFunctionData } from 'viem'
+import { encodeFunctionData } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { atomicAmount } from '../chain/fields.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { BuildRefusedError } from './builderErrors.js'
 import { MARKET_CLOSE_ORDER, riskDiamondAbi } from './riskAbi.js'
-import { human, humanPrice, tradeNotFound } from './riskFields.js'
+import { human, humanPrice, price, tradeIndex, tradeNotFound } from './riskFields.js'
 import { closeEstimate, fillPrice, LEVERAGE_DECIMALS, PRICE_DECIMALS, scaled } from './riskMath.js'
 import { pendingOn, readRiskPair, readRiskTrade } from './riskState.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import { type ActionOf, type BuilderEnvelope, signedAmount, type TxStep } from './txStep.js'
 
-export interface RiskCloseBody {
-  index: number
-  expectedPrice: number
-  owner: string
+export const riskCloseBody = z.strictObject({
+  index: tradeIndex,
+  expectedPrice: price.describe(
+    'The price you expect the close to fill near, human (the slippage reference)',
+  ),
+  owner,
+})
+
+export type RiskCloseBody = z.output<typeof riskCloseBody>
+
+export const riskCloseAction = {
+  type: z.literal('riskClose'),
+  index: z.number().int(),
+  pairIndex: z.number().int(),
+  pair: z.string(),
+  long: z.boolean(),
+  leverage: z.number(),
+  collateral: atomicAmount.describe('USDC collateral in the trade'),
+  openPrice: z.number(),
+  expectedExitPrice: z.number().describe('expectedPrice − half the spread for a long (+ for a short)'),
+  expectedPnl: signedAmount.describe('Signed USDC at expectedExitPrice, before holding fees'),
+  closingFee: atomicAmount.describe('USDC'),
+  expectedPayout: atomicAmount.describe('USDC returned: collateral + expectedPnl − closingFee'),
 }
 
-export interface RiskCloseAction {
-  type: 'riskClose'
-  index: number
-  pairIndex: number
-  pair: string
-  long: boolean
-  leverage: number
-  /** Atomic USDC in the trade. */
-  collateral: string
-  openPrice: number
-  /** expectedPrice moved half the pair spread against the trader: what the close fills at. */
-  expectedExitPrice: number
-  /** Signed atomic USDC at expectedExitPrice, before holding (borrowing/funding) fees. */
-  expectedPnl: string
-  closingFee: string
-  /** Atomic USDC returned to the owner at expectedExitPrice: collateral + pnl − closing fee. */
-  expectedPayout: string
-}
+export type RiskCloseAction = ActionOf<typeof riskCloseAction>
 
 /** Pure: closeTradeMarket(index, expectedPrice x1e10). */
 export function encodeRiskClose(p: { index: number; expectedPrice: bigint; pair: string }): TxStep {
@@ -52,7 +57,7 @@ export async function buildRiskClose(
   engine: BuilderEngine,
   body: RiskCloseBody,
 ): Promise<BuilderEnvelope<RiskCloseAction>> {
-  const owner = body.owner as Address
+  const { owner } = body
   const quotedAt = engine.nowSec()
   const { trade, pending } = await readRiskTrade(engine.chain, owner, body.index)
   if (!trade.isOpen) throw tradeNotFound(body.index, 'open trade')

@@ -7,7 +7,6 @@ import { parseUnits } from 'viem'
  */
 export const PRICE_DECIMALS = 10
 export const LEVERAGE_DECIMALS = 3
-export const USDC_DECIMALS = 6
 export const SLIPPAGE_DECIMALS = 3
 /** P values are percent x1e10: P / 1e12 is the fraction. */
 const P_DENOM = 10n ** 12n

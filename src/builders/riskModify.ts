@@ -1,11 +1,26 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { USDC_DECIMALS } from '../chain/units.js'
 import { InvalidInputError } from '../errors.js'
 import { approveIfShort } from './approveIfShort.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { riskDiamondAbi } from './riskAbi.js'
-import { assertLeverageInRange, human, humanPrice, tradeNotFound, VENUE_NAME } from './riskFields.js'
+import {
+  assertLeverageInRange,
+  human,
+  humanPrice,
+  leverage,
+  MAX_USDC,
+  price,
+  slippagePct,
+  tpSl,
+  tradeIndex,
+  tradeNotFound,
+  VENUE_NAME,
+} from './riskFields.js'
 import {
   LEVERAGE_DECIMALS,
   leverageCollateralDelta,
@@ -13,7 +28,6 @@ import {
   SLIPPAGE_DECIMALS,
   scaled,
   tpSlProblem,
-  USDC_DECIMALS,
 } from './riskMath.js'
 import {
   pendingOn,
@@ -24,37 +38,70 @@ import {
   USDC_TOKEN,
 } from './riskState.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { AllowanceIssue, BuilderEnvelope, TxStep } from './txStep.js'
+import {
+  type ActionOf,
+  type AllowanceIssue,
+  type BuilderEnvelope,
+  signedAmount,
+  type TxStep,
+} from './txStep.js'
 
-export interface RiskModifyBody {
-  index: number
-  owner: string
-  leverage?: number | undefined
-  sizeDeltaUsdc?: number | undefined
-  tp?: number | undefined
-  sl?: number | undefined
-  triggerPrice?: number | undefined
-  expectedPrice?: number | undefined
-  slippagePct: number
+/** A size change comes with the price it should fill near. */
+type SizeChange = { sizeDeltaUsdc?: undefined } | { sizeDeltaUsdc: number; expectedPrice: number }
+
+export const riskModifyBody = z
+  .strictObject({
+    index: tradeIndex,
+    owner,
+    leverage: leverage
+      .optional()
+      .describe('New leverage of a filled trade, human, within the pair’s live max'),
+    sizeDeltaUsdc: z
+      .number()
+      .min(-MAX_USDC, { error: `must lie within -${MAX_USDC}..${MAX_USDC} USDC.` })
+      .max(MAX_USDC, { error: `must lie within -${MAX_USDC}..${MAX_USDC} USDC.` })
+      .refine((v) => v !== 0, { error: 'must not be 0: positive increases, negative decreases.' })
+      .optional()
+      .describe('Collateral delta in human USDC at the trade’s leverage: + increase / − decrease, never 0'),
+    tp: tpSl('new take-profit').optional(),
+    sl: tpSl('new stop-loss').optional(),
+    triggerPrice: price.optional().describe('New trigger of a resting LIMIT/STOP order, human'),
+    expectedPrice: price
+      .optional()
+      .describe('Required with sizeDeltaUsdc: the price the size change should fill near, human'),
+    slippagePct,
+  })
+  .refine((b) => [b.leverage, b.sizeDeltaUsdc, b.tp, b.sl, b.triggerPrice].some((v) => v !== undefined), {
+    error: 'is required: pass at least one of leverage, sizeDeltaUsdc, tp, sl, triggerPrice.',
+    path: ['leverage'],
+  })
+  .refine((b) => b.leverage === undefined || b.sizeDeltaUsdc === undefined, {
+    error: 'cannot be combined with leverage: the venue queues one market change per trade at a time.',
+    path: ['sizeDeltaUsdc'],
+  })
+  // The type guard makes the parsed body the union `SizeChange` (the JSON Schema stays the flat object).
+  .refine((b): b is typeof b & SizeChange => b.sizeDeltaUsdc === undefined || b.expectedPrice !== undefined, {
+    error: 'is required when sizeDeltaUsdc is set.',
+    path: ['expectedPrice'],
+  })
+
+/** The modify body: with `sizeDeltaUsdc`, `expectedPrice` is a number. */
+export type RiskModifyBody = z.output<typeof riskModifyBody>
+
+export const riskModifyAction = {
+  type: z.literal('riskModify'),
+  index: z.number().int(),
+  pairIndex: z.number().int(),
+  changes: z
+    .array(z.enum(['leverage', 'sizeDeltaUsdc', 'tp', 'sl', 'triggerPrice']))
+    .describe('What the steps change, in step order'),
+  collateralDelta: signedAmount.describe('USDC: + pulled from owner, − released; "0" for TP/SL/trigger only'),
+  newLeverage: z.number().nullable().describe('After a leverage update; null otherwise'),
 }
 
-export type RiskChange = 'leverage' | 'sizeDeltaUsdc' | 'tp' | 'sl' | 'triggerPrice'
+export type RiskModifyAction = ActionOf<typeof riskModifyAction>
 
-export interface RiskModifyAction {
-  type: 'riskModify'
-  index: number
-  pairIndex: number
-  /** What the steps change, in step order. */
-  changes: RiskChange[]
-  /**
-   * Signed atomic USDC of the trade's collateral change as asked: + pulled from the owner (a leverage
-   * decrease's top-up, a size increase), − released (a leverage increase returns it; a size decrease
-   * releases it with its share of the PnL). "0" when only TP/SL/trigger change.
-   */
-  collateralDelta: string
-  /** The leverage after a leverage update; null when the leverage is not changed directly. */
-  newLeverage: number | null
-}
+export type RiskChange = RiskModifyAction['changes'][number]
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond
 const call = (data: `0x${string}`, description: string): TxStep => ({
@@ -218,8 +265,9 @@ async function modifyOpenTrade(
     plan.newLeverage = newLeverage
     return plan
   }
-  const sizeDelta = body.sizeDeltaUsdc as number
-  const expectedPrice = scaled(body.expectedPrice as number, PRICE_DECIMALS)
+  if (body.sizeDeltaUsdc === undefined) return plan // not reached: one of the two is set (returned above)
+  const sizeDelta = body.sizeDeltaUsdc
+  const expectedPrice = scaled(body.expectedPrice, PRICE_DECIMALS)
   const amount = scaled(Math.abs(sizeDelta), USDC_DECIMALS)
   if (amount === 0n)
     throw new InvalidInputError(
@@ -272,7 +320,7 @@ export async function buildRiskModify(
   engine: BuilderEngine,
   body: RiskModifyBody,
 ): Promise<BuilderEnvelope<RiskModifyAction>> {
-  const owner = body.owner as Address
+  const { owner } = body
   const quotedAt = engine.nowSec()
   const state = await readRiskTrade(engine.chain, owner, body.index)
   const { trade } = state

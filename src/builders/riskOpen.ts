@@ -1,11 +1,27 @@
 import { type Address, encodeFunctionData, formatUnits, zeroAddress } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { atomicAmount, positive } from '../chain/fields.js'
+import { USDC_DECIMALS, WAD } from '../chain/units.js'
 import { InvalidInputError } from '../errors.js'
+import { prose } from '../prose.js'
 import { approveIfShort } from './approveIfShort.js'
+import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { riskDiamondAbi, USDC_COLLATERAL_INDEX } from './riskAbi.js'
-import { assertLeverageInRange, human, humanPrice, VENUE_NAME } from './riskFields.js'
+import {
+  assertLeverageInRange,
+  human,
+  humanPrice,
+  leverage,
+  MAX_USDC,
+  positiveInt,
+  price,
+  slippagePct,
+  tpSl,
+  VENUE_NAME,
+} from './riskFields.js'
 import {
   fillPrice,
   LEVERAGE_DECIMALS,
@@ -16,51 +32,84 @@ import {
   scaled,
   tpSlProblem,
   triggerProblem,
-  USDC_DECIMALS,
 } from './riskMath.js'
 import { type RiskPair, readLiquidationPrice, readRiskPair, USDC_TOKEN } from './riskState.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface RiskOpenBody {
-  pairIndex: number
-  long: boolean
-  leverage: number
-  collateralUsdc: number
-  markPrice: number
-  owner: string
-  tradeType: 0 | 1 | 2
-  triggerPrice?: number | undefined
-  tp?: number | undefined
-  sl?: number | undefined
-  slippagePct: number
+const usdc = (what: string) =>
+  positive.max(MAX_USDC, { error: `must be at most ${MAX_USDC} USDC.` }).describe(what)
+
+const tradeType = z
+  .union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0 (MARKET), 1 (LIMIT) or 2 (STOP).' })
+  .default(0)
+  .describe('0 MARKET (filled by the venue’s oracle keeper), 1 LIMIT, 2 STOP (rest until the trigger)')
+
+/**
+ * What `tradeType` decides: a MARKET order (0) fills near markPrice and takes no trigger; a LIMIT (1) or STOP
+ * (2) order rests at its `triggerPrice`.
+ */
+type RiskOrder = { tradeType: 0; triggerPrice?: undefined } | { tradeType: 1 | 2; triggerPrice: number }
+
+export const riskOpenBody = z
+  .strictObject({
+    pairIndex: positiveInt
+      .max(65_535, { error: 'must fit the venue’s uint16 pair index.' })
+      .describe('gTrade pair index (GET /v1/risk/pairs): 0 BTC/USD, 1 ETH/USD, …'),
+    long: z.boolean().describe('true = long, false = short'),
+    leverage,
+    collateralUsdc: usdc('Human USDC pulled from owner as collateral (6 dp)'),
+    markPrice: price.describe(
+      prose`
+          The pair’s current oracle price, human: GET /v1/prices perp.index (not perp.mark, which already
+          includes the half spread this builder adds for expectedOpenPrice). MARKET’s slippage reference and
+          the side check of triggers`,
+    ),
+    owner,
+    tradeType,
+    triggerPrice: price.optional().describe('LIMIT/STOP only: the trigger, human'),
+    tp: tpSl('take-profit').optional(),
+    sl: tpSl('stop-loss').optional(),
+    slippagePct,
+  })
+  .refine((b) => b.tradeType === 0 || b.triggerPrice !== undefined, {
+    error: 'is required for LIMIT (1) and STOP (2) orders.',
+    path: ['triggerPrice'],
+    abort: true,
+  })
+  // The type guard makes the parsed body the union `RiskOrder` (the JSON Schema stays the flat object).
+  .refine((b): b is typeof b & RiskOrder => (b.tradeType === 0) === (b.triggerPrice === undefined), {
+    error: 'is only for LIMIT (1) and STOP (2) orders; a MARKET order fills near markPrice.',
+    path: ['triggerPrice'],
+  })
+
+/** The open body, a discriminated union on `tradeType`: `triggerPrice` is a number exactly when the order rests. */
+export type RiskOpenBody = z.output<typeof riskOpenBody>
+
+export const riskOpenAction = {
+  type: z.literal('riskOpen'),
+  pairIndex: z.number().int(),
+  pair: z.string().describe('"BTC/USD"'),
+  long: z.boolean(),
+  tradeType: z.number().int().describe('0 MARKET, 1 LIMIT, 2 STOP'),
+  leverage: z.number().describe('As encoded (x1e3 back to human)'),
+  collateral: atomicAmount.describe('USDC pulled from owner'),
+  positionSize: atomicAmount.describe('USDC: collateral × leverage'),
+  orderPrice: z.number().describe('The Trade’s openPrice: markPrice (MARKET) or triggerPrice'),
+  expectedOpenPrice: z
+    .number()
+    .describe('MARKET: markPrice + half the pair spread against the trader; LIMIT/STOP: the trigger'),
+  openingFee: atomicAmount.describe('USDC the venue deducts from the collateral at the fill'),
+  collateralAfterFee: atomicAmount.describe('USDC collateral of the filled trade'),
+  liquidationPrice: z
+    .number()
+    .describe('The venue’s getTradeLiquidationPrice at expectedOpenPrice with collateralAfterFee'),
+  tp: z.number().describe('0 = none'),
+  sl: z.number().describe('0 = none'),
+  maxSlippageP: z.number().int().describe('slippagePct x1e3, as encoded'),
 }
 
-export interface RiskOpenAction {
-  type: 'riskOpen'
-  pairIndex: number
-  pair: string
-  long: boolean
-  tradeType: 0 | 1 | 2
-  leverage: number
-  /** Atomic USDC pulled from the owner. */
-  collateral: string
-  /** Atomic USDC: collateral × leverage. */
-  positionSize: string
-  /** The order's price: the mark (MARKET: the slippage reference) or the trigger (LIMIT/STOP). */
-  orderPrice: number
-  /** MARKET: the mark moved half the pair spread against the trader; LIMIT/STOP: the trigger. */
-  expectedOpenPrice: number
-  /** Atomic USDC: the opening fee the venue deducts from the collateral at the fill. */
-  openingFee: string
-  collateralAfterFee: string
-  /** The venue's own getTradeLiquidationPrice for the trade as expected to fill. */
-  liquidationPrice: number
-  tp: number
-  sl: number
-  /** Percent x1e3, as encoded. */
-  maxSlippageP: number
-}
+export type RiskOpenAction = ActionOf<typeof riskOpenAction>
 
 const TYPE_NAME = ['MARKET', 'LIMIT', 'STOP'] as const
 
@@ -121,7 +170,7 @@ const encodedPrice = (value: number): number => humanPrice(scaled(value, PRICE_D
  */
 function checkSides(body: RiskOpenBody): void {
   const mark = encodedPrice(body.markPrice)
-  const trigger = body.tradeType === 0 ? mark : encodedPrice(body.triggerPrice as number)
+  const trigger = body.tradeType === 0 ? mark : encodedPrice(body.triggerPrice)
   if (body.tradeType !== 0) {
     const problem = triggerProblem(body.tradeType, body.long, trigger, mark)
     if (problem) throw new InvalidInputError(problem.field, `${problem.field} ${problem.message}`)
@@ -137,7 +186,7 @@ export async function buildRiskOpen(
   body: RiskOpenBody,
 ): Promise<BuilderEnvelope<RiskOpenAction>> {
   checkSides(body)
-  const owner = body.owner as Address
+  const { owner } = body
   const quotedAt = engine.nowSec()
   const pair = await readRiskPair(engine.chain, owner, body.pairIndex)
   const leverage = scaled(body.leverage, LEVERAGE_DECIMALS)
@@ -157,7 +206,7 @@ export async function buildRiskOpen(
   }
   assertBalance('collateralUsdc', USDC_TOKEN, pair.balance, collateral)
   const mark = scaled(body.markPrice, PRICE_DECIMALS)
-  const orderPrice = body.tradeType === 0 ? mark : scaled(body.triggerPrice as number, PRICE_DECIMALS)
+  const orderPrice = body.tradeType === 0 ? mark : scaled(body.triggerPrice, PRICE_DECIMALS)
   const expectedOpen = body.tradeType === 0 ? fillPrice(mark, pair.spreadP, body.long, true) : orderPrice
   const openingFee = positionFee(size, pair.feeP)
   const collateralAfterFee = collateral - openingFee
@@ -174,7 +223,7 @@ export async function buildRiskOpen(
     liquidationParams: pair.liqParams,
     currentPairPrice: mark,
     isCounterTrade: false,
-    partialCloseMultiplier: 10n ** 18n,
+    partialCloseMultiplier: WAD,
     beforeOpened: true,
   })
   const tp = scaled(body.tp ?? 0, PRICE_DECIMALS)

@@ -1,7 +1,8 @@
 import { type Address, type ContractFunctionParameters, erc20Abi, parseAbi } from 'viem'
+import { z } from 'zod'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
-import { USDC_DECIMALS } from '../chain/network.js'
+import { address, atomicAmount, humanAmount, side, symbol, wallet } from '../chain/fields.js'
 import {
   findStockTicker,
   STOCK_DECIMALS,
@@ -10,16 +11,18 @@ import {
   type StockTicker,
   TOKENIZED_STOCKS,
 } from '../chain/tokenizedStocks.js'
+import { USDC_DECIMALS } from '../chain/units.js'
 import { InvalidInputError } from '../errors.js'
 import { stockAmountIn, stockQuoteReads } from '../market/getStockPrice.js'
 import { multicallAll } from '../market/readStocks.js'
 import { approveIfShort } from './approveIfShort.js'
+import { slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { required } from './required.js'
 import { encodeUniswapSwap } from './swapDirect.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
 /**
  * The most a fill may deviate from the stock's feed, in percent either way (|vsFeedPct|): beyond it the
@@ -33,39 +36,62 @@ const USDC_TOKEN = { address: BASE_ADDRESSES.USDC, symbol: 'USDC', decimals: USD
 /** Errors the stock swap can revert with beyond the common ones (the token's pause; Uniswap's are strings). */
 const stockRevertAbi = parseAbi(['error EnforcedPause()'])
 
-export interface StockOrderBody {
-  sym: string
-  side: 'buy' | 'sell'
-  /** Human-scale: USDC to spend on a buy, shares to sell on a sell. */
-  amount: string
-  taker: string
-  slippageBps: number
+export const stockOrderBody = z.strictObject({
+  sym: symbol.describe('Ticker, any case (GET /v1/stocks lists the 13)'),
+  side,
+  amount: humanAmount.describe('USDC to spend on a buy (≤ 6 dp), shares to sell on a sell (≤ 8 dp)'),
+  taker: wallet.describe('Signs, sends and receives'),
+  slippageBps: slippageBpsBody(),
+})
+
+export type StockOrderBody = z.output<typeof stockOrderBody>
+
+export const stockOrderAction = {
+  type: z.literal('stockOrder'),
+  sym: z.enum(STOCK_TICKERS).describe('The ticker, as registered'),
+  side,
+  tokenIn: address.describe('USDC on a buy, the stock token on a sell'),
+  amountIn: atomicAmount.describe('Atomic: USDC (6 dp) on a buy, stock tokens (8 dp) on a sell'),
+  tokenOut: address.describe('The stock token on a buy, USDC on a sell'),
+  pool: address.describe('The Uniswap v3 stock/USDC pool the swap goes through'),
 }
 
-export interface StockOrderAction {
-  type: 'stockOrder'
-  sym: StockTicker
-  side: 'buy' | 'sell'
-  tokenIn: Address
-  /** Atomic: USDC (6 dp) on a buy, stock tokens (8 dp) on a sell. */
-  amountIn: string
-  tokenOut: Address
-  /** The Uniswap v3 stock/USDC pool the swap goes through. */
-  pool: Address
+export type StockOrderAction = ActionOf<typeof stockOrderAction>
+
+export const stockOrderExtra = {
+  advisory: z
+    .object({
+      amountOut: atomicAmount.describe(
+        'What the pool pays for amountIn at the quoted block (QuoterV2): stock tokens on a buy, USDC on a sell',
+      ),
+      amountOutMin: atomicAmount.describe(
+        'amountOut less slippageBps, rounded down: the swap’s amountOutMinimum',
+      ),
+      pricePerShare: z.number().describe('USDC per stock token of this fill'),
+      feedUsd: z.number().describe('The oracle feed’s price of one token (underlying × multiplier), USD'),
+      feedUpdatedAt: z.number().int().describe('Unix seconds: the feed’s own timestamp of that answer'),
+      feedStale: z
+        .boolean()
+        .describe(
+          'The feed is older than its 24 h heartbeat (frozen off-hours or not updating): vsFeedPct compares with an old price',
+        ),
+      vsFeedPct: z
+        .number()
+        .describe(
+          'Pool fill against the feed, percent (4 dp): positive on a buy is a premium, negative on a sell a discount',
+        ),
+      multiplier: z.number().describe('Shares per token: token price = underlying price × multiplier'),
+      pool: z.object({
+        fee: z.number().int().describe('Fee tier, hundredths of a basis point (3000 = 0.3%)'),
+        usdc: z.number().describe('The pool’s USDC reserve (its balance), whole USDC'),
+        shares: z.number().describe('The pool’s stock-token reserve (its balance), whole tokens'),
+      }),
+    })
+    .describe('The fill against the feed; advisory, the chain enforces only amountOutMin and the deadline'),
 }
 
-export interface StockAdvisory {
-  amountOut: string
-  amountOutMin: string
-  pricePerShare: number
-  feedUsd: number
-  feedUpdatedAt: number
-  /** The feed's answer is older than its heartbeat (STOCK_FEED_HEARTBEAT_SEC). */
-  feedStale: boolean
-  vsFeedPct: number
-  multiplier: number
-  pool: { fee: number; usdc: number; shares: number }
-}
+/** The fill against the feed (`feedStale`: older than STOCK_FEED_HEARTBEAT_SEC). */
+export type StockAdvisory = z.output<typeof stockOrderExtra.advisory>
 
 export type StockOrderEnvelope = BuilderEnvelope<StockOrderAction> & { advisory: StockAdvisory }
 
@@ -146,7 +172,7 @@ export async function buildStockOrder(
       'sym',
       `${body.sym} is not a registered tokenized stock: use one of ${STOCK_TICKERS.join(', ')} (GET /v1/stocks).`,
     )
-  const taker = body.taker as Address
+  const { taker } = body
   const token = TOKENIZED_STOCKS[ticker].token
   const buy = body.side === 'buy'
   const tokenIn = buy ? USDC_TOKEN.address : token

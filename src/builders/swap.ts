@@ -1,35 +1,41 @@
 import { getAddress } from 'viem'
+import { z } from 'zod'
+import { address, atomicAmount, positiveAtomicAmount, tokenOrNative, wallet } from '../chain/fields.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
 import { InvalidInputError, UpstreamError } from '../errors.js'
-import type { SwapFill } from '../market/swapQuoteSource.js'
 import type { ZeroEx } from '../market/upstreams/zeroEx.js'
+import { slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { UnlistedTargetError } from './builderErrors.js'
 import { planDirectSwap } from './swapDirect.js'
 import { isNative, type SwapPlan, type SwapRequest } from './swapState.js'
 import { planZeroExSwap } from './swapZeroEx.js'
-import type { BalanceChange, BuilderEnvelope } from './txStep.js'
+import type { ActionOf, BalanceChange, BuilderEnvelope } from './txStep.js'
 
-export interface SwapBody {
-  fromToken: string
-  toToken: string
-  fromAmount: string
-  taker: string
-  signerAddress?: string | undefined
-  slippageBps: number
+export const swapBody = z.strictObject({
+  fromToken: tokenOrNative,
+  toToken: tokenOrNative,
+  fromAmount: positiveAtomicAmount,
+  taker: wallet.describe('Pays fromToken, sends the steps, receives toToken'),
+  signerAddress: wallet.optional().describe('Smart wallets: the EOA that signs (0x txOrigin)'),
+  slippageBps: slippageBpsBody(),
+})
+
+export type SwapBody = z.output<typeof swapBody>
+
+export const swapAction = {
+  type: z.literal('swap'),
+  quotedBy: z.enum(['0x', 'onchain']),
+  expectedOut: atomicAmount,
+  minOut: atomicAmount.describe('The swap reverts below it'),
+  route: z.array(
+    z.object({ source: z.string(), from: address, to: address, proportionBps: z.number().int() }),
+  ),
+  zid: z.string().nullable(),
+  signingPayload: z.null(),
 }
 
-export interface SwapAction {
-  type: 'swap'
-  /** `0x`: the 0x Swap API's allowance-holder quote; `onchain`: a pool read and encoded directly. */
-  quotedBy: '0x' | 'onchain'
-  expectedOut: string
-  minOut: string
-  route: SwapFill[]
-  zid: string | null
-  /** Always null: the allowance-holder flow and the direct routers need no signature. */
-  signingPayload: null
-}
+export type SwapAction = ActionOf<typeof swapAction>
 
 /**
  * POST /v1/tx/swap: `fromAmount` of `fromToken` into `toToken` for `taker`, through the 0x Swap API's
@@ -58,7 +64,7 @@ export async function buildSwap(
   const req: SwapRequest = {
     fromToken,
     toToken,
-    amountIn: BigInt(body.fromAmount),
+    amountIn: body.fromAmount,
     owner,
     signer: body.signerAddress === undefined ? null : getAddress(body.signerAddress),
     slippageBps: body.slippageBps,

@@ -1,28 +1,32 @@
 import { type Address, encodeFunctionData, erc20Abi } from 'viem'
+import { z } from 'zod'
+import { address, atomicAmount, positiveAtomicAmount } from '../chain/fields.js'
 import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import type { LendingChain, VaultInfo } from '../market/lendingChain.js'
 import { approveIfShort } from './approveIfShort.js'
 import { grantsOf } from './assertOutflows.js'
+import { owner } from './bodyFields.js'
 import { erc4626Abi } from './builderAbis.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { findCatalogVault } from './findCatalogVault.js'
 import { required } from './required.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 
-export interface VaultDepositBody {
-  vault: string
-  assets: string
-  owner: string
+/** The body of a vault deposit or withdrawal. */
+export const vaultBody = z.strictObject({ vault: address, assets: positiveAtomicAmount, owner })
+
+export type VaultBody = z.output<typeof vaultBody>
+
+export const vaultDepositAction = {
+  type: z.literal('vaultDeposit'),
+  vault: address,
+  assets: atomicAmount,
+  expectedShares: atomicAmount,
 }
 
-export interface VaultDepositAction {
-  type: 'vaultDeposit'
-  vault: Address
-  assets: string
-  expectedShares: string
-}
+export type VaultDepositAction = ActionOf<typeof vaultDepositAction>
 
 /** The live state a deposit needs, read in one multicall. */
 export interface VaultDepositState {
@@ -56,11 +60,10 @@ export function encodeVaultDeposit(p: { state: VaultDepositState; assets: bigint
 export async function buildVaultDeposit(
   engine: BuilderEngine,
   lending: LendingChain,
-  body: VaultDepositBody,
+  body: VaultBody,
 ): Promise<BuilderEnvelope<VaultDepositAction>> {
-  const owner = body.owner as Address
-  const assets = BigInt(body.assets)
-  const vault = await findCatalogVault(lending, body.vault as Address)
+  const { owner, assets } = body
+  const vault = await findCatalogVault(lending, body.vault)
   const quotedAt = engine.nowSec()
   const r = await multiRead(engine.chain, {
     allowance: [viewCall(vault.asset.address, erc20Abi, 'allowance', [owner, vault.address])],
@@ -98,7 +101,7 @@ export async function buildVaultDeposit(
     action: {
       type: 'vaultDeposit',
       vault: vault.address,
-      assets: body.assets,
+      assets: assets.toString(),
       expectedShares: state.expectedShares.toString(),
     },
     quotedAt,

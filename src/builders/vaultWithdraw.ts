@@ -1,4 +1,6 @@
 import { type Address, encodeFunctionData } from 'viem'
+import { z } from 'zod'
+import { address, atomicAmount } from '../chain/fields.js'
 import { multiRead, viewCall } from '../chain/multiRead.js'
 import type { LendingChain, VaultInfo } from '../market/lendingChain.js'
 import { erc4626Abi } from './builderAbis.js'
@@ -7,19 +9,12 @@ import { BuildRefusedError } from './builderErrors.js'
 import { findCatalogVault } from './findCatalogVault.js'
 import { required } from './required.js'
 import { tokenLabel } from './tokenLabel.js'
-import type { BuilderEnvelope, TxStep } from './txStep.js'
+import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
+import type { VaultBody } from './vaultDeposit.js'
 
-export interface VaultWithdrawBody {
-  vault: string
-  assets: string
-  owner: string
-}
+export const vaultWithdrawAction = { type: z.literal('vaultWithdraw'), vault: address, assets: atomicAmount }
 
-export interface VaultWithdrawAction {
-  type: 'vaultWithdraw'
-  vault: Address
-  assets: string
-}
+export type VaultWithdrawAction = ActionOf<typeof vaultWithdrawAction>
 
 /** Pure: `withdraw(assets, owner, owner)`: the owner burns its shares and receives the assets. */
 export function encodeVaultWithdraw(p: { vault: VaultInfo; assets: bigint; owner: Address }): TxStep {
@@ -38,11 +33,10 @@ export function encodeVaultWithdraw(p: { vault: VaultInfo; assets: bigint; owner
 export async function buildVaultWithdraw(
   engine: BuilderEngine,
   lending: LendingChain,
-  body: VaultWithdrawBody,
+  body: VaultBody,
 ): Promise<BuilderEnvelope<VaultWithdrawAction>> {
-  const owner = body.owner as Address
-  const assets = BigInt(body.assets)
-  const vault = await findCatalogVault(lending, body.vault as Address)
+  const { owner, assets } = body
+  const vault = await findCatalogVault(lending, body.vault)
   const quotedAt = engine.nowSec()
   const r = await multiRead(engine.chain, {
     max: [viewCall(vault.address, erc4626Abi, 'maxWithdraw', [owner])],
@@ -60,7 +54,7 @@ export async function buildVaultWithdraw(
     steps: [encodeVaultWithdraw({ vault, assets, owner })],
     watch: [vault.asset.address, vault.address],
     issues: { balance: null, allowance: null },
-    action: { type: 'vaultWithdraw', vault: vault.address, assets: body.assets },
+    action: { type: 'vaultWithdraw', vault: vault.address, assets: assets.toString() },
     quotedAt,
     expiresAt: quotedAt + BUILD_TTL_SEC,
   })

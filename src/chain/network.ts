@@ -7,5 +7,4 @@ export const CHAIN_ID = 8453
 
 /** The only x402 settlement asset: native USDC on Base (the address book's entry). */
 export const USDC: Address = BASE_ADDRESSES.USDC
-export const USDC_DECIMALS = 6
 export const USDC_EIP712 = { name: 'USD Coin', version: '2' } as const

@@ -1,5 +1,6 @@
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { STOCK_TICKERS } from '../chain/tokenizedStocks.js'
+import { fromWad } from '../chain/units.js'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import { DEVNET_ADDRESSES } from './addresses.js'
@@ -95,7 +96,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     const stocks = STOCK_TICKERS.flatMap((ticker) => {
       const deployed = stockModule?.stocks[ticker]
       if (!deployed) return []
-      const multiplier = Number(STOCKS[ticker].multiplier) / 1e18
+      const multiplier = fromWad(STOCKS[ticker].multiplier)
       const usdPerToken = () => sim.spot(ticker.slice(0, -1)) * multiplier
       return [{ ticker, ...deployed, usd: usdPerToken }]
     })

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { AppError } from '../errors.js'
 import { findPythFeed, PYTH_TYPES_BY_CLASS } from './findPythFeed.js'
 import type { MarketData } from './marketData.js'
@@ -24,17 +25,18 @@ export interface CandlesQuery {
   days: number
 }
 
-export interface Candles {
-  productId: string
-  days: number
-  granularitySec: number
-  /** Highest high of the window; null when the window has no bars. */
-  high: number | null
-  /** Lowest low of the window; null when the window has no bars. */
-  low: number | null
-  candles: number
-  series: [number, number, number, number, number][]
-}
+/** What the read answers (the route's output schema). */
+export const candlesOutput = z.object({
+  productId: z.string(),
+  days: z.number().int(),
+  granularitySec: z.number().int(),
+  high: z.number().nullable().describe('Highest high of the window; null when it has no bars'),
+  low: z.number().nullable().describe('Lowest low of the window; null when it has no bars'),
+  candles: z.number().int(),
+  series: z.array(z.tuple([z.number().int(), z.number(), z.number(), z.number(), z.number()])),
+})
+
+export type Candles = z.output<typeof candlesOutput>
 
 /** The exchange serves at most 300 bars per request. */
 const EXCHANGE_MAX_BARS = 300

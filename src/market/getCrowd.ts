@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { AppError } from '../errors.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
@@ -18,28 +19,29 @@ export class UnknownPairError extends AppError {
   }
 }
 
-export interface CrowdPair {
-  /** The pair's base for USD-quoted pairs (BTC), else the pair (USD/JPY). */
-  symbol: string
-  pair: string
-  pairIndex: number
-  /** Shares of the pair's own book, percent; null when the pair has no open interest. */
-  longPct: number | null
-  shortPct: number | null
-  longUsd: number
-  shortUsd: number
-  totalUsd: number
-  /** The pair's share of the whole open book, percent; null when the whole book is empty. */
-  bookSharePct: number | null
-}
+/** What the read answers (the route's output schema). */
+export const crowdOutput = z.object({
+  totalBookUsd: z.number().describe('Open interest of every listed pair, long plus short, USD'),
+  pairs: z.array(
+    z.object({
+      symbol: z.string().describe('The base of a USD-quoted pair (BTC), else the pair (USD/JPY)'),
+      pair: z.string().describe('FROM/TO as the venue lists it'),
+      pairIndex: z.number().int(),
+      longPct: z.number().nullable(),
+      shortPct: z.number().nullable(),
+      longUsd: z.number(),
+      shortUsd: z.number(),
+      totalUsd: z.number(),
+      bookSharePct: z.number().nullable(),
+    }),
+  ),
+  unknown: z
+    .array(z.string())
+    .describe('Requested tickers no pair matches (canonical case); empty when none'),
+})
 
-export interface Crowd {
-  /** Open interest of every listed pair, long plus short, USD. */
-  totalBookUsd: number
-  pairs: CrowdPair[]
-  /** Requested tickers no pair matches (canonical case); empty when none. */
-  unknown: string[]
-}
+export type CrowdPair = Crowd['pairs'][number]
+export type Crowd = z.output<typeof crowdOutput>
 
 /**
  * Crowd positioning from the perp venue's open interest as its backend serves it (trading variables,

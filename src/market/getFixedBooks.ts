@@ -1,51 +1,57 @@
-import { type Address, erc20Abi, type Hex, type PublicClient } from 'viem'
+import { erc20Abi, type PublicClient } from 'viem'
+import { z } from 'zod'
 import { impliedApr } from '../analytics/impliedApr.js'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { cachePerClient } from '../chain/cachePerClient.js'
+import { address, atomicAmount, marketId, unixSeconds } from '../chain/fields.js'
 import { type MidnightMarket, midnightMarketId, midnightReadAbi } from '../chain/midnight.js'
 import { CHAIN_ID } from '../chain/network.js'
+import { fromWad } from '../chain/units.js'
 import { UpstreamError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { MarketData } from './marketData.js'
 import { throwOnRpcFault } from './throwOnRpcFault.js'
 import type { MidnightBook, MidnightLevel } from './upstreams/morphoMidnight.js'
 
-/** The best level of one book side. */
-export interface FixedBookDepth {
-  tick: number
-  /** Unit price: loan-token assets paid now per unit that pays 1 loan token at maturity (0 < price ≤ 1). */
-  price: number
-  /** Units executable at this price (atomic loan-token amount repaid at maturity), decimal string. */
-  units: string
-  /** Maker-side loan-token assets at this price (atomic), decimal string. */
-  assets: string
-  /** Offers grouped into this level. */
-  offers: number
-}
+const fixedDepth = (what: string) =>
+  z
+    .object({
+      tick: z.number().int().nonnegative(),
+      price: z.number().describe('Loan token paid now per unit repaid at maturity (0 < price ≤ 1)'),
+      units: atomicAmount.describe('Units at this price: atomic loan token repaid at maturity'),
+      assets: atomicAmount.describe('Maker-side loan token at this price, atomic, paid now'),
+      offers: z.number().int().nonnegative(),
+    })
+    .nullable()
+    .describe(what)
 
-export interface FixedBook {
-  marketId: Hex
-  loanToken: Address
-  /** The loan token's decimals (ERC-20 `decimals()`), null when the token does not answer. */
-  loanTokenDecimals: number | null
-  collaterals: { token: Address; lltv: number; oracle: Address }[]
-  /** Unix seconds. */
-  maturity: number
-  /** Rate a borrower locks by selling units to the best bid (lender-makers); null when no bids. */
-  borrowApr: number | null
-  /** Rate a lender locks by buying units from the best ask (borrower-makers); null when no asks. */
-  lendApr: number | null
-  borrowDepth: FixedBookDepth | null
-  lendDepth: FixedBookDepth | null
-}
+/** What the read answers (the route's output schema). */
+export const fixedBooksOutput = z.object({
+  asOf: unixSeconds.describe('The time the APRs are computed at'),
+  books: z.array(
+    z.object({
+      marketId,
+      loanToken: address,
+      loanTokenDecimals: z.number().int().nonnegative().nullable(),
+      collaterals: z.array(
+        z.object({
+          token: address,
+          lltv: z.number().describe('Liquidation LTV as a fraction (0.86 = 86 %)'),
+          oracle: address,
+        }),
+      ),
+      maturity: unixSeconds,
+      borrowApr: z.number().nullable().describe('Best bid’s implied APR (fraction); null when no bids'),
+      lendApr: z.number().nullable().describe('Best ask’s implied APR (fraction); null when no asks'),
+      borrowDepth: fixedDepth('Best bid level (what a borrower can sell into); null when no bids'),
+      lendDepth: fixedDepth('Best ask level (what a lender can buy); null when no asks'),
+    }),
+  ),
+})
 
-export interface FixedBooks {
-  /** The time the APRs are computed at (unix seconds). */
-  asOf: number
-  books: FixedBook[]
-}
-
-const WAD = 1e18
+export type FixedBookDepth = NonNullable<FixedBook['borrowDepth']>
+export type FixedBook = FixedBooks['books'][number]
+export type FixedBooks = z.output<typeof fixedBooksOutput>
 
 type CheckResult = { status: 'success' | 'failure'; result?: unknown; error?: unknown }
 const MARKET_CHECK_TTL_MS = 60_000
@@ -143,7 +149,7 @@ export async function getFixedBooks(
       loanTokenDecimals: decimals.get(book.loanToken) ?? null,
       collaterals: book.collaterals.map((c) => ({
         token: c.token,
-        lltv: Number(c.lltv) / WAD,
+        lltv: fromWad(c.lltv),
         oracle: c.oracle,
       })),
       maturity: book.maturity,
@@ -184,7 +190,7 @@ function best(
 function depth(level: MidnightLevel): FixedBookDepth {
   return {
     tick: level.tick,
-    price: Number(level.price) / WAD,
+    price: fromWad(level.price),
     units: level.units.toString(),
     assets: level.assets.toString(),
     offers: level.count,

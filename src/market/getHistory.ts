@@ -1,6 +1,9 @@
 import type { Address, PublicClient } from 'viem'
+import { z } from 'zod'
+import { address } from '../chain/fields.js'
 import type { MarketData } from './marketData.js'
-import { pairRoundTrips, type RoundTrip } from './pairRoundTrips.js'
+import { pairRoundTrips, roundTrip } from './pairRoundTrips.js'
+import { sourceStatus } from './sourceStatus.js'
 import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
 import { walletReadCache } from './walletReadCache.js'
 
@@ -8,12 +11,15 @@ import { walletReadCache } from './walletReadCache.js'
 export const OPEN_LOOKUP_PAGES = 5
 const LOOKUP_PAGE_SIZE = 100
 
-export interface History {
-  trades: RoundTrip[]
-  /** Pass as `cursor` for the next (older) page; null at the end. */
-  nextCursor: string | null
-  sources: { history: { ok: true } }
-}
+/** What the read answers (the route's output schema). */
+export const historyOutput = z.object({
+  address,
+  trades: z.array(roundTrip),
+  nextCursor: z.string().nullable().describe('cursor of the next (older) page; null at the end'),
+  sources: z.object({ history: sourceStatus }),
+})
+
+export type History = Omit<z.output<typeof historyOutput>, 'address'>
 
 /**
  * One page of closed gTrade round trips, newest first. `limit` counts backend events (opens, closes,

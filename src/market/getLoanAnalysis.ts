@@ -1,8 +1,11 @@
-import type { Address, Hex, PublicClient } from 'viem'
+import type { Address, PublicClient } from 'viem'
+import { z } from 'zod'
 import { analyzeAaveAccount } from '../analytics/analyzeAaveAccount.js'
 import { analyzeLoan, type LoanPosition } from '../analytics/analyzeLoan.js'
 import { morphoRateToApy } from '../analytics/lendingApy.js'
+import { address, atomicAmount, marketId, unixSeconds } from '../chain/fields.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
+import { fromWad } from '../chain/units.js'
 import { UpstreamError } from '../errors.js'
 import { aaveRiskInput, fixedLoanPosition, morphoBorrowFields, morphoLoanPosition } from './borrowRisk.js'
 import type { LendingChain } from './lendingChain.js'
@@ -10,7 +13,7 @@ import type { MarketData } from './marketData.js'
 import { significant } from './numbers.js'
 import { type FixedPosition, readFixedPositions } from './readFixedPositions.js'
 import { type AaveAccount, type MorphoBorrow, readLendingPositions } from './readLendingPositions.js'
-import { type SourceStatus, settledStatus } from './sourceStatus.js'
+import { settledStatus, sourceStatus } from './sourceStatus.js'
 import { walletReadCache } from './walletReadCache.js'
 
 /** How long the restore amounts handed to the builders stay sufficient: interest for this long is added. */
@@ -18,66 +21,73 @@ export const RESTORE_HORIZON_SEC = 3600
 /** Morpho's repay-by-assets burns shares rounded down: the debt left can exceed debt − assets by this. */
 const SHARE_ROUNDING_UNITS = 2n
 
-export interface BuilderCall {
-  method: 'POST'
-  path: string
-  body: Record<string, string>
-}
+const builderCall = z
+  .object({ method: z.literal('POST'), path: z.string(), body: z.record(z.string(), z.string()) })
+  .nullable()
+  .describe(
+    'The builder that performs this step and its exact body (amount covers one more hour of interest); null for Aave (no builder)',
+  )
 
-export interface RestoreStep {
-  /** The least amount (atomic) reaching the target at `asOf`; Aave: USD base units (× 1e8). */
-  assets: string
-  healthFactorAfter: number | null
-  /** The matching builder and its body; its amount covers RESTORE_HORIZON_SEC more interest. Null for Aave (no builder). */
-  builder: BuilderCall | null
-}
+const restoreStep = z
+  .object({
+    assets: atomicAmount.describe(
+      'The least amount (atomic; Aave: USD × 1e8) that restores the target at asOf',
+    ),
+    healthFactorAfter: z.number().nullable(),
+    builder: builderCall,
+  })
+  .nullable()
 
-export interface LoanStressRow {
-  priceChangePct: number
-  /** Stressed collateral price (loan tokens per whole collateral token); null for Aave (account level). */
-  price: number | null
-  /** Aave: stressed collateral value in USD; null otherwise. */
-  collateralUsd: number | null
-  healthFactor: number | null
-  liquidatable: boolean
-}
+/** What the read answers (the route's output schema). */
+export const loanAnalysisOutput = z.object({
+  address,
+  block: z.object({ number: z.number().int().nonnegative(), timestamp: unixSeconds }).nullable(),
+  asOf: unixSeconds.nullable().describe('The time debts are accrued to: the later of the block time and now'),
+  targetHealth: z.number(),
+  positions: z.array(
+    z.object({
+      protocol: z.enum(['morpho-blue', 'aave-v3', 'morpho-midnight']),
+      marketId: marketId.nullable(),
+      collateralToken: address.nullable(),
+      collateralSymbol: z.string().nullable(),
+      collateral: atomicAmount.nullable(),
+      loanToken: address.nullable(),
+      loanSymbol: z.string().nullable(),
+      debt: atomicAmount.nullable(),
+      collateralUsd: z.number().nullable(),
+      debtUsd: z.number().nullable(),
+      healthFactor: z.number().nullable(),
+      status: z.enum(['solvent', 'liquidatable']),
+      price: z.number().nullable().describe('Oracle price, loan tokens per whole collateral token'),
+      liquidationPrice: z.number().nullable(),
+      liquidationDistancePct: z
+        .number()
+        .nullable()
+        .describe('How far the collateral must fall, %; ≤ 0 when liquidatable'),
+      timeToLiquidationSec: z.number().nullable(),
+      borrowApy: z.number().nullable(),
+      stress: z.array(
+        z.object({
+          priceChangePct: z.number(),
+          price: z.number().nullable(),
+          collateralUsd: z.number().nullable(),
+          healthFactor: z.number().nullable(),
+          liquidatable: z.boolean(),
+        }),
+      ),
+      restore: z.object({ targetHealth: z.number(), repay: restoreStep, supplyCollateral: restoreStep }),
+      advice: z.string(),
+    }),
+  ),
+  skipped: z.array(z.object({ protocol: z.string(), marketId, reason: z.string() })),
+  sources: z.object({ lending: sourceStatus, midnight: sourceStatus }),
+})
 
-export interface LoanPositionAnalysis {
-  protocol: 'morpho-blue' | 'aave-v3' | 'morpho-midnight'
-  /** Null for Aave (the account is one position). */
-  marketId: Hex | null
-  collateralToken: Address | null
-  collateralSymbol: string | null
-  collateral: string | null
-  loanToken: Address | null
-  loanSymbol: string | null
-  debt: string | null
-  /** Aave: account totals at Aave's oracle; null elsewhere. */
-  collateralUsd: number | null
-  debtUsd: number | null
-  healthFactor: number | null
-  status: 'solvent' | 'liquidatable'
-  price: number | null
-  liquidationPrice: number | null
-  liquidationDistancePct: number | null
-  timeToLiquidationSec: number | null
-  /** Yearly borrow rate now; null for fixed-rate debt. */
-  borrowApy: number | null
-  stress: LoanStressRow[]
-  restore: { targetHealth: number; repay: RestoreStep | null; supplyCollateral: RestoreStep | null }
-  advice: string
-}
-
-export interface LoanAnalysisAnswer {
-  address: Address
-  block: { number: number; timestamp: number } | null
-  asOf: number | null
-  targetHealth: number
-  positions: LoanPositionAnalysis[]
-  /** Midnight debts backed by several collaterals are not analysed (no single liquidation price); listed here. */
-  skipped: { protocol: string; marketId: Hex; reason: string }[]
-  sources: { lending: SourceStatus; midnight: SourceStatus }
-}
+export type BuilderCall = NonNullable<RestoreStep['builder']>
+export type RestoreStep = NonNullable<LoanPositionAnalysis['restore']['repay']>
+export type LoanStressRow = LoanPositionAnalysis['stress'][number]
+export type LoanPositionAnalysis = LoanAnalysisAnswer['positions'][number]
+export type LoanAnalysisAnswer = z.output<typeof loanAnalysisOutput>
 
 export interface LoanAnalysisDeps {
   chain: PublicClient
@@ -164,7 +174,7 @@ async function readLoanAnalysis(
 /** The debt RESTORE_HORIZON_SEC from now at `ratePerSecondWad` (continuous compounding), rounded up. */
 function debtAhead(debt: bigint, ratePerSecondWad: bigint | null): bigint {
   if (ratePerSecondWad === null || ratePerSecondWad === 0n) return debt
-  const growth = Math.expm1((Number(ratePerSecondWad) / 1e18) * RESTORE_HORIZON_SEC)
+  const growth = Math.expm1(fromWad(ratePerSecondWad) * RESTORE_HORIZON_SEC)
   return debt + BigInt(Math.ceil(Number(debt) * growth))
 }
 

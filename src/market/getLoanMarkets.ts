@@ -1,34 +1,40 @@
-import type { Address, Hex } from 'viem'
+import { z } from 'zod'
 import { morphoRateToApy, morphoSupplyApy, utilization } from '../analytics/lendingApy.js'
-import type { LendingChain, TokenMeta } from './lendingChain.js'
+import { address, atomicAmount, marketId } from '../chain/fields.js'
+import { fromWad } from '../chain/units.js'
+import type { LendingChain } from './lendingChain.js'
 import { significant } from './numbers.js'
+import { readAt, tokenRef, yearlyFraction } from './readFields.js'
 
-export interface LoanMarket {
-  marketId: Hex
-  /** Morpho Blue MarketParams; the id is keccak256(abi.encode(params)), re-derived and asserted. */
-  params: { loanToken: Address; collateralToken: Address; oracle: Address; irm: Address; lltv: string }
-  loanAsset: TokenMeta
-  /** Null for a market without collateral (an idle market). */
-  collateralAsset: TokenMeta | null
-  /** e^(borrowRateView × year) − 1, from the IRM at the market's state. */
-  borrowApy: number
-  /** borrowApy × utilization × (1 − fee). */
-  supplyApy: number
-  utilization: number
-  /** Protocol fee, share of interest. */
-  fee: number
-  lltv: number
-  totalSupplyAssets: string
-  totalBorrowAssets: string
-  /** totalSupplyAssets − totalBorrowAssets: what can be borrowed or withdrawn now (loan token, atomic). */
-  liquidity: string
-}
+/** What the read answers (the route's output schema). */
+export const loanMarketsOutput = z.object({
+  block: readAt,
+  markets: z.array(
+    z.object({
+      marketId,
+      params: z.object({
+        loanToken: address,
+        collateralToken: address,
+        oracle: address,
+        irm: address,
+        lltv: atomicAmount.describe('1e18-scaled'),
+      }),
+      loanAsset: tokenRef,
+      collateralAsset: tokenRef.nullable(),
+      borrowApy: yearlyFraction('Borrow APY'),
+      supplyApy: yearlyFraction('Supply APY'),
+      utilization: z.number().describe('totalBorrowAssets ÷ totalSupplyAssets'),
+      fee: z.number().describe('Protocol fee, share of interest'),
+      lltv: z.number().describe('Liquidation LTV as a fraction'),
+      totalSupplyAssets: atomicAmount,
+      totalBorrowAssets: atomicAmount,
+      liquidity: atomicAmount.describe('totalSupplyAssets − totalBorrowAssets, atomic loan token'),
+    }),
+  ),
+})
 
-export interface LoanMarkets {
-  /** The block every value was read at. */
-  block: { number: number; timestamp: number }
-  markets: LoanMarket[]
-}
+export type LoanMarket = LoanMarkets['markets'][number]
+export type LoanMarkets = z.output<typeof loanMarketsOutput>
 
 /**
  * The catalog's Morpho Blue markets at one block (see LendingChain): params, live borrow APY from the
@@ -53,8 +59,8 @@ export async function getLoanMarkets(lending: LendingChain): Promise<LoanMarkets
       borrowApy: significant(borrowApy),
       supplyApy: significant(morphoSupplyApy(borrowApy, used, state.fee)),
       utilization: significant(used),
-      fee: Number(state.fee) / 1e18,
-      lltv: Number(params.lltv) / 1e18,
+      fee: fromWad(state.fee),
+      lltv: fromWad(params.lltv),
       totalSupplyAssets: state.totalSupplyAssets.toString(),
       totalBorrowAssets: state.totalBorrowAssets.toString(),
       liquidity: (state.totalSupplyAssets - state.totalBorrowAssets).toString(),

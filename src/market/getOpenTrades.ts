@@ -1,6 +1,8 @@
 import type { Address, PublicClient } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
+import { WAD } from '../chain/units.js'
 import { UpstreamError } from '../errors.js'
 import { findPythFeed } from './findPythFeed.js'
 import { gtradeWalletAbi } from './gtradeWalletAbi.js'
@@ -16,37 +18,39 @@ const P_DENOM = 1e12
 const MAX_PROFIT_PCT = 900
 
 /** One open gTrade position (tradeType 0), human units, USDC collateral. */
-export interface OpenTrade {
+export const openTrade = z.object({
   /** The trade slot index (what /v1/tx/risk/close|modify take). */
-  index: number
-  pairIndex: number
+  index: z.number().int(),
+  pairIndex: z.number().int(),
   /** "ETH/USD", the diamond's own pairs(pairIndex). */
-  pair: string
-  long: boolean
+  pair: z.string(),
+  long: z.boolean(),
   /** Human leverage (10 = 10x). */
-  leverage: number
+  leverage: z.number(),
   /** The stored open price. */
-  entry: number
+  entry: z.number(),
   /** null when none is set (0 onchain). */
-  tp: number | null
-  sl: number | null
+  tp: z.number().nullable(),
+  sl: z.number().nullable(),
   /** Collateral held by the trade (after the opening fee), USDC. */
-  collateralUsdc: number
+  collateralUsdc: z.number(),
   /** collateral × leverage, USDC (= USD at the venue's $1 USDC). */
-  sizeUsd: number
+  sizeUsd: z.number(),
   /** The diamond's own getTradeLiquidationPrice (protocols.md §1 v10 formula), no holding fees added. */
-  liquidationPrice: number
+  liquidationPrice: z.number(),
   /** How far the mark may move against the trade before liquidation, percent of the mark; null without a mark. */
-  liquidationDistancePct: number | null
+  liquidationDistancePct: z.number().nullable(),
   /** The oracle (Pyth) price of the pair: the venue's index for PnL and liquidation; null when unavailable. */
-  markPrice: number | null
+  markPrice: z.number().nullable(),
   /** Unrealized PnL at the mark, before the closing fee and holding fees, capped at +900 %; null without a mark. */
-  pnlUsd: number | null
+  pnlUsd: z.number().nullable(),
   /** pnlUsd as percent of collateralUsdc; null without a mark. */
-  pnlPct: number | null
+  pnlPct: z.number().nullable(),
   /** What a close at the mark would be charged: totalPositionSizeFeeP of the size, USDC. */
-  closingFeeUsd: number
-}
+  closingFeeUsd: z.number(),
+})
+
+export type OpenTrade = z.output<typeof openTrade>
 
 export interface OpenTrades {
   /** The block every chain value was read at. */
@@ -102,7 +106,7 @@ export async function getOpenTrades(
             liquidationParams: liqParams,
             currentPairPrice: trade.openPrice,
             isCounterTrade: trade.isCounterTrade,
-            partialCloseMultiplier: 10n ** 18n,
+            partialCloseMultiplier: WAD,
             beforeOpened: false,
           },
         ]),

@@ -1,43 +1,55 @@
 import type { Address, PublicClient } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
+import { address, unixSeconds } from '../chain/fields.js'
 import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import { UpstreamError } from '../errors.js'
 import { gtradeWalletAbi } from './gtradeWalletAbi.js'
 import { fromAtomic, significant } from './numbers.js'
 import { readGtradeTrades } from './readGtradeTrades.js'
+import { sourceStatus } from './sourceStatus.js'
 import { walletReadCache } from './walletReadCache.js'
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond
 
-/** One resting gTrade LIMIT or STOP order: collateral held, no market exposure until it fills. */
-export interface PendingOrder {
-  /** The trade slot index (what /v1/tx/risk/cancel takes). */
-  index: number
-  pairIndex: number
-  pair: string
-  long: boolean
-  orderType: 'limit' | 'stop'
-  /** The price that fills it (the stored openPrice of a LIMIT/STOP slot). */
-  triggerPrice: number
-  leverage: number
-  /** USDC held by the diamond for the order; all of it returns on cancel. */
-  collateralUsdc: number
-  /** Position size once filled: collateral × leverage. */
-  sizeUsd: number
-  tp: number | null
-  sl: number | null
-  createdBlock: number
-  /** The timestamp of createdBlock. */
-  createdAt: number
-  exposure: 'none'
-  /** The inputs of POST /v1/tx/risk/cancel for this order. */
-  cancel: { method: 'POST'; path: '/v1/tx/risk/cancel'; body: { index: number; owner: Address } }
-}
+const gtradeReadAt = z
+  .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+  .describe('The block every chain value was read at (live, not cached)')
 
-export interface PendingOrders {
-  block: { number: number; timestamp: number }
-  orders: PendingOrder[]
-}
+/** What the read answers (the route's output schema). */
+export const pendingOrdersOutput = z.object({
+  address,
+  block: gtradeReadAt,
+  orders: z.array(
+    z.object({
+      index: z.number().int().describe('The trade slot index'),
+      pairIndex: z.number().int(),
+      pair: z.string().describe('"ETH/USD", from the diamond’s pairs(pairIndex)'),
+      long: z.boolean(),
+      orderType: z.enum(['limit', 'stop']),
+      triggerPrice: z.number().describe('The price that fills the order (stored openPrice)'),
+      leverage: z.number(),
+      collateralUsdc: z.number().describe('USDC held for the order; all of it returns on cancel'),
+      sizeUsd: z.number().describe('collateral × leverage once filled'),
+      tp: z.number().nullable().describe('Take-profit; null when none is set'),
+      sl: z.number().nullable().describe('Stop-loss; null when none is set'),
+      createdBlock: z.number().int().nonnegative(),
+      createdAt: unixSeconds.describe('Timestamp of createdBlock'),
+      exposure: z.literal('none').describe('A resting order has no market exposure until it fills'),
+      cancel: z
+        .object({
+          method: z.literal('POST'),
+          path: z.literal('/v1/tx/risk/cancel'),
+          body: z.object({ index: z.number().int(), owner: address }),
+        })
+        .describe('The request that builds the cancel transaction for this order'),
+    }),
+  ),
+  sources: z.object({ chain: sourceStatus }),
+})
+
+export type PendingOrder = PendingOrders['orders'][number]
+export type PendingOrders = Omit<z.output<typeof pendingOrdersOutput>, 'address' | 'sources'>
 
 /**
  * The owner's resting gTrade LIMIT (tradeType 1) and STOP (2) orders: open slots of getTrades that are not

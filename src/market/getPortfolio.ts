@@ -1,45 +1,71 @@
 import { type Address, erc20Abi, getAddress, type PublicClient, parseAbi } from 'viem'
-import { type SpamReason, screenSpam } from '../analytics/screenSpam.js'
+import { z } from 'zod'
+import { screenSpam } from '../analytics/screenSpam.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
+import { address, atomicAmount, unixSeconds } from '../chain/fields.js'
 import type { LendingCatalog } from '../chain/lendingCatalog.js'
 import { CHAIN_UPSTREAM, multiRead, viewCall } from '../chain/multiRead.js'
 import { AppError, UpstreamError } from '../errors.js'
 import { type KnownToken, knownTokens, type PriceSource } from './knownTokens.js'
 import type { MarketData } from './marketData.js'
 import { fromAtomic, significant } from './numbers.js'
-import { SOURCE_OK, type SourceStatus } from './sourceStatus.js'
+import { usdOrNull } from './readFields.js'
+import { SOURCE_OK, type SourceStatus, sourceStatus } from './sourceStatus.js'
 import type { ExplorerBalance } from './upstreams/explorer.js'
 import { walletReadCache } from './walletReadCache.js'
 
-export interface PortfolioToken {
-  token: Address
-  symbol: string | null
-  decimals: number
-  /** Atomic balance read on the chain at `block`. */
-  balance: string
-  usd: number | null
-  /** `coinbase:ETH-USD` (exchange spot), `par:USD`, or null when usd is null. */
-  priceSource: string | null
-}
+/** What the read answers (the route's output schema). */
+export const portfolioOutput = z.object({
+  address,
+  block: z
+    .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+    .describe('The block every balance was read at (one Multicall3 eth_call; never cached)'),
+  totalUsd: z
+    .number()
+    .describe('Sum of usd over `tokens` with a price; screened and unpriced tokens are not counted'),
+  unpricedCount: z.number().int().nonnegative().describe('How many entries of `tokens` have usd null'),
+  tokens: z.array(
+    z.object({
+      token: address.describe('The ERC-20, or 0xEeee…EEeE for native ETH'),
+      symbol: z
+        .string()
+        .nullable()
+        .describe('symbol() onchain, else the explorer’s; null when neither names it'),
+      decimals: z.number().int().describe('decimals() onchain, else the explorer’s'),
+      balance: atomicAmount.describe('balanceOf (getEthBalance for ETH) at `block`, atomic units'),
+      usd: usdOrNull,
+      priceSource: z
+        .string()
+        .nullable()
+        .describe('coinbase:<PRODUCT> (exchange spot) or par:USD; null exactly when usd is null'),
+    }),
+  ),
+  screened: z
+    .array(
+      z.object({
+        token: address,
+        symbol: z.string().nullable(),
+        name: z.string().nullable(),
+        decimals: z.number().int(),
+        balance: atomicAmount,
+        reason: z
+          .enum(['scam-pattern', 'impersonation', 'unlisted-unpriced'])
+          .describe('Which clause of the spam rule matched (see the description)'),
+      }),
+    )
+    .describe('Tokens held but screened as spam: never priced, never in totalUsd'),
+  sources: z
+    .object({
+      explorer: sourceStatus,
+      chain: sourceStatus,
+      prices: sourceStatus,
+    })
+    .describe('Each upstream’s outcome; a failed one names its error and its section degrades as described'),
+})
 
-export interface ScreenedToken {
-  token: Address
-  symbol: string | null
-  name: string | null
-  decimals: number
-  balance: string
-  reason: SpamReason
-}
-
-export interface Portfolio {
-  address: Address
-  block: { number: number; timestamp: number }
-  totalUsd: number
-  unpricedCount: number
-  tokens: PortfolioToken[]
-  screened: ScreenedToken[]
-  sources: { explorer: SourceStatus; chain: SourceStatus; prices: SourceStatus }
-}
+export type PortfolioToken = Portfolio['tokens'][number]
+export type ScreenedToken = Portfolio['screened'][number]
+export type Portfolio = z.output<typeof portfolioOutput>
 
 /** The service's token list comes from configuration: the lending catalog and the UTIL token. */
 export interface TokenListConfig {

@@ -1,10 +1,13 @@
-import type { Address, Hex, PublicClient } from 'viem'
+import type { Address, PublicClient } from 'viem'
+import { z } from 'zod'
 import { analyzeLoan, type LoanPosition } from '../analytics/analyzeLoan.js'
 import { morphoRateToApy } from '../analytics/lendingApy.js'
+import { address, atomicAmount, marketId, unixSeconds } from '../chain/fields.js'
 import { CHAIN_UPSTREAM } from '../chain/multiRead.js'
+import { fromWad, WAD } from '../chain/units.js'
 import { UpstreamError } from '../errors.js'
 import { fixedLoanPosition, morphoBorrowFields, morphoLoanPosition } from './borrowRisk.js'
-import { getOpenTrades, type OpenTrade } from './getOpenTrades.js'
+import { getOpenTrades, openTrade } from './getOpenTrades.js'
 import { getVaults } from './getVaults.js'
 import type { LendingChain } from './lendingChain.js'
 import type { MarketData } from './marketData.js'
@@ -12,7 +15,7 @@ import { significant } from './numbers.js'
 import { type FixedPosition, readFixedPositions } from './readFixedPositions.js'
 import { type AaveAccount, type LendingPositions, readLendingPositions } from './readLendingPositions.js'
 import { readVaultFlows, type VaultEarnings, vaultEarnings } from './readVaultFlows.js'
-import { SOURCE_OK, type SourceStatus, settledStatus } from './sourceStatus.js'
+import { SOURCE_OK, settledStatus, sourceStatus } from './sourceStatus.js'
 import { walletReadCache } from './walletReadCache.js'
 
 export interface PositionsDeps {
@@ -22,89 +25,105 @@ export interface PositionsDeps {
 }
 
 /** A borrow's risk at today's price (the full analysis, stress and restore amounts: /v1/loan/analysis). */
-export interface BorrowRisk {
-  /** maxBorrow / debt; null with no debt or no oracle price. */
-  healthFactor: number | null
-  /** Health factor ≤ 1. */
-  liquidatable: boolean
-  /** The oracle's price, loan tokens per whole collateral token; null without one. */
-  price: number | null
-  /** The oracle price at which health reaches 1; null without debt or price. */
-  liquidationPrice: number | null
-  /** How far the price must fall to liquidate, percent; ≤ 0 when already liquidatable. */
-  liquidationDistancePct: number | null
+const borrowRiskFields = {
+  healthFactor: z
+    .number()
+    .nullable()
+    .describe('maxBorrow ÷ debt (see description); null with no debt or no oracle price'),
+  liquidatable: z.boolean().describe('Health factor ≤ 1'),
+  price: z.number().nullable().describe('Oracle price, loan tokens per whole collateral token'),
+  liquidationPrice: z.number().nullable().describe('Oracle price at health 1'),
+  liquidationDistancePct: z
+    .number()
+    .nullable()
+    .describe('% the collateral may fall before liquidation; ≤ 0 when liquidatable'),
 }
 
-export interface MorphoBorrowPosition extends BorrowRisk {
-  protocol: 'morpho-blue'
-  marketId: Hex
-  collateralToken: Address
-  collateralSymbol: string
-  /** Atomic collateral units. */
-  collateral: string
-  loanToken: Address
-  loanSymbol: string
-  /** Atomic loan units owed at `asOf`, interest included. */
-  debt: string
-  /** Liquidation LTV, a fraction. */
-  lltv: number
-  /** Yearly borrow rate now, e^(rate × 31,536,000) − 1. */
-  borrowApy: number
-}
+/** What GET /v1/positions/{address} answers. */
+export const positionsOutput = z.object({
+  address,
+  block: z
+    .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
+    .nullable()
+    .describe('The head block every section was read at; null when no chain source answered'),
+  asOf: unixSeconds
+    .nullable()
+    .describe('The time debts and deposits are accrued to: the later of the block time and now'),
+  borrows: z.array(
+    z.object({
+      protocol: z.literal('morpho-blue'),
+      marketId,
+      collateralToken: address,
+      collateralSymbol: z.string(),
+      collateral: atomicAmount,
+      loanToken: address,
+      loanSymbol: z.string(),
+      debt: atomicAmount.describe(
+        'Loan-token atomic units owed at asOf, interest included (what a full repay costs)',
+      ),
+      lltv: z.number().describe('Liquidation loan-to-value, a fraction'),
+      borrowApy: z.number().describe('e^(borrowRateView × 31,536,000) − 1'),
+      ...borrowRiskFields,
+    }),
+  ),
+  aave: z
+    .object({
+      healthFactor: z.number().nullable().describe('Aave’s own healthFactor; null with no debt'),
+      totalCollateralUsd: z.number(),
+      totalDebtUsd: z.number(),
+      liquidationThreshold: z.number().describe('Weighted liquidation threshold, a fraction'),
+      ltv: z.number(),
+      liquidatable: z.boolean(),
+      supplied: z.array(z.object({ asset: address, symbol: z.string(), amount: atomicAmount })),
+      borrowed: z.array(z.object({ asset: address, symbol: z.string(), amount: atomicAmount })),
+    })
+    .nullable(),
+  vaults: z.array(
+    z.object({
+      vault: address.describe('The vault, or the aToken for Aave'),
+      protocol: z.enum(['metamorpho', 'erc4626', 'aave-v3']),
+      asset: address,
+      symbol: z.string(),
+      shares: atomicAmount,
+      assets: atomicAmount,
+      apy: z.number().nullable(),
+      earnings: z
+        .string()
+        .regex(/^-?\d+$/)
+        .nullable()
+        .describe('Atomic asset units earned since deposit; null when unknown'),
+      earningsNote: z.string().nullable(),
+    }),
+  ),
+  trades: z.array(openTrade),
+  fixed: z.array(
+    z.object({
+      protocol: z.literal('morpho-midnight'),
+      marketId,
+      loanToken: address,
+      loanSymbol: z.string(),
+      maturity: unixSeconds,
+      credit: atomicAmount.describe('Units lent: loan-token atomic amounts owed to the wallet at maturity'),
+      debt: atomicAmount.describe('Units borrowed: owed by the wallet at maturity'),
+      collaterals: z.array(z.object({ token: address, symbol: z.string(), amount: atomicAmount })),
+      ...borrowRiskFields,
+    }),
+  ),
+  sources: z.object({
+    lending: sourceStatus,
+    vaultApy: sourceStatus,
+    vaultHistory: sourceStatus,
+    gtrade: sourceStatus,
+    gtradeMark: sourceStatus,
+    midnight: sourceStatus,
+  }),
+})
 
-export interface AavePosition {
-  /** null with no debt (Aave reports an unbounded factor). */
-  healthFactor: number | null
-  totalCollateralUsd: number
-  totalDebtUsd: number
-  /** Weighted liquidation threshold and LTV, fractions. */
-  liquidationThreshold: number
-  ltv: number
-  liquidatable: boolean
-  supplied: { asset: Address; symbol: string; amount: string }[]
-  borrowed: { asset: Address; symbol: string; amount: string }[]
-}
-
-export interface VaultPosition {
-  vault: Address
-  protocol: 'metamorpho' | 'erc4626' | 'aave-v3'
-  asset: Address
-  symbol: string
-  shares: string
-  assets: string
-  /** The vault's net APY as /v1/earn/vaults reports it (15-s cache); null when it cannot be derived. */
-  apy: number | null
-  /** assets − net deposited (atomic); null when the cost basis is unknown (see earningsNote). */
-  earnings: string | null
-  earningsNote: string | null
-}
-
-export interface FixedPositionOut extends BorrowRisk {
-  protocol: 'morpho-midnight'
-  marketId: Hex
-  loanToken: Address
-  loanSymbol: string
-  maturity: number
-  credit: string
-  debt: string
-  collaterals: { token: Address; symbol: string; amount: string }[]
-}
-
-export interface Positions {
-  address: Address
-  block: { number: number; timestamp: number } | null
-  /** Unix seconds debts and deposits are accrued to: the later of the block's time and now. */
-  asOf: number | null
-  borrows: MorphoBorrowPosition[]
-  aave: AavePosition | null
-  vaults: VaultPosition[]
-  trades: OpenTrade[]
-  fixed: FixedPositionOut[]
-  sources: Record<
-    'lending' | 'vaultApy' | 'vaultHistory' | 'gtrade' | 'gtradeMark' | 'midnight',
-    SourceStatus
-  >
-}
+export type Positions = z.output<typeof positionsOutput>
+type BorrowRisk = z.output<z.ZodObject<typeof borrowRiskFields>>
+type MorphoBorrowPosition = Positions['borrows'][number]
+type AavePosition = NonNullable<Positions['aave']>
+type FixedPositionOut = Positions['fixed'][number]
 
 /**
  * Every open position of `owner`, read concurrently by source (see each reader for its RPC cost):
@@ -202,7 +221,7 @@ async function readPositions(
 function morphoSection(l: LendingPositions): MorphoBorrowPosition[] {
   return l.morpho.map((b) => ({
     ...morphoBorrowFields(b),
-    lltv: Number(b.params.lltv) / 1e18,
+    lltv: fromWad(b.params.lltv),
     borrowApy: significant(morphoRateToApy(b.borrowRate)),
     ...riskOf(morphoLoanPosition(b)),
   }))
@@ -232,12 +251,12 @@ function aaveSection(a: AaveAccount): AavePosition {
   const usd = (v: bigint) => (unit === null ? 0 : significant(Number(v) / unit))
   const noDebt = a.totalDebtBase === 0n
   return {
-    healthFactor: noDebt ? null : significant(Number(a.healthFactor) / 1e18),
+    healthFactor: noDebt ? null : significant(fromWad(a.healthFactor)),
     totalCollateralUsd: usd(a.totalCollateralBase),
     totalDebtUsd: usd(a.totalDebtBase),
     liquidationThreshold: Number(a.liquidationThresholdBps) / 10_000,
     ltv: Number(a.ltvBps) / 10_000,
-    liquidatable: !noDebt && a.healthFactor < 10n ** 18n,
+    liquidatable: !noDebt && a.healthFactor < WAD,
     supplied: a.reserves
       .filter((r) => r.supplied > 0n)
       .map((r) => ({ asset: r.asset.address, symbol: r.asset.symbol, amount: r.supplied.toString() })),

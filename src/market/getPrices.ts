@@ -1,3 +1,5 @@
+import { z } from 'zod'
+import { symbol, unixSeconds } from '../chain/fields.js'
 import { AppError } from '../errors.js'
 import { findPythFeed } from './findPythFeed.js'
 import type { MarketData } from './marketData.js'
@@ -17,33 +19,36 @@ export class UnknownSymbolError extends AppError {
   }
 }
 
-export interface SpotLeg {
-  venue: string
-  usd: number
-  change24h: number
-  volume24h: number
-  high24h: number
-  low24h: number
-}
+/** What the read answers (the route's output schema). */
+export const pricesOutput = z.object({
+  asOf: unixSeconds,
+  prices: z.array(
+    z.object({
+      symbol,
+      spot: z
+        .object({
+          venue: z.string(),
+          usd: z.number(),
+          change24h: z.number(),
+          volume24h: z.number(),
+          high24h: z.number(),
+          low24h: z.number(),
+        })
+        .nullable(),
+      perp: z
+        .object({ venue: z.string(), pairIndex: z.number().int(), mark: z.number(), index: z.number() })
+        .nullable(),
+    }),
+  ),
+  unknown: z
+    .array(z.string())
+    .describe('Requested tickers neither venue can price (canonical case); empty when none'),
+})
 
-export interface PerpLeg {
-  venue: string
-  pairIndex: number
-  mark: number
-  index: number
-}
-
-export interface SymbolPrices {
-  symbol: string
-  spot: SpotLeg | null
-  perp: PerpLeg | null
-}
-
-export interface Prices {
-  prices: SymbolPrices[]
-  /** Requested tickers (canonical case) neither venue can price: no exchange product, no perp pair with a feed. */
-  unknown: string[]
-}
+export type SpotLeg = NonNullable<SymbolPrices['spot']>
+export type PerpLeg = NonNullable<SymbolPrices['perp']>
+export type SymbolPrices = Prices['prices'][number]
+export type Prices = Omit<z.output<typeof pricesOutput>, 'asOf'>
 
 const SPOT_VENUE = 'coinbase-exchange'
 const PERP_VENUE = 'gtrade'

@@ -1,17 +1,22 @@
+import { z } from 'zod'
 import { UpstreamError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 
-export interface RiskPair {
-  /** Onchain pair index: the position in the backend's raw pairs array, never renumbered. */
-  pairIndex: number
-  /** FROM/TO, e.g. BTC/USD. */
-  symbol: string
-  group: string
-  minLeverage: number
-  maxLeverage: number
-  /** Pair spread in percent (a market fill pays half of it). */
-  spreadPct: number
-}
+/** What the read answers (the route's output schema). */
+export const riskPairsOutput = z.object({
+  pairs: z.array(
+    z.object({
+      pairIndex: z.number().int(),
+      symbol: z.string(),
+      group: z.string(),
+      minLeverage: z.number(),
+      maxLeverage: z.number(),
+      spreadPct: z.number(),
+    }),
+  ),
+})
+
+export type RiskPair = z.output<typeof riskPairsOutput>['pairs'][number]
 
 /**
  * The perp venue's tradable pair universe from its backend. Max leverage follows the venue's rule: the

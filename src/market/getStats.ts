@@ -1,8 +1,11 @@
 import type { Address, PublicClient } from 'viem'
-import { computeStats, type TradeStats } from '../analytics/computeStats.js'
+import { z } from 'zod'
+import { computeStats } from '../analytics/computeStats.js'
+import { address } from '../chain/fields.js'
 import { UpstreamError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 import { pairRoundTrips } from './pairRoundTrips.js'
+import { sourceStatus } from './sourceStatus.js'
 import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
 import { walletReadCache } from './walletReadCache.js'
 
@@ -10,11 +13,27 @@ import { walletReadCache } from './walletReadCache.js'
 export const STATS_MAX_PAGES = 50
 const PAGE_SIZE = 100
 
-export interface Stats extends TradeStats {
-  /** True when the history held more than STATS_MAX_PAGES × 100 events: the stats cover the newest ones. */
-  truncated: boolean
-  sources: { history: { ok: true } }
-}
+/** What the read answers (the route's output schema). */
+export const statsOutput = z.object({
+  address,
+  trades: z.number().int(),
+  wins: z.number().int(),
+  losses: z.number().int(),
+  winRate: z.number().nullable().describe('wins / trades; null with no trades'),
+  netUsd: z.number(),
+  grossProfit: z.number(),
+  grossLoss: z.number().describe('Positive'),
+  profitFactor: z.number().nullable().describe('null with no losses (never Infinity)'),
+  expectancyR: z.number().nullable().describe('Mean R multiple; null with no trades'),
+  avgWin: z.number().nullable().describe('null with no wins'),
+  avgLoss: z.number().nullable().describe('Positive; null with no losses'),
+  bestTrade: z.number().nullable().describe('null with no trades'),
+  worstTrade: z.number().nullable().describe('null with no trades'),
+  truncated: z.boolean().describe('More history than 5,000 events: the stats cover the newest'),
+  sources: z.object({ history: sourceStatus }),
+})
+
+export type Stats = Omit<z.output<typeof statsOutput>, 'address'>
 
 /**
  * Trading statistics over every closed gTrade round trip of the owner: all history pages (at most

@@ -1,7 +1,8 @@
-import type { Address, ContractFunctionParameters, PublicClient } from 'viem'
+import type { ContractFunctionParameters, PublicClient } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { cachePerClient } from '../chain/cachePerClient.js'
-import { USDC_DECIMALS } from '../chain/network.js'
+import { address, atomicAmount, humanAmount, side, symbol } from '../chain/fields.js'
 import { quoterV2Abi, UNISWAP_V3_FEE_TIERS } from '../chain/swapVenueAbis.js'
 import {
   findStockTicker,
@@ -10,6 +11,7 @@ import {
   type StockTicker,
   TOKENIZED_STOCKS,
 } from '../chain/tokenizedStocks.js'
+import { USDC_DECIMALS } from '../chain/units.js'
 import { AppError, InvalidInputError } from '../errors.js'
 import { fromAtomic, round, significant, toAtomic } from './numbers.js'
 import { multicallAll, type Result, type StockPool, type StockState, stockStateCalls } from './readStocks.js'
@@ -62,29 +64,31 @@ export class StockNotTradableError extends AppError {
   }
 }
 
-export interface StockQuoteRequest {
-  sym: string
-  side: 'buy' | 'sell'
-  /** Human-scale: USDC to spend on a buy, tokens (shares) to sell on a sell. */
-  amount: string
-}
+/** The query of GET /v1/stocks/price. */
+export const stockPriceQuery = z.object({ sym: symbol, side, amount: humanAmount })
 
-export interface StockQuote {
-  sym: StockTicker
-  side: 'buy' | 'sell'
-  /** Atomic: USDC (6 dp) on a buy, stock tokens (8 dp) on a sell. */
-  amountIn: string
-  /** Atomic, exactly what the chosen pool pays out for amountIn right now. */
-  amountOut: string
-  /** USDC per token of this fill. */
-  pricePerShare: number
-  feedUsd: number | null
-  feedAgeSec: number | null
-  /** Fill against the feed, percent: positive on a buy is a premium, negative on a sell a discount. */
-  vsFeedPct: number | null
-  multiplier: number | null
-  pool: { address: Address; fee: number; usdc: number; shares: number }
-}
+export type StockQuoteRequest = z.output<typeof stockPriceQuery>
+
+/** What the read answers (the route's output schema). */
+export const stockPriceOutput = z.object({
+  sym: z.string(),
+  side,
+  amountIn: atomicAmount.describe('USDC (6 dp) on a buy, stock tokens (8 dp) on a sell'),
+  amountOut: atomicAmount.describe('Stock tokens on a buy, USDC on a sell'),
+  pricePerShare: z.number().describe('USDC per token of this fill'),
+  feedUsd: z.number().nullable(),
+  feedAgeSec: z.number().int().nullable(),
+  vsFeedPct: z.number().nullable(),
+  multiplier: z.number().nullable(),
+  pool: z.object({
+    address,
+    fee: z.number().int(),
+    usdc: z.number().describe('USDC reserve'),
+    shares: z.number().describe('Stock token reserve'),
+  }),
+})
+
+export type StockQuote = z.output<typeof stockPriceOutput>
 
 const QUOTE_TTL_MS = 2_000
 const quoteCache = cachePerClient<Result[]>(QUOTE_TTL_MS)

@@ -1,5 +1,7 @@
-import type { Address, PublicClient } from 'viem'
+import type { PublicClient } from 'viem'
+import { z } from 'zod'
 import { cachePerClient } from '../chain/cachePerClient.js'
+import { address } from '../chain/fields.js'
 import { STOCK_FEED_HEARTBEAT_SEC, STOCK_TICKERS } from '../chain/tokenizedStocks.js'
 import { multicallAll, type StockState, stockStateCalls } from './readStocks.js'
 
@@ -14,21 +16,31 @@ export const NOT_TRADABLE_REASONS = [
 ] as const
 export type NotTradableReason = (typeof NOT_TRADABLE_REASONS)[number]
 
-export interface StockListing {
-  ticker: string
-  token: Address
-  feed: Address
-  /** Feed price of one token (underlying x multiplier), USD; null when the feed has no usable answer. */
-  usd: number | null
-  /** Seconds since the feed's own updatedAt; null with usd. */
-  feedAgeSec: number | null
-  multiplier: number | null
-  minted: boolean
-  /** The deepest Uniswap v3 stock/USDC pool, or null. */
-  pool: Address | null
-  tradable: boolean
-  notTradableReason: NotTradableReason | null
-}
+/** What the read answers (the route's output schema). */
+export const stocksOutput = z.object({
+  stocks: z.array(
+    z.object({
+      ticker: z.string(),
+      token: address,
+      feed: address,
+      usd: z
+        .number()
+        .nullable()
+        .describe('Feed price of one token, USD; null when the feed has no usable answer'),
+      feedAgeSec: z.number().int().nullable(),
+      multiplier: z.number().nullable().describe('Shares per token (multiplier() / 1e18)'),
+      minted: z.boolean(),
+      pool: address.nullable().describe('Deepest Uniswap v3 stock/USDC pool; null when none has liquidity'),
+      tradable: z.boolean(),
+      notTradableReason: z
+        .enum(NOT_TRADABLE_REASONS)
+        .nullable()
+        .describe('First failing check when not tradable; null when tradable'),
+    }),
+  ),
+})
+
+export type StockListing = z.output<typeof stocksOutput>['stocks'][number]
 
 /** The chain state behind the catalog is re-read at most every 5 s (feed ages stay exact: against now). */
 const STOCK_STATE_TTL_MS = 5_000

@@ -1,9 +1,12 @@
 import { type Address, getAddress, type PublicClient } from 'viem'
+import { z } from 'zod'
+import { address, atomicAmount } from '../chain/fields.js'
+import { ETH_DECIMALS } from '../chain/units.js'
 import { AppError, InvalidInputError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 import { fromAtomic, significant } from './numbers.js'
 import { onchainSwapSource } from './onchainSwapSource.js'
-import type { SwapFill } from './swapQuoteSource.js'
+import { usdOrNull } from './readFields.js'
 
 /** Neither source can fill the pair at this size: nothing to quote, nothing charged. */
 export class NoLiquidityError extends AppError {
@@ -20,34 +23,47 @@ export class NoLiquidityError extends AppError {
 }
 
 export interface SwapPriceQuery {
-  fromToken: string
-  toToken: string
-  /** Atomic units of fromToken, positive (the route's schema checks it). */
-  fromAmount: string
-  taker: string
-  slippageBps: number
-}
-
-export interface SwapPrice {
   fromToken: Address
   toToken: Address
-  fromAmount: string
-  expectedOut: string
-  minOut: string
+  /** Atomic units of fromToken, positive (the route's schema checks it). */
+  fromAmount: bigint
+  taker: Address
   slippageBps: number
-  quotedBy: '0x' | 'onchain'
-  blockNumber: string | null
-  fees: {
-    gasEstimate: string | null
-    networkFeeWei: string | null
-    gasUsd: number | null
-    poolFeeBps: number | null
-    aggregatorFee: { amount: string; token: Address } | null
-  }
-  route: SwapFill[]
 }
 
-const ETH_DECIMALS = 18
+/** What the read answers (the route's output schema). */
+export const swapPriceOutput = z.object({
+  fromToken: address,
+  toToken: address,
+  fromAmount: atomicAmount,
+  expectedOut: atomicAmount.describe('Atomic units of toToken the swap is expected to deliver'),
+  minOut: atomicAmount.describe('Least output after slippageBps: the swap should revert below it'),
+  slippageBps: z.number().int(),
+  quotedBy: z.enum(['0x', 'onchain']).describe('0x Swap API v2, or the DEX contracts read directly'),
+  blockNumber: atomicAmount.nullable().describe('Block the liquidity was read at; null for a wrap'),
+  fees: z.object({
+    gasEstimate: atomicAmount
+      .nullable()
+      .describe('Gas units; see the description for what each source counts'),
+    networkFeeWei: atomicAmount.nullable().describe('Gas cost in wei'),
+    gasUsd: usdOrNull,
+    poolFeeBps: z.number().nullable().describe('The pool’s own fee in basis points, already in expectedOut'),
+    aggregatorFee: z
+      .object({ amount: atomicAmount, token: address })
+      .nullable()
+      .describe('0x’s fee, already in expectedOut; null onchain'),
+  }),
+  route: z.array(
+    z.object({
+      source: z.string().describe('Liquidity source, e.g. Uniswap_V3, Aerodrome_V2, WETH (wrap)'),
+      from: address,
+      to: address,
+      proportionBps: z.number().int().describe('Share of fromAmount this leg fills, in basis points'),
+    }),
+  ),
+})
+
+export type SwapPrice = z.output<typeof swapPriceOutput>
 
 /**
  * An indicative swap price that reserves nothing: the 0x Swap API v2 (allowance-holder `price`) when an
@@ -73,7 +89,7 @@ export async function getSwapPrice(
   const quote = await source.quote({
     sellToken: fromToken,
     buyToken: toToken,
-    sellAmount: BigInt(q.fromAmount),
+    sellAmount: q.fromAmount,
     taker: getAddress(q.taker),
     slippageBps: q.slippageBps,
   })
@@ -81,7 +97,7 @@ export async function getSwapPrice(
   return {
     fromToken,
     toToken,
-    fromAmount: q.fromAmount,
+    fromAmount: q.fromAmount.toString(),
     expectedOut: quote.buyAmount.toString(),
     minOut: quote.minBuyAmount.toString(),
     slippageBps: q.slippageBps,

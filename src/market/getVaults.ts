@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem'
+import { z } from 'zod'
 import {
   aaveRateToApy,
   type MarketAllocation,
@@ -9,45 +9,51 @@ import {
   sharePriceApy,
   utilization,
 } from '../analytics/lendingApy.js'
+import { address, atomicAmount, marketId } from '../chain/fields.js'
+import { fromWad } from '../chain/units.js'
 import type { LendingChain, LendingSnapshot, SharePriceSample, TokenMeta, VaultInfo } from './lendingChain.js'
 import { fromAtomic, round, significant } from './numbers.js'
+import { readAt, tokenRef, usdOrNull, yearlyFraction } from './readFields.js'
 
-/** How a vault's netApy is obtained. */
-export type VaultApySource = 'morpho-allocation' | 'share-price-growth' | 'aave-liquidity-rate'
+/** What the read answers (the route's output schema). */
+export const vaultsOutput = z.object({
+  block: readAt,
+  vaults: z.array(
+    z.object({
+      address: address.describe('The ERC-4626 vault, or the aToken of an Aave reserve'),
+      kind: z.enum(['erc4626', 'pool-lender']),
+      protocol: z.enum(['metamorpho', 'erc4626', 'aave-v3']),
+      name: z.string(),
+      asset: tokenRef.describe('The underlying asset deposited'),
+      netApy: yearlyFraction('Net APY after the vault’s fee')
+        .nullable()
+        .describe('Net APY after the vault’s fee, a yearly fraction; null when it cannot be derived'),
+      apySource: z
+        .enum(['morpho-allocation', 'share-price-growth', 'aave-liquidity-rate'])
+        .describe('How netApy is derived (see the description)'),
+      fee: z
+        .number()
+        .nullable()
+        .describe('Vault fee as a share of interest (MetaMorpho); null when none onchain'),
+      tvl: atomicAmount.describe('Assets held, atomic units of the asset'),
+      tvlUsd: usdOrNull,
+      allocation: z
+        .array(
+          z.object({
+            marketId,
+            assets: atomicAmount.describe('Supply assets in this market, atomic'),
+            supplyApy: yearlyFraction('The market’s supply APY'),
+          }),
+        )
+        .describe('MetaMorpho: each Morpho Blue market it holds assets in; empty otherwise'),
+    }),
+  ),
+})
 
-export interface VaultAllocation {
-  marketId: Hex
-  /** Supply assets in the market (vault asset, atomic), decimal string. */
-  assets: string
-  /** The market's supply APY: borrow APY × utilization × (1 − market fee). */
-  supplyApy: number
-}
-
-export interface Vault {
-  /** The ERC-4626 vault; for an Aave reserve, its aToken (the receipt token the deposit mints). */
-  address: Address
-  kind: 'erc4626' | 'pool-lender'
-  protocol: 'metamorpho' | 'erc4626' | 'aave-v3'
-  name: string
-  asset: TokenMeta
-  /** Yearly yield after the vault's own fee, as a fraction (0.05 = 5%); null when it cannot be derived. */
-  netApy: number | null
-  apySource: VaultApySource
-  /** The vault's fee as a share of interest (MetaMorpho); null where the vault has none onchain. */
-  fee: number | null
-  /** Assets held (atomic, decimal string): totalAssets(), or the aToken's totalSupply() for Aave. */
-  tvl: string
-  /** tvl in USD at Aave's oracle price for the asset; null when that oracle does not price it. */
-  tvlUsd: number | null
-  /** MetaMorpho: assets and supply APY per market it holds assets in; empty otherwise. */
-  allocation: VaultAllocation[]
-}
-
-export interface Vaults {
-  /** The block every value was read at. */
-  block: { number: number; timestamp: number }
-  vaults: Vault[]
-}
+export type VaultApySource = Vault['apySource']
+export type VaultAllocation = Vault['allocation'][number]
+export type Vault = Vaults['vaults'][number]
+export type Vaults = z.output<typeof vaultsOutput>
 
 /**
  * The catalog's vaults with live APY and TVL, from one chain snapshot (see LendingChain): MetaMorpho vaults
@@ -139,7 +145,7 @@ function erc4626Vault(
     protocol: 'metamorpho',
     netApy: apy === null ? null : significant(apy.netApy),
     apySource: 'morpho-allocation',
-    fee: Number(fee) / 1e18,
+    fee: fromWad(fee),
     ...tvl,
     allocation,
   }

@@ -1,30 +1,36 @@
+import { z } from 'zod'
+import { unixSeconds } from '../chain/fields.js'
 import type { GtradeHistoryRecord } from './upstreams/gtradeHistory.js'
 
-export type CloseReason = 'take-profit' | 'stop-loss' | 'liquidation' | 'manual'
+export const closeReason = z
+  .enum(['take-profit', 'stop-loss', 'liquidation', 'manual'])
+  .describe('From the close action: TradeClosedTP, TradeClosedSL, TradeClosedLIQ, TradeClosedMarket')
+
+export type CloseReason = z.output<typeof closeReason>
 
 /** One closed gTrade trade: its close event paired with its open event. */
-export interface RoundTrip {
-  pair: { base: string; quote: string }
-  side: 'long' | 'short'
-  leverage: number
-  /** Collateral at open (the open record's size; the close record's when the open was not found). */
-  collateralUsdc: number
-  /** null when the open event was not found within the lookup bound. */
-  openPrice: number | null
-  closePrice: number
-  /** Realized net PnL (the close record's pnl_net); null when the backend sent none. */
-  pnlUsd: number | null
-  /** pnlUsd as percent of collateralUsdc. */
-  pnlPct: number | null
-  closeReason: CloseReason
-  tradeIndex: number
-  openTx: `0x${string}` | null
-  closeTx: `0x${string}`
-  openedAt: number | null
-  closedAt: number
-  /** The stop at open; the history records carry none, so null (stats then uses R = collateral). */
-  sl: number | null
-}
+export const roundTrip = z.object({
+  pair: z.object({ base: z.string(), quote: z.string() }),
+  side: z.enum(['long', 'short']),
+  leverage: z.number(),
+  collateralUsdc: z.number().describe('Collateral at open, USDC'),
+  openPrice: z.number().nullable().describe('null when the open event was not found (see description)'),
+  closePrice: z.number(),
+  pnlUsd: z
+    .number()
+    .nullable()
+    .describe('Realized net PnL (pnl_net, after fees); null if the backend sent none'),
+  pnlPct: z.number().nullable().describe('pnlUsd / collateralUsdc × 100; null with pnlUsd'),
+  closeReason,
+  tradeIndex: z.number().int(),
+  openTx: z.string().nullable().describe('null when the open event was not found'),
+  closeTx: z.string(),
+  openedAt: unixSeconds.nullable(),
+  closedAt: unixSeconds,
+  sl: z.number().nullable().describe('Stop at open; null: the history records do not carry it'),
+})
+
+export type RoundTrip = z.output<typeof roundTrip>
 
 const REASONS: Record<string, CloseReason> = {
   TradeClosedTP: 'take-profit',

@@ -1,5 +1,13 @@
-/** A section's source in a wallet read's `sources` block: answered, or why not. */
-export type SourceStatus = { ok: true } | { ok: false; error: string }
+import { z } from 'zod'
+
+/** One upstream's outcome in a wallet read's `sources` block: answered, or why not. */
+export const sourceStatus = z
+  .union([z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), error: z.string() })])
+  .describe(
+    'ok, or why this source failed (the sections it feeds are then empty, null or reduced, as the description says)',
+  )
+
+export type SourceStatus = z.infer<typeof sourceStatus>
 
 export const SOURCE_OK: SourceStatus = { ok: true }
 

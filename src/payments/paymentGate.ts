@@ -1,5 +1,5 @@
 import { isAddress, isAddressEqual } from 'viem'
-import { address } from '../chain/addressSchema.js'
+import { address } from '../chain/fields.js'
 import { InvalidInputError } from '../errors.js'
 import type { DescribedRoute } from './bazaarExtension.js'
 import { buildChallenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'

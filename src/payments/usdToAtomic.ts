@@ -1,4 +1,4 @@
-import { USDC_DECIMALS } from '../chain/network.js'
+import { USDC_DECIMALS } from '../chain/units.js'
 
 /** USD price → USDC atomic units (6 dp), rounded to the nearest unit. */
 export function usdToAtomic(usd: number): bigint {

@@ -527,7 +527,7 @@ describe('loan builders (Morpho Blue)', () => {
     const me = ownerWallet(sw, 6).account.address
     const built = await buildLoanSupplyCollateral(engine, {
       marketId: MARKET,
-      assets: parseUnits('1', 18).toString(),
+      assets: parseUnits('1', 18),
       owner: me,
     })
     expect(mined.length).toBe(1)

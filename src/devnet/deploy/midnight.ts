@@ -11,6 +11,7 @@ import {
 } from 'viem'
 import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { MidnightCollateralParams, MidnightMarket, MidnightOffer } from '../../chain/midnight.js'
+import { ORACLE_PRICE_SCALE, SECONDS_PER_YEAR, WAD } from '../../chain/units.js'
 import type { DeployContext } from '../deployContext.js'
 import { demoAccounts } from '../devnetAccounts.js'
 import { MIDNIGHT_DEMO_MATURITIES, seedMidnightDemo } from './midnightDemo.js'
@@ -25,9 +26,7 @@ export const MIDNIGHT_ADDRESSES = {
   offerBook: getAddress('0xde7e00000000000000000000000000000000b00c'),
 } as const satisfies Record<string, Address>
 
-const WAD = 10n ** 18n
 const ZERO: Address = '0x0000000000000000000000000000000000000000'
-const SECONDS_PER_YEAR = 31_536_000n
 
 const collateralParamsComponents = [
   { name: 'token', type: 'address' },
@@ -129,7 +128,7 @@ export async function priceToTick(
 
 /** Unit price (WAD) for a simple annual rate over `ttm` seconds: P = 1 / (1 + apr · ttm / year). */
 export function priceForApr(aprWad: bigint, ttmSeconds: bigint): bigint {
-  return (WAD * WAD) / (WAD + (aprWad * ttmSeconds) / SECONDS_PER_YEAR)
+  return (WAD * WAD) / (WAD + (aprWad * ttmSeconds) / BigInt(SECONDS_PER_YEAR))
 }
 
 /** ratifierData for a single-offer tree (root = leaf, empty proof) of the SetterRatifier stand-in. */
@@ -259,7 +258,7 @@ export async function deployMidnight(
           abi: parseAbi(['function price() view returns (uint256)']),
           functionName: 'price',
         })
-        const needed = (units * 2n * 10n ** 36n * WAD) / (oraclePrice * first.lltv) + 1n
+        const needed = (units * 2n * ORACLE_PRICE_SCALE * WAD) / (oraclePrice * first.lltv) + 1n
         await ensureDeployerBalance(ctx, first.token, needed)
         await ctx.write({
           address: first.token,

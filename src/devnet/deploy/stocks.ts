@@ -6,6 +6,7 @@ import {
   TOKENIZED_STOCKS,
   type TokenizedStock,
 } from '../../chain/tokenizedStocks.js'
+import { WAD } from '../../chain/units.js'
 import type { DeployContext } from '../deployContext.js'
 import type { DevnetModule } from './registry.js'
 import { seedPool } from './uniswap.js'
@@ -16,8 +17,6 @@ export interface StockInfo extends TokenizedStock {
   /** Devnet multiplier (1e18 = no accrued dividends/splits). */
   multiplier: bigint
 }
-
-const WAD = 10n ** 18n
 
 /** The devnet's starting prices and multipliers for each stock of the Base address book. */
 const DEVNET_STOCK_PRICES: Record<StockTicker, Pick<StockInfo, 'underlyingUsd' | 'multiplier'>> = {

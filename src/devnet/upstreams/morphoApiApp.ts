@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { type Address, getAddress, isAddress } from 'viem'
 import type { MidnightOffer } from '../../chain/midnight.js'
+import { WAD } from '../../chain/units.js'
 import type { SimClock } from '../simulator/marketSimulator.js'
 import type { MidnightBookSource, MidnightSourceMarket, MidnightSourceOffer } from './midnightBookSource.js'
 
@@ -25,7 +26,6 @@ export interface MorphoApiAppOptions {
   clock: SimClock
 }
 
-const WAD = 10n ** 18n
 const MAX_LIMIT = 100
 const DEFAULT_LIMIT = 20
 

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { MidnightOffer } from '../../chain/midnight.js'
 import { CHAIN_ID } from '../../chain/network.js'
+import { WAD } from '../../chain/units.js'
 import { UpstreamError } from '../../errors.js'
 import { createTtlCache } from '../../ttlCache.js'
 import { type FetchJson, UpstreamNotFound } from './fetchJson.js'
@@ -11,7 +12,6 @@ import { type FetchJson, UpstreamNotFound } from './fetchJson.js'
 export const MIDNIGHT_API = 'Morpho Midnight'
 const NAME = MIDNIGHT_API
 
-const WAD = 10n ** 18n
 /** Decimal uint as the API sends it (strings; plain JSON integers are accepted where they are exact). */
 const UINT256_MAX = 2n ** 256n - 1n
 const uint = z

@@ -1,13 +1,14 @@
 import { z } from 'zod'
+import { symbol, wallet } from '../../chain/fields.js'
 import { getAlpha } from '../../market/getAlpha.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { arbitrageOutput, arbitrageTarget, budget } from '../shared/arbitrageSchema.js'
-import { slippageBpsQuery, symbol, symbolList, wallet } from '../shared/fields.js'
+import { slippageBpsQuery, symbolList } from '../shared/fields.js'
 import { ETH_LONG, SUMMARY_EXAMPLE } from '../shared/ideaExamples.js'
 import { ideasLimit, summaryOutput } from '../shared/ideaReads.js'
 import { IDEAS_DISCLAIMER_TEXT, idea } from '../shared/ideaSchema.js'
-import { prose } from '../shared/prose.js'
 
 export const getAlphaRoute = defineRoute({
   id: 'getAlpha',

@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { wallet } from '../../chain/fields.js'
 import { getArbitrage } from '../../market/getArbitrage.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { arbitrageOutput, arbitrageTarget, budget } from '../shared/arbitrageSchema.js'
-import { slippageBpsQuery, wallet } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { slippageBpsQuery } from '../shared/fields.js'
 
 /** Values the example shares, so it tells one consistent story (Base mainnet addresses). */
 const EXAMPLE_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'

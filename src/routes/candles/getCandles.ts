@@ -1,9 +1,10 @@
 import { z } from 'zod'
-import { getCandles } from '../../market/getCandles.js'
+import { symbol } from '../../chain/fields.js'
+import { candlesOutput, getCandles } from '../../market/getCandles.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { candleClass, queryInt, symbol } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { candleClass, queryInt } from '../shared/fields.js'
 
 export const getCandlesRoute = defineRoute({
   id: 'getCandles',
@@ -43,15 +44,7 @@ export const getCandlesRoute = defineRoute({
         path: ['cls'],
       }),
   },
-  output: z.object({
-    productId: z.string(),
-    days: z.number().int(),
-    granularitySec: z.number().int(),
-    high: z.number().nullable().describe('Highest high of the window; null when it has no bars'),
-    low: z.number().nullable().describe('Lowest low of the window; null when it has no bars'),
-    candles: z.number().int(),
-    series: z.array(z.tuple([z.number().int(), z.number(), z.number(), z.number(), z.number()])),
-  }),
+  output: candlesOutput,
   example: {
     query: { product: 'BTC-USD', days: '1' },
     output: {

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { getCrowd } from '../../market/getCrowd.js'
+import { crowdOutput, getCrowd } from '../../market/getCrowd.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { symbolList } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const getCrowdRoute = defineRoute({
   id: 'getCrowd',
@@ -22,25 +22,7 @@ export const getCrowdRoute = defineRoute({
     matches are listed in \`unknown\`; when none matches, 400 \`unknown_symbol\` (field \`symbols\`), not
     charged. Percentages are null for a pair with no open interest.`,
   input: { query: z.object({ symbols: symbolList(60).optional() }) },
-  output: z.object({
-    totalBookUsd: z.number().describe('Open interest of every listed pair, long plus short, USD'),
-    pairs: z.array(
-      z.object({
-        symbol: z.string().describe('The base of a USD-quoted pair (BTC), else the pair (USD/JPY)'),
-        pair: z.string().describe('FROM/TO as the venue lists it'),
-        pairIndex: z.number().int(),
-        longPct: z.number().nullable(),
-        shortPct: z.number().nullable(),
-        longUsd: z.number(),
-        shortUsd: z.number(),
-        totalUsd: z.number(),
-        bookSharePct: z.number().nullable(),
-      }),
-    ),
-    unknown: z
-      .array(z.string())
-      .describe('Requested tickers no pair matches (canonical case); empty when none'),
-  }),
+  output: crowdOutput,
   example: {
     query: { symbols: 'BTC,ETH' },
     output: {

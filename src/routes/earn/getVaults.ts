@@ -1,10 +1,7 @@
-import { z } from 'zod'
-import { getVaults } from '../../market/getVaults.js'
+import { getVaults, vaultsOutput } from '../../market/getVaults.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
-import { readAt, tokenRef, usdOrNull, yearlyFraction } from '../shared/readFields.js'
 
 export const getVaultsRoute = defineRoute({
   id: 'getVaults',
@@ -30,39 +27,7 @@ export const getVaultsRoute = defineRoute({
     asset’s atomic units; \`tvlUsd\` at Aave’s oracle price (Chainlink feeds), null when that oracle does
     not price the asset. An entry the chain cannot answer for is left out, never filled with zeros.`,
   input: {},
-  output: z.object({
-    block: readAt,
-    vaults: z.array(
-      z.object({
-        address: address.describe('The ERC-4626 vault, or the aToken of an Aave reserve'),
-        kind: z.enum(['erc4626', 'pool-lender']),
-        protocol: z.enum(['metamorpho', 'erc4626', 'aave-v3']),
-        name: z.string(),
-        asset: tokenRef.describe('The underlying asset deposited'),
-        netApy: yearlyFraction('Net APY after the vault’s fee')
-          .nullable()
-          .describe('Net APY after the vault’s fee, a yearly fraction; null when it cannot be derived'),
-        apySource: z
-          .enum(['morpho-allocation', 'share-price-growth', 'aave-liquidity-rate'])
-          .describe('How netApy is derived (see the description)'),
-        fee: z
-          .number()
-          .nullable()
-          .describe('Vault fee as a share of interest (MetaMorpho); null when none onchain'),
-        tvl: atomicAmount.describe('Assets held, atomic units of the asset'),
-        tvlUsd: usdOrNull,
-        allocation: z
-          .array(
-            z.object({
-              marketId,
-              assets: atomicAmount.describe('Supply assets in this market, atomic'),
-              supplyApy: yearlyFraction('The market’s supply APY'),
-            }),
-          )
-          .describe('MetaMorpho: each Morpho Blue market it holds assets in; empty otherwise'),
-      }),
-    ),
-  }),
+  output: vaultsOutput,
   example: {
     output: {
       block: { number: 38712004, timestamp: 1795420800 },

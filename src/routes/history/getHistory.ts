@@ -1,15 +1,11 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
-import { getHistory } from '../../market/getHistory.js'
+import { getHistory, historyOutput } from '../../market/getHistory.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, queryInt, sourceStatus, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { queryInt } from '../shared/fields.js'
 import { walletParams } from '../shared/readFields.js'
-
-const closeReason = z
-  .enum(['take-profit', 'stop-loss', 'liquidation', 'manual'])
-  .describe('From the close action: TradeClosedTP, TradeClosedSL, TradeClosedLIQ, TradeClosedMarket')
 
 const historyCursor = z
   .string()
@@ -47,33 +43,7 @@ export const getHistoryRoute = defineRoute({
       limit: queryInt(1, 100).default(50).describe('Backend events per page, 1..100, default 50'),
     }),
   },
-  output: z.object({
-    address,
-    trades: z.array(
-      z.object({
-        pair: z.object({ base: z.string(), quote: z.string() }),
-        side: z.enum(['long', 'short']),
-        leverage: z.number(),
-        collateralUsdc: z.number().describe('Collateral at open, USDC'),
-        openPrice: z.number().nullable().describe('null when the open event was not found (see description)'),
-        closePrice: z.number(),
-        pnlUsd: z
-          .number()
-          .nullable()
-          .describe('Realized net PnL (pnl_net, after fees); null if the backend sent none'),
-        pnlPct: z.number().nullable().describe('pnlUsd / collateralUsdc × 100; null with pnlUsd'),
-        closeReason,
-        tradeIndex: z.number().int(),
-        openTx: z.string().nullable().describe('null when the open event was not found'),
-        closeTx: z.string(),
-        openedAt: unixSeconds.nullable(),
-        closedAt: unixSeconds,
-        sl: z.number().nullable().describe('Stop at open; null: the history records do not carry it'),
-      }),
-    ),
-    nextCursor: z.string().nullable().describe('cursor of the next (older) page; null at the end'),
-    sources: z.object({ history: sourceStatus }),
-  }),
+  output: historyOutput,
   example: {
     params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
     output: {

@@ -1,10 +1,10 @@
 import { z } from 'zod'
+import { symbol } from '../../chain/fields.js'
 import { getAssetIdea } from '../../market/getAssetIdea.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbol } from '../shared/fields.js'
 import { assetRead, IDEA_RULES, idea, ideaBasis } from '../shared/ideaSchema.js'
-import { prose } from '../shared/prose.js'
 
 export const getAssetIdeaRoute = defineRoute({
   id: 'getAssetIdea',

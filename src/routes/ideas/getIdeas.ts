@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { getIdeas } from '../../market/getIdeas.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { symbolList } from '../shared/fields.js'
@@ -13,7 +14,6 @@ import {
   ideaRanking,
   ideasSkipped,
 } from '../shared/ideaSchema.js'
-import { prose } from '../shared/prose.js'
 
 const worthwhileness = z.enum(['strict', 'loose']).default('strict')
 

@@ -1,11 +1,11 @@
 import { z } from 'zod'
+import { symbol, unixSeconds } from '../../chain/fields.js'
 import { getIdeasCompare } from '../../market/getIdeasCompare.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbol, unixSeconds } from '../shared/fields.js'
 import { ETH_LONG } from '../shared/ideaExamples.js'
 import { assetRead, IDEA_RULES, IDEAS_DISCLAIMER_TEXT, ideaBasis } from '../shared/ideaSchema.js'
-import { prose } from '../shared/prose.js'
 
 export const getIdeasCompareRoute = defineRoute({
   id: 'getIdeasCompare',

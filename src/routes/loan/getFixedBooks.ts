@@ -1,22 +1,9 @@
-import { z } from 'zod'
-import { getFixedBooks } from '../../market/getFixedBooks.js'
+import { fixedBooksOutput, getFixedBooks } from '../../market/getFixedBooks.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 /** The best level of one side of a fixed-rate book. */
-const fixedDepth = (what: string) =>
-  z
-    .object({
-      tick: z.number().int().nonnegative(),
-      price: z.number().describe('Loan token paid now per unit repaid at maturity (0 < price ≤ 1)'),
-      units: atomicAmount.describe('Units at this price: atomic loan token repaid at maturity'),
-      assets: atomicAmount.describe('Maker-side loan token at this price, atomic, paid now'),
-      offers: z.number().int().nonnegative(),
-    })
-    .nullable()
-    .describe(what)
 
 export const getFixedBooksRoute = defineRoute({
   id: 'getFixedBooks',
@@ -39,28 +26,7 @@ export const getFixedBooksRoute = defineRoute({
     or receives now) and the number of offers. An empty side has a null APR and a null depth (never 0).
     Matured markets are left out. loanTokenDecimals is null when the token does not answer decimals().`,
   input: {},
-  output: z.object({
-    asOf: unixSeconds.describe('The time the APRs are computed at'),
-    books: z.array(
-      z.object({
-        marketId,
-        loanToken: address,
-        loanTokenDecimals: z.number().int().nonnegative().nullable(),
-        collaterals: z.array(
-          z.object({
-            token: address,
-            lltv: z.number().describe('Liquidation LTV as a fraction (0.86 = 86 %)'),
-            oracle: address,
-          }),
-        ),
-        maturity: unixSeconds,
-        borrowApr: z.number().nullable().describe('Best bid’s implied APR (fraction); null when no bids'),
-        lendApr: z.number().nullable().describe('Best ask’s implied APR (fraction); null when no asks'),
-        borrowDepth: fixedDepth('Best bid level (what a borrower can sell into); null when no bids'),
-        lendDepth: fixedDepth('Best ask level (what a lender can buy); null when no asks'),
-      }),
-    ),
-  }),
+  output: fixedBooksOutput,
   example: {
     output: {
       asOf: 1795420800,

@@ -1,28 +1,11 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
-import { getLoanAnalysis } from '../../market/getLoanAnalysis.js'
+import { address } from '../../chain/fields.js'
+import { getLoanAnalysis, loanAnalysisOutput } from '../../market/getLoanAnalysis.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId, sourceStatus, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { LOAN_ANALYSIS_EXAMPLE } from '../shared/walletExamples.js'
-
-const builderCall = z
-  .object({ method: z.literal('POST'), path: z.string(), body: z.record(z.string(), z.string()) })
-  .nullable()
-  .describe(
-    'The builder that performs this step and its exact body (amount covers one more hour of interest); null for Aave (no builder)',
-  )
-
-const restoreStep = z
-  .object({
-    assets: atomicAmount.describe(
-      'The least amount (atomic; Aave: USD × 1e8) that restores the target at asOf',
-    ),
-    healthFactorAfter: z.number().nullable(),
-    builder: builderCall,
-  })
-  .nullable()
 
 export const getLoanAnalysisRoute = defineRoute({
   id: 'getLoanAnalysis',
@@ -67,51 +50,7 @@ export const getLoanAnalysisRoute = defineRoute({
         .describe('The health factor the restore amounts reach (above 1, at most 100; default 1.5)'),
     }),
   },
-  output: z.object({
-    address,
-    block: z.object({ number: z.number().int().nonnegative(), timestamp: unixSeconds }).nullable(),
-    asOf: unixSeconds
-      .nullable()
-      .describe('The time debts are accrued to: the later of the block time and now'),
-    targetHealth: z.number(),
-    positions: z.array(
-      z.object({
-        protocol: z.enum(['morpho-blue', 'aave-v3', 'morpho-midnight']),
-        marketId: marketId.nullable(),
-        collateralToken: address.nullable(),
-        collateralSymbol: z.string().nullable(),
-        collateral: atomicAmount.nullable(),
-        loanToken: address.nullable(),
-        loanSymbol: z.string().nullable(),
-        debt: atomicAmount.nullable(),
-        collateralUsd: z.number().nullable(),
-        debtUsd: z.number().nullable(),
-        healthFactor: z.number().nullable(),
-        status: z.enum(['solvent', 'liquidatable']),
-        price: z.number().nullable().describe('Oracle price, loan tokens per whole collateral token'),
-        liquidationPrice: z.number().nullable(),
-        liquidationDistancePct: z
-          .number()
-          .nullable()
-          .describe('How far the collateral must fall, %; ≤ 0 when liquidatable'),
-        timeToLiquidationSec: z.number().nullable(),
-        borrowApy: z.number().nullable(),
-        stress: z.array(
-          z.object({
-            priceChangePct: z.number(),
-            price: z.number().nullable(),
-            collateralUsd: z.number().nullable(),
-            healthFactor: z.number().nullable(),
-            liquidatable: z.boolean(),
-          }),
-        ),
-        restore: z.object({ targetHealth: z.number(), repay: restoreStep, supplyCollateral: restoreStep }),
-        advice: z.string(),
-      }),
-    ),
-    skipped: z.array(z.object({ protocol: z.string(), marketId, reason: z.string() })),
-    sources: z.object({ lending: sourceStatus, midnight: sourceStatus }),
-  }),
+  output: loanAnalysisOutput,
   example: LOAN_ANALYSIS_EXAMPLE,
   handler: (input, ctx) =>
     getLoanAnalysis(

@@ -1,10 +1,7 @@
-import { z } from 'zod'
-import { getLoanMarkets } from '../../market/getLoanMarkets.js'
+import { getLoanMarkets, loanMarketsOutput } from '../../market/getLoanMarkets.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
-import { readAt, tokenRef, yearlyFraction } from '../shared/readFields.js'
 
 export const getLoanMarketsRoute = defineRoute({
   id: 'getLoanMarkets',
@@ -25,31 +22,7 @@ export const getLoanMarketsRoute = defineRoute({
     totalSupplyAssets − totalBorrowAssets, what can be borrowed or withdrawn now. \`collateralAsset\` is
     null for a market without collateral.`,
   input: {},
-  output: z.object({
-    block: readAt,
-    markets: z.array(
-      z.object({
-        marketId,
-        params: z.object({
-          loanToken: address,
-          collateralToken: address,
-          oracle: address,
-          irm: address,
-          lltv: atomicAmount.describe('1e18-scaled'),
-        }),
-        loanAsset: tokenRef,
-        collateralAsset: tokenRef.nullable(),
-        borrowApy: yearlyFraction('Borrow APY'),
-        supplyApy: yearlyFraction('Supply APY'),
-        utilization: z.number().describe('totalBorrowAssets ÷ totalSupplyAssets'),
-        fee: z.number().describe('Protocol fee, share of interest'),
-        lltv: z.number().describe('Liquidation LTV as a fraction'),
-        totalSupplyAssets: atomicAmount,
-        totalBorrowAssets: atomicAmount,
-        liquidity: atomicAmount.describe('totalSupplyAssets − totalBorrowAssets, atomic loan token'),
-      }),
-    ),
-  }),
+  output: loanMarketsOutput,
   example: {
     output: {
       block: { number: 38712004, timestamp: 1795420800 },

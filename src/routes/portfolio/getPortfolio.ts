@@ -1,11 +1,9 @@
 import { getAddress } from 'viem'
-import { z } from 'zod'
-import { getPortfolio } from '../../market/getPortfolio.js'
+import { getPortfolio, portfolioOutput } from '../../market/getPortfolio.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, sourceStatus, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
-import { usdOrNull, walletParams } from '../shared/readFields.js'
+import { walletParams } from '../shared/readFields.js'
 
 export const getPortfolioRoute = defineRoute({
   id: 'getPortfolio',
@@ -43,55 +41,7 @@ export const getPortfolioRoute = defineRoute({
     says how many were listed; exchange down → spot-priced usd null; the chain down → 502
     \`upstream_unavailable\`, nothing charged.`,
   input: { params: walletParams },
-  output: z.object({
-    address,
-    block: z
-      .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
-      .describe('The block every balance was read at (one Multicall3 eth_call; never cached)'),
-    totalUsd: z
-      .number()
-      .describe('Sum of usd over `tokens` with a price; screened and unpriced tokens are not counted'),
-    unpricedCount: z.number().int().nonnegative().describe('How many entries of `tokens` have usd null'),
-    tokens: z.array(
-      z.object({
-        token: address.describe('The ERC-20, or 0xEeee…EEeE for native ETH'),
-        symbol: z
-          .string()
-          .nullable()
-          .describe('symbol() onchain, else the explorer’s; null when neither names it'),
-        decimals: z.number().int().describe('decimals() onchain, else the explorer’s'),
-        balance: atomicAmount.describe('balanceOf (getEthBalance for ETH) at `block`, atomic units'),
-        usd: usdOrNull,
-        priceSource: z
-          .string()
-          .nullable()
-          .describe('coinbase:<PRODUCT> (exchange spot) or par:USD; null exactly when usd is null'),
-      }),
-    ),
-    screened: z
-      .array(
-        z.object({
-          token: address,
-          symbol: z.string().nullable(),
-          name: z.string().nullable(),
-          decimals: z.number().int(),
-          balance: atomicAmount,
-          reason: z
-            .enum(['scam-pattern', 'impersonation', 'unlisted-unpriced'])
-            .describe('Which clause of the spam rule matched (see the description)'),
-        }),
-      )
-      .describe('Tokens held but screened as spam: never priced, never in totalUsd'),
-    sources: z
-      .object({
-        explorer: sourceStatus,
-        chain: sourceStatus,
-        prices: sourceStatus,
-      })
-      .describe(
-        'Each upstream’s outcome; a failed one names its error and its section degrades as described',
-      ),
-  }),
+  output: portfolioOutput,
   example: {
     params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     output: {

@@ -1,26 +1,10 @@
 import { getAddress } from 'viem'
-import { z } from 'zod'
-import { getPositions } from '../../market/getPositions.js'
+import { getPositions, positionsOutput } from '../../market/getPositions.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, marketId, sourceStatus, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { walletParams } from '../shared/readFields.js'
 import { POSITIONS_EXAMPLE } from '../shared/walletExamples.js'
-
-const healthFields = {
-  healthFactor: z
-    .number()
-    .nullable()
-    .describe('maxBorrow ÷ debt (see description); null with no debt or no oracle price'),
-  liquidatable: z.boolean().describe('Health factor ≤ 1'),
-  price: z.number().nullable().describe('Oracle price, loan tokens per whole collateral token'),
-  liquidationPrice: z.number().nullable().describe('Oracle price at health 1'),
-  liquidationDistancePct: z
-    .number()
-    .nullable()
-    .describe('% the collateral may fall before liquidation; ≤ 0 when liquidatable'),
-}
 
 export const getPositionsRoute = defineRoute({
   id: 'getPositions',
@@ -59,103 +43,7 @@ export const getPositionsRoute = defineRoute({
 
     Full risk analysis (stress, time to liquidation, restore amounts): /v1/loan/analysis/{address}.`,
   input: { params: walletParams },
-  output: z.object({
-    address,
-    block: z
-      .object({ number: z.number().int().nonnegative(), timestamp: unixSeconds })
-      .nullable()
-      .describe('The head block every section was read at; null when no chain source answered'),
-    asOf: unixSeconds
-      .nullable()
-      .describe('The time debts and deposits are accrued to: the later of the block time and now'),
-    borrows: z.array(
-      z.object({
-        protocol: z.literal('morpho-blue'),
-        marketId,
-        collateralToken: address,
-        collateralSymbol: z.string(),
-        collateral: atomicAmount,
-        loanToken: address,
-        loanSymbol: z.string(),
-        debt: atomicAmount.describe(
-          'Loan-token atomic units owed at asOf, interest included (what a full repay costs)',
-        ),
-        lltv: z.number().describe('Liquidation loan-to-value, a fraction'),
-        borrowApy: z.number().describe('e^(borrowRateView × 31,536,000) − 1'),
-        ...healthFields,
-      }),
-    ),
-    aave: z
-      .object({
-        healthFactor: z.number().nullable().describe('Aave’s own healthFactor; null with no debt'),
-        totalCollateralUsd: z.number(),
-        totalDebtUsd: z.number(),
-        liquidationThreshold: z.number().describe('Weighted liquidation threshold, a fraction'),
-        ltv: z.number(),
-        liquidatable: z.boolean(),
-        supplied: z.array(z.object({ asset: address, symbol: z.string(), amount: atomicAmount })),
-        borrowed: z.array(z.object({ asset: address, symbol: z.string(), amount: atomicAmount })),
-      })
-      .nullable(),
-    vaults: z.array(
-      z.object({
-        vault: address.describe('The vault, or the aToken for Aave'),
-        protocol: z.enum(['metamorpho', 'erc4626', 'aave-v3']),
-        asset: address,
-        symbol: z.string(),
-        shares: atomicAmount,
-        assets: atomicAmount,
-        apy: z.number().nullable(),
-        earnings: z
-          .string()
-          .regex(/^-?\d+$/)
-          .nullable()
-          .describe('Atomic asset units earned since deposit; null when unknown'),
-        earningsNote: z.string().nullable(),
-      }),
-    ),
-    trades: z.array(
-      z.object({
-        index: z.number().int(),
-        pairIndex: z.number().int(),
-        pair: z.string(),
-        long: z.boolean(),
-        leverage: z.number(),
-        entry: z.number(),
-        tp: z.number().nullable(),
-        sl: z.number().nullable(),
-        collateralUsdc: z.number(),
-        sizeUsd: z.number(),
-        liquidationPrice: z.number(),
-        liquidationDistancePct: z.number().nullable(),
-        markPrice: z.number().nullable(),
-        pnlUsd: z.number().nullable(),
-        pnlPct: z.number().nullable(),
-        closingFeeUsd: z.number(),
-      }),
-    ),
-    fixed: z.array(
-      z.object({
-        protocol: z.literal('morpho-midnight'),
-        marketId,
-        loanToken: address,
-        loanSymbol: z.string(),
-        maturity: unixSeconds,
-        credit: atomicAmount.describe('Units lent: loan-token atomic amounts owed to the wallet at maturity'),
-        debt: atomicAmount.describe('Units borrowed: owed by the wallet at maturity'),
-        collaterals: z.array(z.object({ token: address, symbol: z.string(), amount: atomicAmount })),
-        ...healthFields,
-      }),
-    ),
-    sources: z.object({
-      lending: sourceStatus,
-      vaultApy: sourceStatus,
-      vaultHistory: sourceStatus,
-      gtrade: sourceStatus,
-      gtradeMark: sourceStatus,
-      midnight: sourceStatus,
-    }),
-  }),
+  output: positionsOutput,
   example: POSITIONS_EXAMPLE,
   handler: (input, ctx) =>
     getPositions(

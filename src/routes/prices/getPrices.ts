@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { getPrices } from '../../market/getPrices.js'
+import { getPrices, pricesOutput } from '../../market/getPrices.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbol, symbolList, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { symbolList } from '../shared/fields.js'
 
 export const getPricesRoute = defineRoute({
   id: 'getPrices',
@@ -22,30 +22,7 @@ export const getPricesRoute = defineRoute({
     every requested ticker is unknown the call is refused with 400 \`unknown_symbol\` (field \`symbols\`)
     and not charged. Duplicate symbols are answered once.`,
   input: { query: z.object({ symbols: symbolList(30) }) },
-  output: z.object({
-    asOf: unixSeconds,
-    prices: z.array(
-      z.object({
-        symbol,
-        spot: z
-          .object({
-            venue: z.string(),
-            usd: z.number(),
-            change24h: z.number(),
-            volume24h: z.number(),
-            high24h: z.number(),
-            low24h: z.number(),
-          })
-          .nullable(),
-        perp: z
-          .object({ venue: z.string(), pairIndex: z.number().int(), mark: z.number(), index: z.number() })
-          .nullable(),
-      }),
-    ),
-    unknown: z
-      .array(z.string())
-      .describe('Requested tickers neither venue can price (canonical case); empty when none'),
-  }),
+  output: pricesOutput,
   example: {
     query: { symbols: 'BTC,ETH' },
     output: {

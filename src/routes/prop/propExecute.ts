@@ -1,9 +1,9 @@
 import { z } from 'zod'
+import { txHash } from '../../chain/fields.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute, notImplemented } from '../route.js'
-import { txHash } from '../shared/fields.js'
 import { actionId, propParams, tradeOpenExample } from '../shared/propFields.js'
-import { prose } from '../shared/prose.js'
 
 export const propExecuteRoute = defineRoute({
   id: 'propExecute',

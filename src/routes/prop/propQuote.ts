@@ -1,8 +1,8 @@
 import { z } from 'zod'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute, notImplemented } from '../route.js'
 import { actionId, propParams, tradeOpenExample } from '../shared/propFields.js'
-import { prose } from '../shared/prose.js'
 
 export const propQuoteRoute = defineRoute({
   id: 'propQuote',

@@ -1,9 +1,9 @@
 import { z } from 'zod'
+import { address } from '../../chain/fields.js'
+import { prose } from '../../prose.js'
 import { referralStanding } from '../../referrals/referralStanding.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const getReferralsRoute = defineRoute({
   id: 'getReferrals',

@@ -1,8 +1,7 @@
-import { z } from 'zod'
-import { getRiskPairs } from '../../market/getRiskPairs.js'
+import { getRiskPairs, riskPairsOutput } from '../../market/getRiskPairs.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { prose } from '../shared/prose.js'
 
 export const getRiskPairsRoute = defineRoute({
   id: 'getRiskPairs',
@@ -18,18 +17,7 @@ export const getRiskPairsRoute = defineRoute({
     pays half of it). Pairs the venue has disabled (cap below the group minimum) and empty slots are left
     out.`,
   input: {},
-  output: z.object({
-    pairs: z.array(
-      z.object({
-        pairIndex: z.number().int(),
-        symbol: z.string(),
-        group: z.string(),
-        minLeverage: z.number(),
-        maxLeverage: z.number(),
-        spreadPct: z.number(),
-      }),
-    ),
-  }),
+  output: riskPairsOutput,
   example: {
     output: {
       pairs: [

@@ -1,8 +1,8 @@
 import { getMajors } from '../../market/getMajors.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { buildCatalog, catalogSchema } from '../shared/catalog.js'
-import { prose } from '../shared/prose.js'
 
 export const getCatalogRoute = defineRoute({
   id: 'getCatalog',

@@ -2,7 +2,8 @@
  * GET /v1/arbitrage's query fields and output schema, also part of GET /v1/alpha.
  */
 import { z } from 'zod'
-import { address, atomicAmount, queryNumber } from './fields.js'
+import { address, atomicAmount } from '../../chain/fields.js'
+import { queryNumber } from './fields.js'
 
 export const arbitrageTarget = z
   .enum(['USDC', 'ETH', 'WETH', 'xETH', 'xBTC', 'xADA', 'xXRP'])

@@ -1,11 +1,12 @@
+import type { Address } from 'viem'
 import { describe, expect, expectTypeOf, test } from 'vitest'
 import { z } from 'zod'
+import { address, atomicAmount, positiveAtomicAmount } from '../../chain/fields.js'
 import { InvalidInputError, NotImplementedError } from '../../errors.js'
 import type { HandlerContext } from '../route.js'
 import { routeTable } from '../table.js'
 import { type BuilderResult, builder } from './builder.js'
 import { exampleBuild } from './builderExample.js'
-import { address, atomicAmount, positiveAtomicAmount } from './fields.js'
 
 const OWNER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' as const
 const body = z.strictObject({
@@ -36,10 +37,10 @@ type DemoBody = z.output<typeof body>
 
 /** As a builders/ module would: a plan typed by the route's schemas. */
 async function buildDemo(input: DemoBody): Promise<BuilderResult<typeof action>> {
-  return exampleBuild(input.owner as `0x${string}`, {
+  return exampleBuild(input.owner, {
     network: 'eip155:8453',
     steps: [{ to: OWNER, data: '0x', value: '0', description: `demo ${input.memo}` }],
-    action: { type: 'demo', assets: input.assets },
+    action: { type: 'demo', assets: input.assets.toString() },
   })
 }
 
@@ -50,8 +51,8 @@ const raw = (b: unknown) => ({ params: {}, query: {}, body: b })
 const demo = builder({
   ...meta,
   handler: async (input) => {
-    // The body schema's output type reaches the handler, defaults applied.
-    expectTypeOf(input).toEqualTypeOf<{ owner: string; assets: string; memo: string }>()
+    // The body schema's output type reaches the handler, defaults applied, fields parsed to their types.
+    expectTypeOf(input).toEqualTypeOf<{ owner: Address; assets: bigint; memo: string }>()
     return buildDemo(input)
   },
 })

@@ -1,8 +1,7 @@
 import type { z } from 'zod'
+import { builderOutput } from '../../builders/txStep.js'
 import { defineRoute, type HandlerContext, notImplemented, type Route } from '../route.js'
 import { type ExampleSteps, exampleBuild } from './builderExample.js'
-import { builderOutput } from './builderOutput.js'
-import { wallet } from './fields.js'
 
 /**
  * Sections C and E: builders. Each returns unsigned, ordered steps `{ to, data, value }` that the caller
@@ -24,8 +23,9 @@ export type BuilderResult<A extends z.ZodRawShape, E extends z.ZodRawShape = NoE
 
 /**
  * A builder's logic: the parsed body (typed by the body schema) in, the checked envelope out. Keep it one
- * line calling a builders/ function declared to return `BuilderResult<typeof action>`: an inline object
- * literal here loses its literal types (`action.type`) to inference and fails the check.
+ * line calling the builders/ function that declares the body and action schemas the route publishes (its
+ * result is `BuilderEnvelope<…Action>`, the action type inferred from them): an inline object literal here
+ * loses its literal types (`action.type`) to inference and fails the check.
  */
 export type BuilderHandler<
   B extends z.ZodObject,
@@ -100,6 +100,3 @@ export function builder<B extends z.ZodObject, A extends z.ZodRawShape, E extend
     handler: ({ body }, ctx) => handler(body, ctx),
   })
 }
-
-/** Every builder's signer. */
-export const owner = wallet.describe('The wallet that signs and broadcasts the steps')

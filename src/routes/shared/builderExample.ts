@@ -35,7 +35,7 @@ export function exampleBuild<A>(
   balanceChanges: BuilderEnvelope<A>['simulation']['balanceChanges'] = [],
 ): BuilderEnvelope<A> {
   const approve = example.steps[0]?.data.startsWith('0x095ea7b3') ? example.steps[0] : undefined
-  const approved = approve && decodeFunctionData({ abi: erc20Abi, data: approve.data as Hex })
+  const approved = approve && decodeFunctionData({ abi: erc20Abi, data: approve.data })
   const gas = example.steps.map((s) => (s === approve ? 46_000n : 160_000n))
   return {
     network: example.network,

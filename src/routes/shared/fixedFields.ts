@@ -1,12 +1,10 @@
 /**
- * Fixed-rate lending (Morpho Midnight, protocols.md §7a), what the POST /v1/tx/fixed/* builders share. One
- * unit pays one atomic loan token at maturity; `assets` is always loan token NOW (borrow: received, lend:
- * paid), `units` what is owed or owed to you at maturity.
+ * Fixed-rate lending (Morpho Midnight, protocols.md §7a): the description parts and examples the POST
+ * /v1/tx/fixed/* routes share (the body and action fields are declared by their builders). One unit pays
+ * one atomic loan token at maturity; `assets` is always loan token NOW (borrow: received, lend: paid),
+ * `units` what is owed or owed to you at maturity.
  */
-import { z } from 'zod'
-import { owner } from './builder.js'
-import { address, atomicAmount, marketId, positiveAtomicAmount } from './fields.js'
-import { prose } from './prose.js'
+import { prose } from '../../prose.js'
 
 export const COMMON = prose`
   \`marketId\` is read from Midnight (\`toMarket\`) and must hash back to the id: else 422
@@ -28,56 +26,9 @@ export const TAKE = prose`
   several are one step of Midnight's \`multicall\` (atomic: every fill lands or none). APR = (1/P − 1) ×
   31,536,000 / (maturity − quotedAt), a fraction.`
 
-export const takeFields = {
-  marketId,
-  maturity: z.number().int().describe('Unix seconds: when each unit pays one loan token'),
-  assets: atomicAmount.describe('Loan token now (atomic): received on a borrow, paid on a lend'),
-  units: atomicAmount.describe(
-    'Units sold (borrow: debt added) or bought (lend: credit added); 1 unit = 1 atomic loan token at maturity',
-  ),
-  averagePrice: atomicAmount.describe('Σ assets / Σ units, WAD'),
-  averageApr: z.number().describe('APR at averagePrice (0.05 = 5%)'),
-  worstPrice: atomicAmount.describe('The least favourable fill’s price, WAD'),
-  worstApr: z.number().describe('APR at worstPrice'),
-  guardPrice: atomicAmount.describe('The slippage bound no fill crosses, WAD'),
-  fills: z
-    .array(
-      z.object({
-        price: atomicAmount.describe('Taker price, WAD'),
-        units: atomicAmount,
-        assets: atomicAmount,
-      }),
-    )
-    .describe('One entry per offer taken, best first'),
-}
-
 export const EXAMPLE_OWNER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 
 /** The devnet's demo markets (fixed maturities 2029-01-01 and 2030-01-01), where account #1 holds positions. */
 export const LEND_MARKET = '0x4183be0a905e735a704a587d73cff76e5af8b9ff3ca236bf61ded22b679cafec'
 
 export const BORROW_MARKET = '0xf2e40d3e419a0b8ae1cb50e59951890fc1bfe23bbdb69c1af778b5c957c7fc16'
-
-export const unitsBody = z.strictObject({
-  marketId,
-  units: positiveAtomicAmount.describe('Units (1 unit = 1 atomic loan token, paid 1:1)'),
-  owner,
-})
-
-export const fixedCollateralBody = z.strictObject({
-  marketId,
-  collateralToken: address.describe(
-    'One of the market’s collateral tokens (422 `unknown_collateral` otherwise)',
-  ),
-  assets: positiveAtomicAmount.describe('Collateral, atomic'),
-  owner,
-})
-
-export const collateralAction = {
-  marketId,
-  collateralToken: address,
-  assets: atomicAmount,
-  collateralAfter: atomicAmount.describe(
-    'The owner’s amount of this collateral in the market after the bundle',
-  ),
-}

@@ -3,7 +3,8 @@
  * /v1/alpha).
  */
 import { z } from 'zod'
-import { queryInt, symbol } from './fields.js'
+import { symbol } from '../../chain/fields.js'
+import { queryInt } from './fields.js'
 import { IDEAS_DISCLAIMER_TEXT, idea, ideaBasis, ideasSkipped } from './ideaSchema.js'
 
 export const ideasLimit = queryInt(1, 12).default(6).describe('Number of ideas, 1..12, default 6')

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { symbol } from './fields.js'
-import { prose } from './prose.js'
+import { symbol } from '../../chain/fields.js'
+import { prose } from '../../prose.js'
 
 /** The body fields of POST /v1/tx/risk/open that act on an idea, pre-filled. */
 export const riskOpenInputs = z.object({

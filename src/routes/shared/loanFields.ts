@@ -1,54 +1,8 @@
 /**
- * The body, action fields, description parts and example values the Morpho Blue loan builders
- * (POST /v1/tx/loan/*) share.
+ * The description parts and example values the Morpho Blue loan builders (POST /v1/tx/loan/*) share (the
+ * body and action fields are in builders/loanPositionFields.ts).
  */
-import { z } from 'zod'
-import { owner } from './builder.js'
-import { address, atomicAmount, marketId, positiveAtomicAmount } from './fields.js'
-import { prose } from './prose.js'
-
-export const loanBody = z.strictObject({
-  marketId: marketId.describe(
-    'Morpho Blue market id (0x + 64 hex): its params are read from the chain and the id re-derived from them',
-  ),
-  assets: positiveAtomicAmount,
-  owner,
-})
-
-/** The market id and amount every loan action echoes, and the owner's position after the bundle. */
-export const loanActionFields = {
-  marketId: marketId.describe('The market, lowercase'),
-  assets: atomicAmount.describe('As asked'),
-  loanToken: address.describe('The market’s loan token'),
-  collateralToken: address.describe('The market’s collateral token'),
-  accruedTo: z
-    .number()
-    .int()
-    .describe(
-      'Unix seconds (the timestamp of the block the state was read at, which is also the simulation’s `blockNumber`) the debt figures include interest up to',
-    ),
-  oraclePrice: atomicAmount
-    .nullable()
-    .describe(
-      'The market oracle’s price: loan-token units per collateral unit × 1e36 (decimals included); null when the oracle does not answer (supply only)',
-    ),
-  collateralAfter: atomicAmount.describe('The owner’s collateral after the bundle (atomic collateral token)'),
-  borrowSharesAfter: atomicAmount.describe('The owner’s borrow shares after the bundle, at the quote'),
-  debtAfter: atomicAmount.describe(
-    'The debt after the bundle (atomic loan token): borrow shares to assets, rounded up, with interest accrued to `accruedTo`',
-  ),
-  maxBorrowAfter: atomicAmount
-    .nullable()
-    .describe(
-      'collateralAfter × oraclePrice / 1e36 × LLTV: the most the position may owe before Morpho refuses it (atomic loan token); null without a price',
-    ),
-  healthAfter: z
-    .number()
-    .nullable()
-    .describe(
-      'maxBorrowAfter / debtAfter; liquidatable at or below 1; null without debt (or without a price)',
-    ),
-}
+import { prose } from '../../prose.js'
 
 export const LOAN_COMMON = prose`
   \`marketId\` must be one of the catalog markets GET /v1/loan/markets lists (422 \`unlisted_market\`

@@ -1,23 +1,7 @@
 /**
- * What the liquidity builders (POST /v1/tx/lp/aero/* and /v1/tx/lp/uni/*) share.
+ * The description text the liquidity builders (POST /v1/tx/lp/aero/* and /v1/tx/lp/uni/*) share.
  */
-import { z } from 'zod'
-import { address } from './fields.js'
-import { prose } from './prose.js'
-
-export const aeroPair = {
-  tokenA: address.describe(
-    'A listed ERC-20, or native ETH as 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE (the token/WETH pool, through the router’s ETH variants)',
-  ),
-  tokenB: address.describe('The other listed ERC-20 (or native ETH, on one side at most)'),
-}
-
-export const nativeSide = z
-  .enum(['tokenA', 'tokenB'])
-  .nullable()
-  .describe(
-    'The body side given as native ETH (the router wraps or unwraps it against the WETH pool), or null for two ERC-20s',
-  )
+import { prose } from '../../prose.js'
 
 /** Errors every liquidity builder shares, for the descriptions. */
 export const COMMON_ERRORS = prose`

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
+import { slippageBpsBody } from '../../builders/bodyFields.js'
+import { address, atomicAmount } from '../../chain/fields.js'
 import { InvalidInputError, MalformedBodyError } from '../../errors.js'
-import { address, atomicAmount, queryInt, queryNumber, slippageBpsBody, symbolList } from './fields.js'
+import { queryInt, queryNumber, symbolList } from './fields.js'
 import { parseInput, singleQueryValues } from './parseInput.js'
 
 const body = z.strictObject({ owner: address, assets: atomicAmount, slippageBps: slippageBpsBody(5000) })

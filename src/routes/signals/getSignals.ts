@@ -1,9 +1,10 @@
 import { z } from 'zod'
+import { symbol, unixSeconds } from '../../chain/fields.js'
 import { getSignals } from '../../market/getSignals.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { assetClass, symbol, symbolList, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { assetClass, symbolList } from '../shared/fields.js'
 
 const part = z.number().min(0).max(1).nullable()
 

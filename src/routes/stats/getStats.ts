@@ -1,10 +1,8 @@
 import { getAddress } from 'viem'
-import { z } from 'zod'
-import { getStats } from '../../market/getStats.js'
+import { getStats, statsOutput } from '../../market/getStats.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, sourceStatus } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 import { walletParams } from '../shared/readFields.js'
 
 export const getStatsRoute = defineRoute({
@@ -27,24 +25,7 @@ export const getStatsRoute = defineRoute({
     every ratio, average and extreme is null. Round trips without a pnl from the backend are left out. A
     backend fault is a 502 and nothing is charged.`,
   input: { params: walletParams },
-  output: z.object({
-    address,
-    trades: z.number().int(),
-    wins: z.number().int(),
-    losses: z.number().int(),
-    winRate: z.number().nullable().describe('wins / trades; null with no trades'),
-    netUsd: z.number(),
-    grossProfit: z.number(),
-    grossLoss: z.number().describe('Positive'),
-    profitFactor: z.number().nullable().describe('null with no losses (never Infinity)'),
-    expectancyR: z.number().nullable().describe('Mean R multiple; null with no trades'),
-    avgWin: z.number().nullable().describe('null with no wins'),
-    avgLoss: z.number().nullable().describe('Positive; null with no losses'),
-    bestTrade: z.number().nullable().describe('null with no trades'),
-    worstTrade: z.number().nullable().describe('null with no trades'),
-    truncated: z.boolean().describe('More history than 5,000 events: the stats cover the newest'),
-    sources: z.object({ history: sourceStatus }),
-  }),
+  output: statsOutput,
   example: {
     params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
     output: {

@@ -1,9 +1,7 @@
-import { z } from 'zod'
-import { getStockPrice } from '../../market/getStockPrice.js'
+import { getStockPrice, stockPriceOutput, stockPriceQuery } from '../../market/getStockPrice.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address, atomicAmount, humanAmount, side, symbol } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const getStockPriceRoute = defineRoute({
   id: 'getStockPrice',
@@ -21,24 +19,8 @@ export const getStockPriceRoute = defineRoute({
     on a buy = premium, negative on a sell = discount); a stale feed still quotes, with its age. Errors,
     none charged: 404 \`unknown_stock\`; 409 \`stock_not_minted\` for a registered ticker without supply (no
     pool), \`stock_paused\`, \`stock_not_registered\`, \`stock_no_pool\` (no pool fills the amount).`,
-  input: { query: z.object({ sym: symbol, side, amount: humanAmount }) },
-  output: z.object({
-    sym: z.string(),
-    side,
-    amountIn: atomicAmount.describe('USDC (6 dp) on a buy, stock tokens (8 dp) on a sell'),
-    amountOut: atomicAmount.describe('Stock tokens on a buy, USDC on a sell'),
-    pricePerShare: z.number().describe('USDC per token of this fill'),
-    feedUsd: z.number().nullable(),
-    feedAgeSec: z.number().int().nullable(),
-    vsFeedPct: z.number().nullable(),
-    multiplier: z.number().nullable(),
-    pool: z.object({
-      address,
-      fee: z.number().int(),
-      usdc: z.number().describe('USDC reserve'),
-      shares: z.number().describe('Stock token reserve'),
-    }),
-  }),
+  input: { query: stockPriceQuery },
+  output: stockPriceOutput,
   example: {
     query: { sym: 'AAPLc', side: 'buy', amount: '1000' },
     output: {

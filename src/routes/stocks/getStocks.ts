@@ -1,9 +1,7 @@
-import { z } from 'zod'
-import { getStocks, NOT_TRADABLE_REASONS } from '../../market/getStocks.js'
+import { getStocks, stocksOutput } from '../../market/getStocks.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { address } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const getStocksRoute = defineRoute({
   id: 'getStocks',
@@ -22,28 +20,7 @@ export const getStocksRoute = defineRoute({
     not_minted, not_registered, paused, no_pool, feed_unavailable, feed_stale. Only minted tickers have a
     pool: branch on minted and tradable.`,
   input: {},
-  output: z.object({
-    stocks: z.array(
-      z.object({
-        ticker: z.string(),
-        token: address,
-        feed: address,
-        usd: z
-          .number()
-          .nullable()
-          .describe('Feed price of one token, USD; null when the feed has no usable answer'),
-        feedAgeSec: z.number().int().nullable(),
-        multiplier: z.number().nullable().describe('Shares per token (multiplier() / 1e18)'),
-        minted: z.boolean(),
-        pool: address.nullable().describe('Deepest Uniswap v3 stock/USDC pool; null when none has liquidity'),
-        tradable: z.boolean(),
-        notTradableReason: z
-          .enum(NOT_TRADABLE_REASONS)
-          .nullable()
-          .describe('First failing check when not tradable; null when tradable'),
-      }),
-    ),
-  }),
+  output: stocksOutput,
   example: {
     output: {
       stocks: [

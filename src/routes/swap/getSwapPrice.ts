@@ -1,16 +1,10 @@
 import { z } from 'zod'
-import { getSwapPrice } from '../../market/getSwapPrice.js'
+import { address, positiveAtomicAmount, tokenOrNative } from '../../chain/fields.js'
+import { getSwapPrice, swapPriceOutput } from '../../market/getSwapPrice.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import {
-  address,
-  atomicAmount,
-  positiveAtomicAmount,
-  slippageBpsQuery,
-  tokenOrNative,
-} from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
-import { usdOrNull } from '../shared/readFields.js'
+import { slippageBpsQuery } from '../shared/fields.js'
 
 export const getSwapPriceRoute = defineRoute({
   id: 'getSwapPrice',
@@ -48,39 +42,7 @@ export const getSwapPriceRoute = defineRoute({
       slippageBps: slippageBpsQuery(10_000),
     }),
   },
-  output: z.object({
-    fromToken: address,
-    toToken: address,
-    fromAmount: atomicAmount,
-    expectedOut: atomicAmount.describe('Atomic units of toToken the swap is expected to deliver'),
-    minOut: atomicAmount.describe('Least output after slippageBps: the swap should revert below it'),
-    slippageBps: z.number().int(),
-    quotedBy: z.enum(['0x', 'onchain']).describe('0x Swap API v2, or the DEX contracts read directly'),
-    blockNumber: atomicAmount.nullable().describe('Block the liquidity was read at; null for a wrap'),
-    fees: z.object({
-      gasEstimate: atomicAmount
-        .nullable()
-        .describe('Gas units; see the description for what each source counts'),
-      networkFeeWei: atomicAmount.nullable().describe('Gas cost in wei'),
-      gasUsd: usdOrNull,
-      poolFeeBps: z
-        .number()
-        .nullable()
-        .describe('The pool’s own fee in basis points, already in expectedOut'),
-      aggregatorFee: z
-        .object({ amount: atomicAmount, token: address })
-        .nullable()
-        .describe('0x’s fee, already in expectedOut; null onchain'),
-    }),
-    route: z.array(
-      z.object({
-        source: z.string().describe('Liquidity source, e.g. Uniswap_V3, Aerodrome_V2, WETH (wrap)'),
-        from: address,
-        to: address,
-        proportionBps: z.number().int().describe('Share of fromAmount this leg fills, in basis points'),
-      }),
-    ),
-  }),
+  output: swapPriceOutput,
   example: {
     query: {
       fromToken: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',

@@ -1,9 +1,10 @@
 import { z } from 'zod'
+import { symbol, unixSeconds } from '../../chain/fields.js'
 import { getChartRead } from '../../market/getChartRead.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { granularity, symbol, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { granularity } from '../shared/fields.js'
 import { TA_DISCLAIMER_TEXT } from '../shared/taFields.js'
 
 const markerKind = z.enum([

@@ -1,9 +1,10 @@
 import { z } from 'zod'
+import { symbol, unixSeconds } from '../../chain/fields.js'
 import { getTaScan } from '../../market/getTaScan.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbol, symbolList, unixSeconds } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
+import { symbolList } from '../shared/fields.js'
 import { TA_DISCLAIMER_TEXT } from '../shared/taFields.js'
 
 const frame = z

@@ -1,10 +1,8 @@
-import { z } from 'zod'
-import { buildBurn } from '../../builders/burn.js'
+import { buildBurn, burnAction, burnBody } from '../../builders/burn.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
-import { builder, owner } from '../shared/builder.js'
+import { builder } from '../shared/builder.js'
 import { hex } from '../shared/builderExample.js'
-import { address, atomicAmount, positiveAtomicAmount } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const buildBurnRoute = builder({
   id: 'buildBurn',
@@ -18,21 +16,8 @@ export const buildBurnRoute = builder({
     at the quote; other burns mined first lower it further). Holding less than \`amount\` is 422
     insufficient_balance. On a network profile without UTIL (no UTIL_TOKEN configured) the answer is 501
     util_not_deployed, not charged. Pass the mined hash as burnTxHash to the prop desk.`,
-  body: z.strictObject({
-    amount: positiveAtomicAmount.describe('Atomic UTIL (18 decimals), above 0'),
-    owner,
-  }),
-  action: {
-    type: z.literal('burn'),
-    token: address.describe('The UTIL token'),
-    burnAddress: address.describe('0x000000000000000000000000000000000000dEaD, where burned UTIL goes'),
-    amount: atomicAmount.describe('Atomic UTIL burned, as requested'),
-    totalSupply: atomicAmount.describe('UTIL totalSupply(): fixed, a burn does not change it'),
-    burnedAfter: atomicAmount.describe('balanceOf(0x…dEaD) after this burn: all UTIL ever burned'),
-    supplyAfter: atomicAmount.describe(
-      'Circulating supply after this burn: totalSupply − burnedAfter (read at the quote)',
-    ),
-  },
+  body: burnBody,
+  action: burnAction,
   example: {
     body: { amount: '250000000000000000000000', owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     output: {

@@ -1,19 +1,14 @@
-import { z } from 'zod'
-import { buildStockOrder, MAX_FEED_DEVIATION_PCT } from '../../builders/stockOrder.js'
-import { STOCK_TICKERS } from '../../chain/tokenizedStocks.js'
+import {
+  buildStockOrder,
+  MAX_FEED_DEVIATION_PCT,
+  stockOrderAction,
+  stockOrderBody,
+  stockOrderExtra,
+} from '../../builders/stockOrder.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { builder } from '../shared/builder.js'
 import { hex } from '../shared/builderExample.js'
-import {
-  address,
-  atomicAmount,
-  humanAmount,
-  side,
-  slippageBpsBody,
-  symbol,
-  wallet,
-} from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const buildStockOrderRoute = builder({
   id: 'buildStockOrder',
@@ -41,53 +36,9 @@ export const buildStockOrderRoute = builder({
     for the amount, or the pool or the feed is off), with the fill, the feed and its age in \`details\`; 422
     \`insufficient_balance\` naming \`amount\`; 422 \`simulation_reverted\`. The stock reference states
     $0.001 for this call.`,
-  body: z.strictObject({
-    sym: symbol.describe('Ticker, any case (GET /v1/stocks lists the 13)'),
-    side,
-    amount: humanAmount.describe('USDC to spend on a buy (≤ 6 dp), shares to sell on a sell (≤ 8 dp)'),
-    taker: wallet.describe('Signs, sends and receives'),
-    slippageBps: slippageBpsBody(),
-  }),
-  action: {
-    type: z.literal('stockOrder'),
-    sym: z.enum(STOCK_TICKERS).describe('The ticker, as registered'),
-    side,
-    tokenIn: address.describe('USDC on a buy, the stock token on a sell'),
-    amountIn: atomicAmount.describe('Atomic: USDC (6 dp) on a buy, stock tokens (8 dp) on a sell'),
-    tokenOut: address.describe('The stock token on a buy, USDC on a sell'),
-    pool: address.describe('The Uniswap v3 stock/USDC pool the swap goes through'),
-  },
-  extra: {
-    advisory: z
-      .object({
-        amountOut: atomicAmount.describe(
-          'What the pool pays for amountIn at the quoted block (QuoterV2): stock tokens on a buy, USDC on a sell',
-        ),
-        amountOutMin: atomicAmount.describe(
-          'amountOut less slippageBps, rounded down: the swap’s amountOutMinimum',
-        ),
-        pricePerShare: z.number().describe('USDC per stock token of this fill'),
-        feedUsd: z.number().describe('The oracle feed’s price of one token (underlying × multiplier), USD'),
-        feedUpdatedAt: z.number().int().describe('Unix seconds: the feed’s own timestamp of that answer'),
-        feedStale: z
-          .boolean()
-          .describe(
-            'The feed is older than its 24 h heartbeat (frozen off-hours or not updating): vsFeedPct compares with an old price',
-          ),
-        vsFeedPct: z
-          .number()
-          .describe(
-            'Pool fill against the feed, percent (4 dp): positive on a buy is a premium, negative on a sell a discount',
-          ),
-        multiplier: z.number().describe('Shares per token: token price = underlying price × multiplier'),
-        pool: z.object({
-          fee: z.number().int().describe('Fee tier, hundredths of a basis point (3000 = 0.3%)'),
-          usdc: z.number().describe('The pool’s USDC reserve (its balance), whole USDC'),
-          shares: z.number().describe('The pool’s stock-token reserve (its balance), whole tokens'),
-        }),
-      })
-      .describe('The fill against the feed; advisory, the chain enforces only amountOutMin and the deadline'),
-  },
+  body: stockOrderBody,
+  action: stockOrderAction,
+  extra: stockOrderExtra,
   example: {
     body: {
       sym: 'NVDAc',

@@ -1,16 +1,7 @@
-import { z } from 'zod'
-import { buildSwap } from '../../builders/swap.js'
+import { buildSwap, swapAction, swapBody } from '../../builders/swap.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { builder } from '../shared/builder.js'
-import {
-  address,
-  atomicAmount,
-  positiveAtomicAmount,
-  slippageBpsBody,
-  tokenOrNative,
-  wallet,
-} from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const buildSwapRoute = builder({
   id: 'buildSwap',
@@ -52,25 +43,8 @@ export const buildSwapRoute = builder({
     when the bundle, simulated from taker, takes more than fromAmount or pays taker less than minOut (a
     quote that pays someone else). taker and signerAddress may not be the zero address (400). None is
     charged.`,
-  body: z.strictObject({
-    fromToken: tokenOrNative,
-    toToken: tokenOrNative,
-    fromAmount: positiveAtomicAmount,
-    taker: wallet.describe('Pays fromToken, sends the steps, receives toToken'),
-    signerAddress: wallet.optional().describe('Smart wallets: the EOA that signs (0x txOrigin)'),
-    slippageBps: slippageBpsBody(),
-  }),
-  action: {
-    type: z.literal('swap'),
-    quotedBy: z.enum(['0x', 'onchain']),
-    expectedOut: atomicAmount,
-    minOut: atomicAmount.describe('The swap reverts below it'),
-    route: z.array(
-      z.object({ source: z.string(), from: address, to: address, proportionBps: z.number().int() }),
-    ),
-    zid: z.string().nullable(),
-    signingPayload: z.null(),
-  },
+  body: swapBody,
+  action: swapAction,
   // The smallest real build (a wrap): a pool swap's calldata would push the 402 challenge, which clients
   // echo in a request header, past header limits. The description covers the swap paths.
   example: {

@@ -1,8 +1,8 @@
 import { z } from 'zod'
+import { address } from '../../chain/fields.js'
+import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute, notImplemented } from '../route.js'
-import { address } from '../shared/fields.js'
-import { prose } from '../shared/prose.js'
 
 export const getUtilCreditRoute = defineRoute({
   id: 'getUtilCredit',

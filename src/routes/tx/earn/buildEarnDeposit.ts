@@ -1,10 +1,7 @@
-import { z } from 'zod'
-import { buildVaultDeposit } from '../../../builders/vaultDeposit.js'
+import { buildVaultDeposit, vaultBody, vaultDepositAction } from '../../../builders/vaultDeposit.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { address, atomicAmount } from '../../shared/fields.js'
-import { vaultBody } from '../../shared/vaultFields.js'
 
 export const buildEarnDepositRoute = builder({
   id: 'buildEarnDeposit',
@@ -14,12 +11,7 @@ export const buildEarnDepositRoute = builder({
   description:
     'Deposit `assets` into `vault`; `owner` is depositor and receiver. Approve prepended if short.',
   body: vaultBody,
-  action: {
-    type: z.literal('vaultDeposit'),
-    vault: address,
-    assets: atomicAmount,
-    expectedShares: atomicAmount,
-  },
+  action: vaultDepositAction,
   example: {
     body: {
       vault: '0xde7e000000000000000000000000000000000030',

@@ -1,10 +1,8 @@
-import { z } from 'zod'
-import { buildVaultWithdraw } from '../../../builders/vaultWithdraw.js'
+import { vaultBody } from '../../../builders/vaultDeposit.js'
+import { buildVaultWithdraw, vaultWithdrawAction } from '../../../builders/vaultWithdraw.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { address, atomicAmount } from '../../shared/fields.js'
-import { vaultBody } from '../../shared/vaultFields.js'
 
 export const buildEarnWithdrawRoute = builder({
   id: 'buildEarnWithdraw',
@@ -13,7 +11,7 @@ export const buildEarnWithdrawRoute = builder({
   summary: 'Withdraw from an ERC-4626 vault',
   description: 'Withdraw `assets` from `vault`; `owner` is owner and receiver.',
   body: vaultBody,
-  action: { type: z.literal('vaultWithdraw'), vault: address, assets: atomicAmount },
+  action: vaultWithdrawAction,
   example: {
     body: {
       vault: '0xde7e000000000000000000000000000000000030',

@@ -1,17 +1,9 @@
-import { z } from 'zod'
-import { buildFixedBorrow } from '../../../builders/fixedBorrow.js'
+import { buildFixedBorrow, fixedBorrowAction, fixedBorrowBody } from '../../../builders/fixedBorrow.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
-import { builder, owner } from '../../shared/builder.js'
+import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import {
-  address,
-  atomicAmount,
-  marketId,
-  positiveAtomicAmount,
-  slippageBpsBody,
-} from '../../shared/fields.js'
-import { BORROW_MARKET, EXAMPLE_OWNER, TAKE, takeFields } from '../../shared/fixedFields.js'
-import { prose } from '../../shared/prose.js'
+import { BORROW_MARKET, EXAMPLE_OWNER, TAKE } from '../../shared/fixedFields.js'
 
 export const buildFixedBorrowRoute = builder({
   id: 'buildFixedBorrow',
@@ -26,27 +18,8 @@ export const buildFixedBorrowRoute = builder({
     details \`debtAfter\`, \`maxDebtAfter\`. An unknown \`collateral.token\` is 422 \`unknown_collateral\`;
     a balance short of \`collateral.assets\` is 422 insufficient_balance. Selling units first cancels credit
     the owner has in the market, then adds debt. ${TAKE}`,
-  body: z.strictObject({
-    marketId,
-    assets: positiveAtomicAmount.describe('Loan token received now, atomic (at least)'),
-    owner,
-    slippageBps: slippageBpsBody().describe('Max bps below the best bid price'),
-    collateral: z
-      .strictObject({
-        token: address.describe('One of the market’s collateral tokens'),
-        assets: positiveAtomicAmount.describe('Collateral to supply first (atomic)'),
-      })
-      .optional()
-      .describe('Collateral to supply in the same bundle, before the takes'),
-  }),
-  action: {
-    type: z.literal('fixedBorrow'),
-    ...takeFields,
-    debtAfter: atomicAmount.describe('Debt in units after the bundle'),
-    maxDebtAfter: atomicAmount
-      .nullable()
-      .describe('Σ collateral × price / 1e36 × LLTV after the bundle; null when an oracle does not answer'),
-  },
+  body: fixedBorrowBody,
+  action: fixedBorrowAction,
   example: {
     body: { marketId: BORROW_MARKET, assets: '100000000', owner: EXAMPLE_OWNER, slippageBps: 50 },
     output: {

@@ -1,11 +1,9 @@
-import { z } from 'zod'
-import { buildFixedLend } from '../../../builders/fixedLend.js'
+import { buildFixedLend, fixedLendAction, fixedLendBody } from '../../../builders/fixedLend.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
-import { builder, owner } from '../../shared/builder.js'
+import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { atomicAmount, marketId, positiveAtomicAmount, slippageBpsBody } from '../../shared/fields.js'
-import { EXAMPLE_OWNER, LEND_MARKET, TAKE, takeFields } from '../../shared/fixedFields.js'
-import { prose } from '../../shared/prose.js'
+import { EXAMPLE_OWNER, LEND_MARKET, TAKE } from '../../shared/fixedFields.js'
 
 export const buildFixedLendRoute = builder({
   id: 'buildFixedLend',
@@ -17,17 +15,8 @@ export const buildFixedLendRoute = builder({
     The exact loan-token approve to Midnight is prepended when short; a balance below what the fills pay is
     422 insufficient_balance. Buying units first cancels debt the owner has in the market, then adds credit
     (\`creditAfter\`). ${TAKE}`,
-  body: z.strictObject({
-    marketId,
-    assets: positiveAtomicAmount.describe('Loan token paid now, atomic (at most)'),
-    owner,
-    slippageBps: slippageBpsBody().describe('Max bps above the best ask price'),
-  }),
-  action: {
-    type: z.literal('fixedLend'),
-    ...takeFields,
-    creditAfter: atomicAmount.describe('Credit in units after the bundle'),
-  },
+  body: fixedLendBody,
+  action: fixedLendAction,
   example: {
     body: { marketId: LEND_MARKET, assets: '100000000', owner: EXAMPLE_OWNER, slippageBps: 50 },
     output: {

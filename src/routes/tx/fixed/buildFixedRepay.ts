@@ -1,11 +1,9 @@
-import { z } from 'zod'
-import { buildFixedRepay } from '../../../builders/fixedRepay.js'
+import { buildFixedRepay, fixedRepayAction, unitsBody } from '../../../builders/fixedRepay.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { atomicAmount, marketId } from '../../shared/fields.js'
-import { BORROW_MARKET, COMMON, EXAMPLE_OWNER, unitsBody } from '../../shared/fixedFields.js'
-import { prose } from '../../shared/prose.js'
+import { BORROW_MARKET, COMMON, EXAMPLE_OWNER } from '../../shared/fixedFields.js'
 
 export const buildFixedRepayRoute = builder({
   id: 'buildFixedRepay',
@@ -18,13 +16,7 @@ export const buildFixedRepayRoute = builder({
     short. More than the debt is 422 \`exceeds_debt\` naming \`units\` (details \`debt\`); a balance below
     \`units\` is 422 insufficient_balance. ${COMMON}`,
   body: unitsBody,
-  action: {
-    type: z.literal('fixedRepay'),
-    marketId,
-    units: atomicAmount,
-    maturity: z.number().int(),
-    debtAfter: atomicAmount.describe('Debt in units after the bundle'),
-  },
+  action: fixedRepayAction,
   example: {
     body: { marketId: BORROW_MARKET, units: '100000000', owner: EXAMPLE_OWNER },
     output: {

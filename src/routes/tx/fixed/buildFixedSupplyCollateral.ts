@@ -1,16 +1,13 @@
-import { z } from 'zod'
-import { buildFixedSupplyCollateral } from '../../../builders/fixedSupplyCollateral.js'
+import {
+  buildFixedSupplyCollateral,
+  fixedCollateralBody,
+  fixedSupplyCollateralAction,
+} from '../../../builders/fixedSupplyCollateral.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import {
-  BORROW_MARKET,
-  COMMON,
-  collateralAction,
-  EXAMPLE_OWNER,
-  fixedCollateralBody,
-} from '../../shared/fixedFields.js'
-import { prose } from '../../shared/prose.js'
+import { BORROW_MARKET, COMMON, EXAMPLE_OWNER } from '../../shared/fixedFields.js'
 
 export const buildFixedSupplyCollateralRoute = builder({
   id: 'buildFixedSupplyCollateral',
@@ -21,7 +18,7 @@ export const buildFixedSupplyCollateralRoute = builder({
     Midnight supplyCollateral(market, index, assets, onBehalf = owner); the exact approve is prepended when
     short; a balance below \`assets\` is 422 insufficient_balance. ${COMMON}`,
   body: fixedCollateralBody,
-  action: { type: z.literal('fixedSupplyCollateral'), ...collateralAction },
+  action: fixedSupplyCollateralAction,
   example: {
     body: {
       marketId: BORROW_MARKET,

@@ -1,11 +1,10 @@
-import { z } from 'zod'
-import { buildFixedWithdraw } from '../../../builders/fixedWithdraw.js'
+import { unitsBody } from '../../../builders/fixedRepay.js'
+import { buildFixedWithdraw, fixedWithdrawAction } from '../../../builders/fixedWithdraw.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { atomicAmount, marketId } from '../../shared/fields.js'
-import { COMMON, EXAMPLE_OWNER, LEND_MARKET, unitsBody } from '../../shared/fixedFields.js'
-import { prose } from '../../shared/prose.js'
+import { COMMON, EXAMPLE_OWNER, LEND_MARKET } from '../../shared/fixedFields.js'
 
 export const buildFixedWithdrawRoute = builder({
   id: 'buildFixedWithdraw',
@@ -20,14 +19,7 @@ export const buildFixedWithdrawRoute = builder({
     book) or \`not_repaid\` after it; all name \`units\`, details \`credit\`, \`withdrawable\`,
     \`maturity\`, \`chainTime\` (the chain’s clock decides maturity). ${COMMON}`,
   body: unitsBody,
-  action: {
-    type: z.literal('fixedWithdraw'),
-    marketId,
-    units: atomicAmount,
-    maturity: z.number().int(),
-    creditAfter: atomicAmount.describe('Credit in units after the bundle'),
-    withdrawableAfter: atomicAmount.describe('Repaid units left for lenders after this withdrawal'),
-  },
+  action: fixedWithdrawAction,
   example: {
     body: { marketId: LEND_MARKET, units: '100000000', owner: EXAMPLE_OWNER },
     output: {

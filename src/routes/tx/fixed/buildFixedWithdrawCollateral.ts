@@ -1,17 +1,13 @@
-import { z } from 'zod'
-import { buildFixedWithdrawCollateral } from '../../../builders/fixedWithdrawCollateral.js'
+import { fixedCollateralBody } from '../../../builders/fixedSupplyCollateral.js'
+import {
+  buildFixedWithdrawCollateral,
+  fixedWithdrawCollateralAction,
+} from '../../../builders/fixedWithdrawCollateral.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { atomicAmount } from '../../shared/fields.js'
-import {
-  BORROW_MARKET,
-  COMMON,
-  collateralAction,
-  EXAMPLE_OWNER,
-  fixedCollateralBody,
-} from '../../shared/fixedFields.js'
-import { prose } from '../../shared/prose.js'
+import { BORROW_MARKET, COMMON, EXAMPLE_OWNER } from '../../shared/fixedFields.js'
 
 export const buildFixedWithdrawCollateralRoute = builder({
   id: 'buildFixedWithdrawCollateral',
@@ -24,12 +20,7 @@ export const buildFixedWithdrawCollateralRoute = builder({
     above Σ collateral × price / 1e36 × LLTV is 422 \`unhealthy_after\` (details \`debt\`,
     \`maxDebtAfter\`); both name \`assets\`. ${COMMON}`,
   body: fixedCollateralBody,
-  action: {
-    type: z.literal('fixedWithdrawCollateral'),
-    ...collateralAction,
-    debt: atomicAmount.describe('Debt in units'),
-    maxDebtAfter: atomicAmount.nullable().describe('Σ collateral × price / 1e36 × LLTV after the bundle'),
-  },
+  action: fixedWithdrawCollateralAction,
   example: {
     body: {
       marketId: BORROW_MARKET,

@@ -1,18 +1,10 @@
-import { z } from 'zod'
-import { buildLoanBorrow } from '../../../builders/loanBorrow.js'
+import { buildLoanBorrow, loanBorrowAction } from '../../../builders/loanBorrow.js'
+import { loanBody } from '../../../builders/loanPositionFields.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { atomicAmount } from '../../shared/fields.js'
-import {
-  EXAMPLE_MARKET,
-  EXAMPLE_TOKENS,
-  LOAN_COMMON,
-  loanActionFields,
-  loanBody,
-  UNHEALTHY,
-} from '../../shared/loanFields.js'
-import { prose } from '../../shared/prose.js'
+import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON, UNHEALTHY } from '../../shared/loanFields.js'
 
 export const buildLoanBorrowRoute = builder({
   id: 'buildLoanBorrow',
@@ -26,11 +18,7 @@ export const buildLoanBorrowRoute = builder({
     market’s free liquidity is 422 \`insufficient_liquidity\` naming \`assets\` (details \`available\`).
     ${UNHEALTHY} ${LOAN_COMMON}`,
   body: loanBody,
-  action: {
-    type: z.literal('borrow'),
-    ...loanActionFields,
-    shares: atomicAmount.describe('Borrow shares minted, at the quote'),
-  },
+  action: loanBorrowAction,
   example: {
     body: {
       marketId: EXAMPLE_MARKET,

@@ -1,17 +1,10 @@
-import { z } from 'zod'
-import { buildLoanRepay } from '../../../builders/loanRepay.js'
+import { loanBody } from '../../../builders/loanPositionFields.js'
+import { buildLoanRepay, loanRepayAction } from '../../../builders/loanRepay.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { atomicAmount } from '../../shared/fields.js'
-import {
-  EXAMPLE_MARKET,
-  EXAMPLE_TOKENS,
-  LOAN_COMMON,
-  loanActionFields,
-  loanBody,
-} from '../../shared/loanFields.js'
-import { prose } from '../../shared/prose.js'
+import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON } from '../../shared/loanFields.js'
 
 export const buildLoanRepayRoute = builder({
   id: 'buildLoanRepay',
@@ -31,18 +24,7 @@ export const buildLoanRepayRoute = builder({
     \`shares\`: the borrow shares burned (by assets: at the quote, rounded down); \`debtBefore\`: the debt
     accrued to \`accruedTo\`. ${LOAN_COMMON}`,
   body: loanBody,
-  action: {
-    type: z.literal('repay'),
-    ...loanActionFields,
-    mode: z
-      .enum(['assets', 'shares'])
-      .describe('"shares": the whole debt repaid by shares; "assets": exactly `assets` repaid'),
-    shares: atomicAmount.describe('Borrow shares burned'),
-    debtBefore: atomicAmount.describe('The debt before, with interest accrued to `accruedTo`'),
-    maxRepaid: atomicAmount.describe(
-      'The most the repay pulls and what the approve covers: `assets`, or by shares the debt accrued to `expiresAt`',
-    ),
-  },
+  action: loanRepayAction,
   example: {
     body: {
       marketId: EXAMPLE_MARKET,

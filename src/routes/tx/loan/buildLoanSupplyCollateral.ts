@@ -1,16 +1,13 @@
-import { z } from 'zod'
-import { buildLoanSupplyCollateral } from '../../../builders/loanSupplyCollateral.js'
+import { loanBody } from '../../../builders/loanPositionFields.js'
+import {
+  buildLoanSupplyCollateral,
+  loanSupplyCollateralAction,
+} from '../../../builders/loanSupplyCollateral.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import {
-  EXAMPLE_MARKET,
-  EXAMPLE_TOKENS,
-  LOAN_COMMON,
-  loanActionFields,
-  loanBody,
-} from '../../shared/loanFields.js'
-import { prose } from '../../shared/prose.js'
+import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON } from '../../shared/loanFields.js'
 
 export const buildLoanSupplyCollateralRoute = builder({
   id: 'buildLoanSupplyCollateral',
@@ -22,7 +19,7 @@ export const buildLoanSupplyCollateralRoute = builder({
     collateral. Approve of exactly \`assets\` of the collateral token to Morpho prepended when the allowance
     is short; a balance below \`assets\` is 422 insufficient_balance. ${LOAN_COMMON}`,
   body: loanBody,
-  action: { type: z.literal('supplyCollateral'), ...loanActionFields },
+  action: loanSupplyCollateralAction,
   example: {
     body: {
       marketId: EXAMPLE_MARKET,

@@ -1,17 +1,13 @@
-import { z } from 'zod'
-import { buildLoanWithdrawCollateral } from '../../../builders/loanWithdrawCollateral.js'
+import { loanBody } from '../../../builders/loanPositionFields.js'
+import {
+  buildLoanWithdrawCollateral,
+  loanWithdrawCollateralAction,
+} from '../../../builders/loanWithdrawCollateral.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import {
-  EXAMPLE_MARKET,
-  EXAMPLE_TOKENS,
-  LOAN_COMMON,
-  loanActionFields,
-  loanBody,
-  UNHEALTHY,
-} from '../../shared/loanFields.js'
-import { prose } from '../../shared/prose.js'
+import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON, UNHEALTHY } from '../../shared/loanFields.js'
 
 export const buildLoanWithdrawCollateralRoute = builder({
   id: 'buildLoanWithdrawCollateral',
@@ -23,7 +19,7 @@ export const buildLoanWithdrawCollateralRoute = builder({
     collateral. More than the owner’s collateral is 422 \`exceeds_collateral\` naming \`assets\` (details
     \`collateral\`). ${UNHEALTHY} ${LOAN_COMMON}`,
   body: loanBody,
-  action: { type: z.literal('withdrawCollateral'), ...loanActionFields },
+  action: loanWithdrawCollateralAction,
   example: {
     body: {
       marketId: EXAMPLE_MARKET,

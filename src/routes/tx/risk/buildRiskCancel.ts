@@ -1,10 +1,8 @@
-import { z } from 'zod'
-import { buildRiskCancel } from '../../../builders/riskCancel.js'
+import { buildRiskCancel, riskCancelAction, riskCancelBody } from '../../../builders/riskCancel.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
-import { builder, owner } from '../../shared/builder.js'
-import { atomicAmount } from '../../shared/fields.js'
-import { prose } from '../../shared/prose.js'
-import { COMMON, tradeIndex } from '../../shared/riskFields.js'
+import { builder } from '../../shared/builder.js'
+import { COMMON } from '../../shared/riskFields.js'
 
 export const buildRiskCancelRoute = builder({
   id: 'buildRiskCancel',
@@ -16,15 +14,8 @@ export const buildRiskCancelRoute = builder({
     /v1/pending-orders/{address}); its whole collateral returns to owner in the same transaction
     (\`refund\`). Errors: 422 \`order_not_found\` (index: no resting order of owner there, including a
     filled trade — close that with /v1/tx/risk/close). ${COMMON}`,
-  body: z.strictObject({ index: tradeIndex, owner }),
-  action: {
-    type: z.literal('riskCancel'),
-    index: z.number().int(),
-    pairIndex: z.number().int(),
-    orderType: z.enum(['limit', 'stop']),
-    triggerPrice: z.number(),
-    refund: atomicAmount.describe('USDC returned to owner'),
-  },
+  body: riskCancelBody,
+  action: riskCancelAction,
   example: {
     body: { index: 2, owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     output: {

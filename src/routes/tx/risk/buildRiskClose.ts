@@ -1,12 +1,9 @@
-import { z } from 'zod'
-import { buildRiskClose } from '../../../builders/riskClose.js'
+import { buildRiskClose, riskCloseAction, riskCloseBody } from '../../../builders/riskClose.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
-import { builder, owner } from '../../shared/builder.js'
+import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { signedAmount } from '../../shared/builderOutput.js'
-import { atomicAmount } from '../../shared/fields.js'
-import { prose } from '../../shared/prose.js'
-import { COMMON, price, tradeIndex } from '../../shared/riskFields.js'
+import { COMMON } from '../../shared/riskFields.js'
 
 export const buildRiskCloseRoute = builder({
   id: 'buildRiskClose',
@@ -29,27 +26,8 @@ export const buildRiskCloseRoute = builder({
     Errors: 422 \`trade_not_found\` (index: no open trade of owner there), \`resting_order\` (index: a
     LIMIT/STOP not filled; cancel it with /v1/tx/risk/cancel), \`close_pending\` (index: a market close is
     already queued). ${COMMON}`,
-  body: z.strictObject({
-    index: tradeIndex,
-    expectedPrice: price.describe(
-      'The price you expect the close to fill near, human (the slippage reference)',
-    ),
-    owner,
-  }),
-  action: {
-    type: z.literal('riskClose'),
-    index: z.number().int(),
-    pairIndex: z.number().int(),
-    pair: z.string(),
-    long: z.boolean(),
-    leverage: z.number(),
-    collateral: atomicAmount.describe('USDC collateral in the trade'),
-    openPrice: z.number(),
-    expectedExitPrice: z.number().describe('expectedPrice − half the spread for a long (+ for a short)'),
-    expectedPnl: signedAmount.describe('Signed USDC at expectedExitPrice, before holding fees'),
-    closingFee: atomicAmount.describe('USDC'),
-    expectedPayout: atomicAmount.describe('USDC returned: collateral + expectedPnl − closingFee'),
-  },
+  body: riskCloseBody,
+  action: riskCloseAction,
   example: {
     body: { index: 1, expectedPrice: 3500, owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     output: {

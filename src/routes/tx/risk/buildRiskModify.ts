@@ -1,11 +1,9 @@
-import { z } from 'zod'
-import { buildRiskModify } from '../../../builders/riskModify.js'
+import { buildRiskModify, riskModifyAction, riskModifyBody } from '../../../builders/riskModify.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
-import { builder, owner } from '../../shared/builder.js'
+import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { signedAmount } from '../../shared/builderOutput.js'
-import { prose } from '../../shared/prose.js'
-import { COMMON, leverage, MAX_USDC, price, slippagePct, tpSl, tradeIndex } from '../../shared/riskFields.js'
+import { COMMON } from '../../shared/riskFields.js'
 
 export const buildRiskModifyRoute = builder({
   id: 'buildRiskModify',
@@ -33,52 +31,8 @@ export const buildRiskModifyRoute = builder({
     \`not_a_resting_order\` (triggerPrice on a filled trade), \`order_pending\` (index: a market order on
     this trade is still queued), \`decrease_too_large\` (sizeDeltaUsdc: at or beyond the collateral; close
     instead), \`insufficient_balance\` (leverage or sizeDeltaUsdc). ${COMMON}`,
-  body: z
-    .strictObject({
-      index: tradeIndex,
-      owner,
-      leverage: leverage
-        .optional()
-        .describe('New leverage of a filled trade, human, within the pair’s live max'),
-      sizeDeltaUsdc: z
-        .number()
-        .min(-MAX_USDC, { error: `must lie within -${MAX_USDC}..${MAX_USDC} USDC.` })
-        .max(MAX_USDC, { error: `must lie within -${MAX_USDC}..${MAX_USDC} USDC.` })
-        .refine((v) => v !== 0, { error: 'must not be 0: positive increases, negative decreases.' })
-        .optional()
-        .describe('Collateral delta in human USDC at the trade’s leverage: + increase / − decrease, never 0'),
-      tp: tpSl('new take-profit').optional(),
-      sl: tpSl('new stop-loss').optional(),
-      triggerPrice: price.optional().describe('New trigger of a resting LIMIT/STOP order, human'),
-      expectedPrice: price
-        .optional()
-        .describe('Required with sizeDeltaUsdc: the price the size change should fill near, human'),
-      slippagePct,
-    })
-    .refine((b) => [b.leverage, b.sizeDeltaUsdc, b.tp, b.sl, b.triggerPrice].some((v) => v !== undefined), {
-      error: 'is required: pass at least one of leverage, sizeDeltaUsdc, tp, sl, triggerPrice.',
-      path: ['leverage'],
-    })
-    .refine((b) => b.leverage === undefined || b.sizeDeltaUsdc === undefined, {
-      error: 'cannot be combined with leverage: the venue queues one market change per trade at a time.',
-      path: ['sizeDeltaUsdc'],
-    })
-    .refine((b) => b.sizeDeltaUsdc === undefined || b.expectedPrice !== undefined, {
-      error: 'is required when sizeDeltaUsdc is set.',
-      path: ['expectedPrice'],
-    }),
-  action: {
-    type: z.literal('riskModify'),
-    index: z.number().int(),
-    pairIndex: z.number().int(),
-    changes: z
-      .array(z.enum(['leverage', 'sizeDeltaUsdc', 'tp', 'sl', 'triggerPrice']))
-      .describe('What the steps change, in step order'),
-    collateralDelta: signedAmount.describe(
-      'USDC: + pulled from owner, − released; "0" for TP/SL/trigger only',
-    ),
-    newLeverage: z.number().nullable().describe('After a leverage update; null otherwise'),
-  },
+  body: riskModifyBody,
+  action: riskModifyAction,
   example: {
     body: { index: 1, owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', tp: 5000, sl: 3000 },
     output: {

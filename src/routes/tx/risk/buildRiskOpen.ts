@@ -1,19 +1,9 @@
-import { z } from 'zod'
-import { buildRiskOpen } from '../../../builders/riskOpen.js'
+import { buildRiskOpen, riskOpenAction, riskOpenBody } from '../../../builders/riskOpen.js'
+import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
-import { builder, owner } from '../../shared/builder.js'
+import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { atomicAmount, positive } from '../../shared/fields.js'
-import { prose } from '../../shared/prose.js'
-import { COMMON, leverage, MAX_USDC, positiveInt, price, slippagePct, tpSl } from '../../shared/riskFields.js'
-
-const usdc = (what: string) =>
-  positive.max(MAX_USDC, { error: `must be at most ${MAX_USDC} USDC.` }).describe(what)
-
-const tradeType = z
-  .union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0 (MARKET), 1 (LIMIT) or 2 (STOP).' })
-  .default(0)
-  .describe('0 MARKET (filled by the venue’s oracle keeper), 1 LIMIT, 2 STOP (rest until the trigger)')
+import { COMMON } from '../../shared/riskFields.js'
 
 export const buildRiskOpenRoute = builder({
   id: 'buildRiskOpen',
@@ -45,57 +35,8 @@ export const buildRiskOpenRoute = builder({
     / \`leverage_below_min\` (leverage; details maxLeverage / minLeverage), \`position_below_minimum\`
     (collateralUsdc; collateral × leverage under the pair’s minimum position, details minPositionUsd),
     \`insufficient_balance\` (collateralUsdc). ${COMMON}`,
-  body: z
-    .strictObject({
-      pairIndex: positiveInt
-        .max(65_535, { error: 'must fit the venue’s uint16 pair index.' })
-        .describe('gTrade pair index (GET /v1/risk/pairs): 0 BTC/USD, 1 ETH/USD, …'),
-      long: z.boolean().describe('true = long, false = short'),
-      leverage,
-      collateralUsdc: usdc('Human USDC pulled from owner as collateral (6 dp)'),
-      markPrice: price.describe(
-        prose`
-          The pair’s current oracle price, human: GET /v1/prices perp.index (not perp.mark, which already
-          includes the half spread this builder adds for expectedOpenPrice). MARKET’s slippage reference and
-          the side check of triggers`,
-      ),
-      owner,
-      tradeType,
-      triggerPrice: price.optional().describe('LIMIT/STOP only: the trigger, human'),
-      tp: tpSl('take-profit').optional(),
-      sl: tpSl('stop-loss').optional(),
-      slippagePct,
-    })
-    .refine((b) => b.tradeType === 0 || b.triggerPrice !== undefined, {
-      error: 'is required for LIMIT (1) and STOP (2) orders.',
-      path: ['triggerPrice'],
-    })
-    .refine((b) => b.tradeType !== 0 || b.triggerPrice === undefined, {
-      error: 'is only for LIMIT (1) and STOP (2) orders; a MARKET order fills near markPrice.',
-      path: ['triggerPrice'],
-    }),
-  action: {
-    type: z.literal('riskOpen'),
-    pairIndex: z.number().int(),
-    pair: z.string().describe('"BTC/USD"'),
-    long: z.boolean(),
-    tradeType: z.number().int().describe('0 MARKET, 1 LIMIT, 2 STOP'),
-    leverage: z.number().describe('As encoded (x1e3 back to human)'),
-    collateral: atomicAmount.describe('USDC pulled from owner'),
-    positionSize: atomicAmount.describe('USDC: collateral × leverage'),
-    orderPrice: z.number().describe('The Trade’s openPrice: markPrice (MARKET) or triggerPrice'),
-    expectedOpenPrice: z
-      .number()
-      .describe('MARKET: markPrice + half the pair spread against the trader; LIMIT/STOP: the trigger'),
-    openingFee: atomicAmount.describe('USDC the venue deducts from the collateral at the fill'),
-    collateralAfterFee: atomicAmount.describe('USDC collateral of the filled trade'),
-    liquidationPrice: z
-      .number()
-      .describe('The venue’s getTradeLiquidationPrice at expectedOpenPrice with collateralAfterFee'),
-    tp: z.number().describe('0 = none'),
-    sl: z.number().describe('0 = none'),
-    maxSlippageP: z.number().int().describe('slippagePct x1e3, as encoded'),
-  },
+  body: riskOpenBody,
+  action: riskOpenAction,
   example: {
     body: {
       pairIndex: 0,

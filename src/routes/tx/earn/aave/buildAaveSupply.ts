@@ -1,10 +1,8 @@
-import { z } from 'zod'
-import { buildAaveSupply } from '../../../../builders/aaveSupply.js'
+import { aaveSupplyAction, aaveSupplyBody, buildAaveSupply } from '../../../../builders/aaveSupply.js'
+import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
-import { builder, owner } from '../../../shared/builder.js'
+import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { address, atomicAmount, positiveAtomicAmount } from '../../../shared/fields.js'
-import { prose } from '../../../shared/prose.js'
 
 export const buildAaveSupplyRoute = builder({
   id: 'buildAaveSupply',
@@ -16,20 +14,8 @@ export const buildAaveSupplyRoute = builder({
     to the Pool is prepended when the allowance is short. \`asset\` must be one of the Aave reserves GET
     /v1/earn/vaults lists (else 422 unlisted_target); holding less than \`amount\` is 422
     insufficient_balance. The simulation reports the asset and the aToken.`,
-  body: z.strictObject({
-    asset: address.describe('Underlying token of a listed Aave reserve (USDC, WETH, cbBTC)'),
-    amount: positiveAtomicAmount.describe('Atomic amount of `asset` to supply'),
-    owner,
-  }),
-  action: {
-    type: z.literal('aaveSupply'),
-    asset: address,
-    amount: atomicAmount.describe('Atomic amount supplied, as requested'),
-    aToken: address.describe('The reserve’s aToken (receipt token) minted to the owner'),
-    expectedATokenBalanceAfter: atomicAmount.describe(
-      'Owner’s aToken balance at the quote + `amount`: Aave’s scaled balances round the mint by up to 1 wei, and interest accrues until inclusion',
-    ),
-  },
+  body: aaveSupplyBody,
+  action: aaveSupplyAction,
   example: {
     body: {
       asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',

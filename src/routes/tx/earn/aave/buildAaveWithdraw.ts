@@ -1,10 +1,8 @@
-import { z } from 'zod'
-import { buildAaveWithdraw } from '../../../../builders/aaveWithdraw.js'
+import { aaveWithdrawAction, aaveWithdrawBody, buildAaveWithdraw } from '../../../../builders/aaveWithdraw.js'
+import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
-import { builder, owner } from '../../../shared/builder.js'
+import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { address, atomicAmount, positiveAtomicAmount } from '../../../shared/fields.js'
-import { prose } from '../../../shared/prose.js'
 
 export const buildAaveWithdrawRoute = builder({
   id: 'buildAaveWithdraw',
@@ -19,25 +17,8 @@ export const buildAaveWithdrawRoute = builder({
     nothing is 422 nothing_to_withdraw. A withdraw that would leave an Aave borrower’s health below 1 fails
     the simulation (422 simulation_reverted, the Aave error named). The simulation reports the asset and the
     aToken.`,
-  body: z.strictObject({
-    asset: address.describe('Underlying token of a listed Aave reserve (USDC, WETH, cbBTC)'),
-    amount: z.union([z.literal('max'), positiveAtomicAmount], {
-      error: 'must be a positive atomic amount (digits, no leading zeros) or the literal "max".',
-    }),
-    owner,
-  }),
-  action: {
-    type: z.literal('aaveWithdraw'),
-    asset: address,
-    amount: z.string().describe('As requested: atomic digits, or "max"'),
-    aToken: address.describe('The reserve’s aToken (receipt token) burned from the owner'),
-    expectedAmount: atomicAmount.describe(
-      'Atomic `asset` the owner receives: `amount`, or for "max" the aToken balance at the quote (plus the interest accrued until inclusion)',
-    ),
-    expectedATokenBalanceAfter: atomicAmount.describe(
-      'Owner’s aToken balance at the quote − expectedAmount ("0" for "max"); interest accrues on the rest until inclusion',
-    ),
-  },
+  body: aaveWithdrawBody,
+  action: aaveWithdrawAction,
   example: {
     // An owner with USDC supplied to Aave on the devnet (its deployer), so the example is served there.
     body: {

@@ -1,11 +1,9 @@
-import { z } from 'zod'
-import { buildAeroAdd } from '../../../../builders/lpAeroAdd.js'
+import { aeroAddAction, aeroAddBody, buildAeroAdd } from '../../../../builders/lpAeroAdd.js'
+import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
-import { builder, owner } from '../../../shared/builder.js'
+import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { address, atomicAmount, positiveAtomicAmount, slippageBpsBody } from '../../../shared/fields.js'
-import { aeroPair, COMMON_ERRORS, MINS, nativeSide } from '../../../shared/lpFields.js'
-import { prose } from '../../../shared/prose.js'
+import { COMMON_ERRORS, MINS } from '../../../shared/lpFields.js'
 
 export const buildAeroAddRoute = builder({
   id: 'buildAeroAdd',
@@ -28,29 +26,8 @@ export const buildAeroAddRoute = builder({
     holds no liquidity: a first deposit would set its price), 422 amounts_too_small naming amountA (no LP
     minted), 422 insufficient_balance naming the native side when the owner holds less ETH than the max sent
     as value. ${COMMON_ERRORS}`,
-  body: z.strictObject({
-    ...aeroPair,
-    amountA: positiveAtomicAmount.describe('Most tokenA to deposit, atomic'),
-    amountB: positiveAtomicAmount.describe('Most tokenB to deposit, atomic'),
-    owner,
-    slippageBps: slippageBpsBody(),
-  }),
-  action: {
-    type: z.literal('aeroAdd'),
-    pool: address.describe('The volatile pool, which is also the LP token'),
-    nativeSide,
-    amountA: atomicAmount.describe('tokenA the router takes at the quote'),
-    amountB: atomicAmount.describe('tokenB the router takes at the quote'),
-    amountAMin: atomicAmount.describe('Least tokenA the add may take (slippage floor)'),
-    amountBMin: atomicAmount.describe('Least tokenB the add may take (slippage floor)'),
-    amountAMax: atomicAmount.describe(
-      prose`
-        Most tokenA the add may take: amountA / (1 − slippageBps/10⁴) rounded up, at most the ask (the ask
-        itself when slippageBps is 0); the router’s amountADesired and the approve (for ETH, the value sent)`,
-    ),
-    amountBMax: atomicAmount.describe('Most tokenB the add may take, likewise'),
-    expectedLiquidity: atomicAmount.describe('LP tokens minted at the quote'),
-  },
+  body: aeroAddBody,
+  action: aeroAddAction,
   example: {
     body: {
       tokenA: '0x4200000000000000000000000000000000000006',

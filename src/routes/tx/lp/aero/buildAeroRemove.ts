@@ -1,11 +1,9 @@
-import { z } from 'zod'
-import { buildAeroRemove } from '../../../../builders/lpAeroRemove.js'
+import { aeroRemoveAction, aeroRemoveBody, buildAeroRemove } from '../../../../builders/lpAeroRemove.js'
+import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
-import { builder, owner } from '../../../shared/builder.js'
+import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { address, atomicAmount, positiveAtomicAmount, slippageBpsBody } from '../../../shared/fields.js'
-import { aeroPair, COMMON_ERRORS, MINS, nativeSide } from '../../../shared/lpFields.js'
-import { prose } from '../../../shared/prose.js'
+import { COMMON_ERRORS, MINS } from '../../../shared/lpFields.js'
 
 export const buildAeroRemoveRoute = builder({
   id: 'buildAeroRemove',
@@ -22,21 +20,8 @@ export const buildAeroRemoveRoute = builder({
     quoteRemoveLiquidity at the quote. ${MINS} Refusals: 422 pool_not_found naming tokenB, 422
     insufficient_balance naming liquidity (the owner holds fewer LP tokens), 422 amounts_too_small naming
     liquidity (dust that returns nothing on a side). ${COMMON_ERRORS}`,
-  body: z.strictObject({
-    ...aeroPair,
-    liquidity: positiveAtomicAmount.describe('LP tokens to burn, atomic (18 decimals)'),
-    owner,
-    slippageBps: slippageBpsBody(),
-  }),
-  action: {
-    type: z.literal('aeroRemove'),
-    pool: address.describe('The volatile pool, which is also the LP token'),
-    nativeSide,
-    amountA: atomicAmount.describe('tokenA paid out at the quote'),
-    amountB: atomicAmount.describe('tokenB paid out at the quote'),
-    amountAMin: atomicAmount.describe('Least tokenA the remove may pay (slippage floor)'),
-    amountBMin: atomicAmount.describe('Least tokenB the remove may pay (slippage floor)'),
-  },
+  body: aeroRemoveBody,
+  action: aeroRemoveAction,
   example: {
     body: {
       tokenA: '0x4200000000000000000000000000000000000006',

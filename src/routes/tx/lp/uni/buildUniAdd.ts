@@ -1,22 +1,9 @@
-import { z } from 'zod'
-import { buildUniAdd } from '../../../../builders/lpUniAdd.js'
+import { buildUniAdd, uniAddAction, uniAddBody } from '../../../../builders/lpUniAdd.js'
+import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
-import { builder, owner } from '../../../shared/builder.js'
+import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { address, atomicAmount, slippageBpsBody } from '../../../shared/fields.js'
 import { COMMON_ERRORS, MINS } from '../../../shared/lpFields.js'
-import { prose } from '../../../shared/prose.js'
-
-const uniFee = z.union([z.literal(100), z.literal(500), z.literal(3000), z.literal(10000)])
-
-const TICK_MAX = 887272
-
-const tick = z.number().int().min(-TICK_MAX).max(TICK_MAX)
-
-const uniPair = {
-  tokenA: address.describe('A listed ERC-20 (native ETH is refused: the pools hold WETH)'),
-  tokenB: address.describe('The other listed ERC-20'),
-}
 
 const TICK_NOTE = prose`
   Full range (±887272 rounded toward zero to the tier’s tick spacing: 1, 10, 60, 200 for fees 100, 500,
@@ -41,55 +28,8 @@ export const buildUniAddRoute = builder({
     take neither more than the max nor less than the min of a side. ${MINS} The new tokenId is in the mint’s
     Transfer/IncreaseLiquidity logs. Refusals: 422 pool_not_found naming fee (no initialised pool at that
     tier), 422 amounts_too_small naming amountA (no liquidity at this price). ${COMMON_ERRORS}`,
-  body: z
-    .strictObject({
-      ...uniPair,
-      fee: uniFee.describe('Pool fee tier: 100, 500, 3000 or 10000'),
-      amountA: atomicAmount.describe('Atomic tokenA; 0 only with a tick range that takes tokenB alone'),
-      amountB: atomicAmount.describe('Atomic tokenB; 0 only with a tick range that takes tokenA alone'),
-      owner,
-      tickLower: tick.optional(),
-      tickUpper: tick.optional(),
-      slippageBps: slippageBpsBody(),
-    })
-    .refine((b) => (b.tickLower === undefined) === (b.tickUpper === undefined), {
-      error: 'must be given together with tickUpper (or neither, for full range).',
-      path: ['tickLower'],
-    })
-    .refine((b) => b.tickLower === undefined || b.tickUpper === undefined || b.tickLower < b.tickUpper, {
-      error: 'must be below tickUpper.',
-      path: ['tickLower'],
-    })
-    // A full-range position takes both tokens; only a range entirely off the price takes one side alone.
-    .refine((b) => b.amountA !== '0' || (b.tickLower !== undefined && b.amountB !== '0'), {
-      error: 'must be positive: 0 is allowed only with tickLower/tickUpper, and never on both sides.',
-      path: ['amountA'],
-    })
-    .refine((b) => b.amountB !== '0' || (b.tickLower !== undefined && b.amountA !== '0'), {
-      error: 'must be positive: 0 is allowed only with tickLower/tickUpper, and never on both sides.',
-      path: ['amountB'],
-    }),
-  action: {
-    type: z.literal('uniAdd'),
-    pool: address.describe('The Uniswap v3 pool'),
-    token0: address.describe('The pool’s token0 (the lower address)'),
-    token1: address.describe('The pool’s token1'),
-    fee: z.number().int().describe('The fee tier'),
-    tickLower: z.number().int().describe('Lower tick of the range (a multiple of the spacing)'),
-    tickUpper: z.number().int().describe('Upper tick of the range'),
-    fullRange: z.boolean().describe('Whether the range is the tier’s full range'),
-    sqrtPriceX96: atomicAmount.describe('The pool’s sqrtPriceX96 at the quote'),
-    tick: z.number().int().describe('The pool’s current tick at the quote'),
-    liquidity: atomicAmount.describe('Liquidity minted at the quote'),
-    amount0: atomicAmount.describe('token0 the pool takes at the quote'),
-    amount1: atomicAmount.describe('token1 the pool takes at the quote'),
-    amount0Min: atomicAmount.describe('Least token0 the mint may take (slippage floor)'),
-    amount1Min: atomicAmount.describe('Least token1 the mint may take (slippage floor)'),
-    amount0Max: atomicAmount.describe(
-      'Most token0 the mint may take: amount0 / (1 − slippageBps/10⁴) rounded up, at most the ask; the mint’s amount0Desired and the approve',
-    ),
-    amount1Max: atomicAmount.describe('Most token1 the mint may take, likewise'),
-  },
+  body: uniAddBody,
+  action: uniAddAction,
   example: {
     body: {
       tokenA: '0x4200000000000000000000000000000000000006',

@@ -1,11 +1,9 @@
-import { z } from 'zod'
-import { buildUniCollect } from '../../../../builders/lpUniCollect.js'
+import { buildUniCollect, uniCollectAction, uniCollectBody } from '../../../../builders/lpUniCollect.js'
+import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
-import { builder, owner } from '../../../shared/builder.js'
+import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { address, atomicAmount, nftTokenId } from '../../../shared/fields.js'
 import { COMMON_ERRORS } from '../../../shared/lpFields.js'
-import { prose } from '../../../shared/prose.js'
 
 export const buildUniCollectRoute = builder({
   id: 'buildUniCollect',
@@ -18,15 +16,8 @@ export const buildUniCollectRoute = builder({
     at the quote (tokensOwed plus the fee growth inside the range since the position’s snapshot, as collect
     computes it); the simulation’s balance changes show the same. Refusals: 422 position_not_found naming
     tokenId, 422 not_position_owner naming owner. ${COMMON_ERRORS}`,
-  body: z.strictObject({ tokenId: nftTokenId, owner }),
-  action: {
-    type: z.literal('uniCollect'),
-    tokenId: nftTokenId,
-    token0: address.describe('The pool’s token0'),
-    token1: address.describe('The pool’s token1'),
-    fees0: atomicAmount.describe('token0 fees owed at the quote'),
-    fees1: atomicAmount.describe('token1 fees owed at the quote'),
-  },
+  body: uniCollectBody,
+  action: uniCollectAction,
   example: {
     body: {
       tokenId: '1',

@@ -1,11 +1,9 @@
-import { z } from 'zod'
-import { buildUniRemove } from '../../../../builders/lpUniRemove.js'
+import { buildUniRemove, uniRemoveAction, uniRemoveBody } from '../../../../builders/lpUniRemove.js'
+import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
-import { builder, owner } from '../../../shared/builder.js'
+import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { address, atomicAmount, nftTokenId, slippageBpsBody } from '../../../shared/fields.js'
 import { COMMON_ERRORS, MINS } from '../../../shared/lpFields.js'
-import { prose } from '../../../shared/prose.js'
 
 export const buildUniRemoveRoute = builder({
   id: 'buildUniRemove',
@@ -23,31 +21,8 @@ export const buildUniRemoveRoute = builder({
     collect computes it). ${MINS} Refusals: 422 position_not_found naming tokenId, 422 not_position_owner
     naming owner, 422 exceeds_position_liquidity naming liquidity (details.positionLiquidity), 422
     burn_needs_full_removal naming burn. ${COMMON_ERRORS}`,
-  body: z.strictObject({
-    tokenId: nftTokenId,
-    liquidity: atomicAmount.describe('uint128 liquidity to remove; "0" collects fees only'),
-    owner,
-    slippageBps: slippageBpsBody(),
-    burn: z
-      .boolean()
-      .default(false)
-      .describe('Burn the NFT after a full removal (liquidity must be all of it); default false'),
-  }),
-  action: {
-    type: z.literal('uniRemove'),
-    tokenId: nftTokenId,
-    liquidity: atomicAmount.describe('Liquidity removed'),
-    token0: address.describe('The pool’s token0'),
-    token1: address.describe('The pool’s token1'),
-    amount0: atomicAmount.describe('token0 freed by the decrease at the quote (fees excluded)'),
-    amount1: atomicAmount.describe('token1 freed by the decrease at the quote (fees excluded)'),
-    amount0Min: atomicAmount.describe('Least token0 the decrease may free (slippage floor)'),
-    amount1Min: atomicAmount.describe('Least token1 the decrease may free (slippage floor)'),
-    fees0: atomicAmount.describe('token0 fees owed at the quote, paid by the same collect'),
-    fees1: atomicAmount.describe('token1 fees owed at the quote, paid by the same collect'),
-    liquidityAfter: atomicAmount.describe('The position’s liquidity after the step'),
-    burned: z.boolean().describe('Whether the step burns the NFT'),
-  },
+  body: uniRemoveBody,
+  action: uniRemoveAction,
   example: {
     body: {
       tokenId: '1',

@@ -1,6 +1,19 @@
-import { describe, expect, test } from 'vitest'
-import { checksumHolds } from '../../chain/addressSchema.js'
-import { address, atomicAmount, nftTokenId, positiveAtomicAmount, tokenOrNative } from './fields.js'
+import type { Address, Hex } from 'viem'
+import { describe, expect, expectTypeOf, test } from 'vitest'
+import { z } from 'zod'
+import {
+  address,
+  atomicAmount,
+  atomicAmountInput,
+  checksumHolds,
+  hexData,
+  marketId,
+  nftTokenId,
+  nftTokenIdDigits,
+  positiveAtomicAmount,
+  tokenOrNative,
+  wallet,
+} from './fields.js'
 
 const CHECKSUMMED = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const MAX_UINT256 = (2n ** 256n - 1n).toString()
@@ -61,5 +74,35 @@ describe('atomic amounts', () => {
     const over = (2n ** 256n).toString()
     expect(messages(atomicAmount.safeParse(over))).toEqual([expect.stringMatching(/256 bits/)])
     expect(positiveAtomicAmount.safeParse('9'.repeat(79)).success).toBe(false)
+  })
+})
+
+describe('parsed types', () => {
+  test('behavior: amounts the code computes with parse to bigint; published amounts stay digits', () => {
+    expect(positiveAtomicAmount.parse(MAX_UINT256)).toBe(2n ** 256n - 1n)
+    expect(atomicAmountInput.parse('0')).toBe(0n)
+    expect(nftTokenId.parse('42')).toBe(42n)
+    expect(atomicAmount.parse('42')).toBe('42')
+    expect(nftTokenIdDigits.parse('42')).toBe('42')
+    expectTypeOf(positiveAtomicAmount.parse('1')).toEqualTypeOf<bigint>()
+    expectTypeOf(atomicAmount.parse('1')).toEqualTypeOf<string>()
+  })
+
+  test('behavior: an address keeps the case it was sent in and is typed Address; hex fields are typed Hex', () => {
+    expect(address.parse(CHECKSUMMED)).toBe(CHECKSUMMED)
+    expect(wallet.parse(CHECKSUMMED.toLowerCase())).toBe(CHECKSUMMED.toLowerCase())
+    expectTypeOf(address.parse(CHECKSUMMED)).toEqualTypeOf<Address>()
+    expectTypeOf(wallet.parse(CHECKSUMMED)).toEqualTypeOf<Address>()
+    expectTypeOf(marketId.parse(`0x${'1'.repeat(64)}`)).toEqualTypeOf<Hex>()
+    expectTypeOf(hexData.parse('0x')).toEqualTypeOf<Hex>()
+  })
+
+  test('default: parsing to a type changes no published schema (the input JSON Schema is the string one)', () => {
+    const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'throw' })
+    const { description: _d, ...parsed } = json(positiveAtomicAmount)
+    expect(parsed.pattern).toBe('^[1-9][0-9]*$')
+    expect(json(atomicAmountInput)).toEqual(json(atomicAmount))
+    expect(json(nftTokenId)).toEqual(json(nftTokenIdDigits))
+    expect(json(address)).toMatchObject({ type: 'string', pattern: '^0x[a-fA-F0-9]{40}$' })
   })
 })
