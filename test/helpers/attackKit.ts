@@ -105,6 +105,12 @@ export async function relayerPending(
   throw new Error('no relayer transaction became pending')
 }
 
+/** How many of the pending block's transactions `from` sent (the keeper may have some there too). */
+export async function pendingFrom(sw: ServiceWorld, from: `0x${string}`): Promise<number> {
+  const block = await sw.chain.getBlock({ blockTag: 'pending', includeTransactions: true })
+  return block.transactions.filter((t) => t.from.toLowerCase() === from.toLowerCase()).length
+}
+
 /** How many transactions the pending block holds now. */
 export async function pendingTxCount(sw: ServiceWorld): Promise<number> {
   return (await sw.chain.getBlock({ blockTag: 'pending' })).transactions.length

@@ -13,6 +13,7 @@ import {
   count,
   deployTestContract,
   pay,
+  pendingFrom,
   pendingTxCount,
   relayerPending,
   relayerState,
@@ -355,8 +356,8 @@ describe('attack 3: one transaction reverts many settlements', () => {
         await waitForPendingTx(sw, pending + 1)
         await mine()
         const answers = await inFlight
-        // Nothing else was handed to the node after the revert.
-        expect(await pendingTxCount(sw)).toBe(0)
+        // Nothing else of the relayer's was handed to the node after the revert.
+        expect(await pendingFrom(sw, relayer)).toBe(0)
         return answers
       })
 
