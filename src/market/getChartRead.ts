@@ -1,5 +1,7 @@
+import { z } from 'zod'
 import type { Bar } from '../analytics/bar.js'
-import { type ChartMarker, type ChartTrend, readChart } from '../analytics/readChart.js'
+import { readChart } from '../analytics/readChart.js'
+import { symbol, unixSeconds } from '../chain/fields.js'
 import { UpstreamError } from '../errors.js'
 import { getRecentBars } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
@@ -10,26 +12,82 @@ import { round, significant } from './numbers.js'
 export const CHART_BARS = 300
 export const TA_DISCLAIMER = 'Indicative, not advice; experimental, no established edge'
 
-export interface ChartReadAnswer {
-  symbol: string
-  /** The candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD). */
-  source: string
-  granularitySec: number
-  status: 'ok' | 'insufficient_history'
-  /** With insufficient_history: bars the read needs and bars the source had; null when ok. */
-  needed: number | null
-  got: number | null
-  trend: ChartTrend | null
-  momentum: { rsi: number; macdHistogram: number; state: 'rising' | 'falling' | 'neutral' } | null
-  support: number | null
-  resistance: number | null
-  markers: ChartMarker[] | null
-  gaps: number | null
-  barsUsed: number
-  lastBarTime: number
-  experimental: true
-  disclaimer: string
-}
+/** The disclaimer field of the chart reads (GET /v1/ta/{sym} and /v1/ta/scan). */
+export const TA_DISCLAIMER_TEXT = z
+  .string()
+  .describe('Indicative, not advice; experimental, no established edge')
+
+const markerKind = z.enum([
+  'golden-cross',
+  'death-cross',
+  'macd-cross-up',
+  'macd-cross-down',
+  'bullish-divergence',
+  'bearish-divergence',
+  'breakout',
+  'breakdown',
+  'higher-high',
+  'higher-low',
+  'lower-high',
+  'lower-low',
+])
+
+const INSUFFICIENT = 'null with insufficient_history (fewer than 50 bars: no made-up value)'
+
+/** What the read answers (the route's output schema). */
+export const chartReadOutput = z.object({
+  symbol,
+  source: z.string().describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
+  granularitySec: z.number().int(),
+  status: z
+    .enum(['ok', 'insufficient_history'])
+    .describe('insufficient_history when the source has fewer than 50 whole bars in the window'),
+  needed: z.number().int().nullable().describe('Bars the read needs (50); null when ok'),
+  got: z.number().int().nullable().describe('Bars the source had; null when ok'),
+  trend: z
+    .enum(['up', 'down', 'flat'])
+    .nullable()
+    .describe(
+      `(SMA20 now − SMA20 5 bars ago) / σ20: up above +0.25, down below −0.25, else flat; ${INSUFFICIENT}`,
+    ),
+  momentum: z
+    .object({
+      rsi: z.number().describe('Wilder RSI(14) on the last bar, 0..100, 4 decimals'),
+      macdHistogram: z.number().describe('MACD(12/26/9) line minus signal on the last bar, price units'),
+      state: z.enum(['rising', 'falling', 'neutral']),
+    })
+    .nullable()
+    .describe(
+      `rising: histogram > 0 and RSI > 50; falling: histogram < 0 and RSI < 50; else neutral; ${INSUFFICIENT}`,
+    ),
+  support: z
+    .number()
+    .nullable()
+    .describe(`Highest confirmed swing-low close below the last close; null when none or ${INSUFFICIENT}`),
+  resistance: z
+    .number()
+    .nullable()
+    .describe(`Lowest confirmed swing-high close above the last close; null when none or ${INSUFFICIENT}`),
+  markers: z
+    .array(
+      z.object({ t: unixSeconds, kind: markerKind, price: z.number().describe('Close of the bar at t') }),
+    )
+    .nullable()
+    .describe(`The latest 20 chart events, oldest first; ${INSUFFICIENT}`),
+  gaps: z
+    .number()
+    .int()
+    .nullable()
+    .describe(`Consecutive bars more than 1.5 bars apart (never filled); ${INSUFFICIENT}`),
+  barsUsed: z.number().int().describe('Whole bars read (at most 300)'),
+  lastBarTime: unixSeconds.describe(
+    'Start of the last bar used (the window ends at the start of the current bar)',
+  ),
+  experimental: z.literal(true),
+  disclaimer: TA_DISCLAIMER_TEXT,
+})
+
+export type ChartReadAnswer = z.output<typeof chartReadOutput>
 
 /**
  * Chart read (`readChart`) of the last CHART_BARS whole bars of `granularitySec` for `sym`, from the candle

@@ -1,6 +1,6 @@
-import type { Bias } from '../analytics/blendSentiment.js'
-import { computeSignal, type SmaTrend } from '../analytics/computeSignal.js'
-import type { HeadAndShouldersPattern } from '../analytics/readHeadAndShoulders.js'
+import { z } from 'zod'
+import { computeSignal } from '../analytics/computeSignal.js'
+import { symbol, unixSeconds } from '../chain/fields.js'
 import { AppError, UpstreamError } from '../errors.js'
 import { getCandleBars, UnknownInstrumentError } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
@@ -38,34 +38,70 @@ export interface SignalsQuery {
   quote: string
 }
 
-export interface Signal {
-  symbol: string
-  /** The candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD). */
-  source: string
-  granularitySec: number
-  bars: number
-  /** Start (unix seconds) of the last bar used; null without bars. */
-  lastBarTime: number | null
-  close: number | null
-  rsi14: number | null
-  macdHistogram: number | null
-  bollingerPctB: number | null
-  vwapPosition: number | null
-  sma20Trend: SmaTrend | null
-  headAndShoulders: { pattern: HeadAndShouldersPattern; confidence: number }
-  fib: { swing: 'up' | 'down'; retracement: number; level: number } | null
-  fibConfidence: number | null
-  sentiment: number | null
-  bias: Bias | null
-  conviction: number | null
-  parts: Record<'rsi' | 'macd' | 'bollinger' | 'vwap' | 'sma' | 'headAndShoulders' | 'fib', number | null>
-}
+const part = z.number().min(0).max(1).nullable()
 
-export interface Signals {
-  signals: Signal[]
-  /** Requested tickers (canonical case) the candle path has no history for. */
-  unknown: string[]
-}
+const signal = z.object({
+  symbol,
+  source: z.string().describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
+  granularitySec: z.number().int().describe('Bar size in seconds (3600)'),
+  bars: z.number().int().describe('Bars used (168 for a full window)'),
+  lastBarTime: unixSeconds.nullable().describe('Start of the last bar used, unix seconds; null without bars'),
+  close: z.number().nullable().describe('Close of the last bar, in the quote currency'),
+  rsi14: z.number().nullable().describe('Wilder RSI(14), 0..100; null under 15 bars'),
+  macdHistogram: z
+    .number()
+    .nullable()
+    .describe('MACD(12/26/9) line minus signal line, quote currency; null under 34 bars'),
+  bollingerPctB: z.number().nullable().describe('Bollinger %B(20, 2σ); null under 20 bars'),
+  vwapPosition: z
+    .number()
+    .nullable()
+    .describe('(close / VWAP − 1) × 100, VWAP of the last 24 bars; null when the source has no volume'),
+  sma20Trend: z.enum(['up', 'down', 'flat']).nullable().describe('SMA(20) direction; null under 25 bars'),
+  headAndShoulders: z.object({
+    pattern: z.enum(['none', 'top', 'inverse']),
+    confidence: z.number().min(0).max(1),
+  }),
+  fib: z
+    .object({
+      swing: z.enum(['up', 'down']),
+      retracement: z.number().min(0).max(1),
+      level: z.number(),
+    })
+    .nullable()
+    .describe('The window swing, the share of it the last close gave back, the nearest Fibonacci level'),
+  fibConfidence: z.number().min(0).max(1).nullable(),
+  sentiment: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe('Blended directional sentiment, 0 = bearish, 1 = bullish'),
+  bias: z.enum(['long', 'short', 'neutral']).nullable(),
+  conviction: z.number().min(0).max(1).nullable().describe('2 × |sentiment − 0.5|'),
+  parts: z
+    .object({
+      rsi: part,
+      macd: part,
+      bollinger: part,
+      vwap: part,
+      sma: part,
+      headAndShoulders: part,
+      fib: part,
+    })
+    .describe('Every per-indicator input to the blend, 0 = bearish, 1 = bullish; null drops out'),
+})
+
+/** What the read answers (the route's output schema). */
+export const signalsOutput = z.object({
+  signals: z.array(signal),
+  unknown: z
+    .array(z.string())
+    .describe('Requested tickers with no price history in that class and quote; empty when none'),
+})
+
+export type Signal = Signals['signals'][number]
+export type Signals = z.output<typeof signalsOutput>
 
 /**
  * Technical signals per symbol over SIGNAL_DAYS days of hourly candles from the candle path

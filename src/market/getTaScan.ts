@@ -1,9 +1,11 @@
+import { z } from 'zod'
 import type { Bar } from '../analytics/bar.js'
-import { buySellDominance, type Dominance, type DominanceSide } from '../analytics/buySellDominance.js'
+import { buySellDominance, type Dominance } from '../analytics/buySellDominance.js'
 import { overallLean } from '../analytics/overallLean.js'
+import { symbol, unixSeconds } from '../chain/fields.js'
 import { UpstreamError } from '../errors.js'
 import { type CandleBars, getRecentBars, UnknownInstrumentError } from './getCandles.js'
-import { TA_DISCLAIMER } from './getChartRead.js'
+import { TA_DISCLAIMER, TA_DISCLAIMER_TEXT } from './getChartRead.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round } from './numbers.js'
@@ -18,30 +20,43 @@ const FRAMES = [
 ] as const
 type FrameName = (typeof FRAMES)[number][0]
 
-export interface ScanFrame {
-  buyPct: number
-  sellPct: number
-  dominance: DominanceSide
-  basis: 'volume' | 'count'
-  /** Bars read (at most SCAN_BARS) and the start of the last one, unix seconds. */
-  bars: number
-  lastBarTime: number
-}
+const frame = z
+  .object({
+    buyPct: z.number().describe('Buy share of the frame’s weight, 0..100'),
+    sellPct: z.number().describe('Sell share, 100 − buyPct'),
+    dominance: z.enum(['buy', 'sell', 'even']).describe('buy at buyPct ≥ 55, sell at ≤ 45, else even'),
+    basis: z
+      .enum(['volume', 'count'])
+      .describe('volume-weighted, or each bar weighs 1 where the source has no volume'),
+    bars: z.number().int().describe('Bars read, at most 60'),
+    lastBarTime: unixSeconds.describe('Start of the last bar read'),
+  })
+  .nullable()
+  .describe('null with fewer than 10 bars in the frame (insufficient history)')
 
-export interface TaScanEntry {
-  symbol: string
-  source: string
-  status: 'ok' | 'insufficient_history'
-  frames: Record<FrameName, ScanFrame | null>
-  lean: DominanceSide | null
-}
+/** What the read answers (the route's output schema). */
+export const taScanOutput = z.object({
+  scans: z.array(
+    z.object({
+      symbol,
+      source: z.string().describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
+      status: z.enum(['ok', 'insufficient_history']).describe('insufficient_history when any frame is null'),
+      frames: z.object({ '1m': frame, '5m': frame, '15m': frame }),
+      lean: z
+        .enum(['buy', 'sell', 'even'])
+        .nullable()
+        .describe(
+          'Mean buyPct of the frames with a read: buy ≥ 55, sell ≤ 45, else even; null when no frame has one',
+        ),
+    }),
+  ),
+  unknown: z.array(z.string()).describe('Requested tickers with no USD product or feed'),
+  disclaimer: TA_DISCLAIMER_TEXT,
+})
 
-export interface TaScan {
-  scans: TaScanEntry[]
-  /** Requested tickers (canonical case) the candle path has no history for. */
-  unknown: string[]
-  disclaimer: string
-}
+export type ScanFrame = NonNullable<TaScanEntry['frames'][FrameName]>
+export type TaScanEntry = TaScan['scans'][number]
+export type TaScan = z.output<typeof taScanOutput>
 
 /**
  * Buy/sell dominance of the last SCAN_BARS whole bars on the 1m, 5m and 15m frames per symbol (all frames

@@ -1,64 +1,9 @@
 import { z } from 'zod'
-import { symbol, unixSeconds } from '../../chain/fields.js'
-import { getSignals } from '../../market/getSignals.js'
+import { getSignals, signalsOutput } from '../../market/getSignals.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { assetClass, symbolList } from '../shared/fields.js'
-
-const part = z.number().min(0).max(1).nullable()
-
-const signal = z.object({
-  symbol,
-  source: z.string().describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
-  granularitySec: z.number().int().describe('Bar size in seconds (3600)'),
-  bars: z.number().int().describe('Bars used (168 for a full window)'),
-  lastBarTime: unixSeconds.nullable().describe('Start of the last bar used, unix seconds; null without bars'),
-  close: z.number().nullable().describe('Close of the last bar, in the quote currency'),
-  rsi14: z.number().nullable().describe('Wilder RSI(14), 0..100; null under 15 bars'),
-  macdHistogram: z
-    .number()
-    .nullable()
-    .describe('MACD(12/26/9) line minus signal line, quote currency; null under 34 bars'),
-  bollingerPctB: z.number().nullable().describe('Bollinger %B(20, 2σ); null under 20 bars'),
-  vwapPosition: z
-    .number()
-    .nullable()
-    .describe('(close / VWAP − 1) × 100, VWAP of the last 24 bars; null when the source has no volume'),
-  sma20Trend: z.enum(['up', 'down', 'flat']).nullable().describe('SMA(20) direction; null under 25 bars'),
-  headAndShoulders: z.object({
-    pattern: z.enum(['none', 'top', 'inverse']),
-    confidence: z.number().min(0).max(1),
-  }),
-  fib: z
-    .object({
-      swing: z.enum(['up', 'down']),
-      retracement: z.number().min(0).max(1),
-      level: z.number(),
-    })
-    .nullable()
-    .describe('The window swing, the share of it the last close gave back, the nearest Fibonacci level'),
-  fibConfidence: z.number().min(0).max(1).nullable(),
-  sentiment: z
-    .number()
-    .min(0)
-    .max(1)
-    .nullable()
-    .describe('Blended directional sentiment, 0 = bearish, 1 = bullish'),
-  bias: z.enum(['long', 'short', 'neutral']).nullable(),
-  conviction: z.number().min(0).max(1).nullable().describe('2 × |sentiment − 0.5|'),
-  parts: z
-    .object({
-      rsi: part,
-      macd: part,
-      bollinger: part,
-      vwap: part,
-      sma: part,
-      headAndShoulders: part,
-      fib: part,
-    })
-    .describe('Every per-indicator input to the blend, 0 = bearish, 1 = bullish; null drops out'),
-})
 
 export const getSignalsRoute = defineRoute({
   id: 'getSignals',
@@ -118,12 +63,7 @@ export const getSignalsRoute = defineRoute({
         .default('USD'),
     }),
   },
-  output: z.object({
-    signals: z.array(signal),
-    unknown: z
-      .array(z.string())
-      .describe('Requested tickers with no price history in that class and quote; empty when none'),
-  }),
+  output: signalsOutput,
   example: {
     query: { symbols: 'BTC,NOPE' },
     output: {

@@ -1,80 +1,10 @@
 import { z } from 'zod'
-import { symbol, unixSeconds } from '../../chain/fields.js'
-import { getChartRead } from '../../market/getChartRead.js'
+import { symbol } from '../../chain/fields.js'
+import { chartReadOutput, getChartRead } from '../../market/getChartRead.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { granularity } from '../shared/fields.js'
-import { TA_DISCLAIMER_TEXT } from '../shared/taFields.js'
-
-const markerKind = z.enum([
-  'golden-cross',
-  'death-cross',
-  'macd-cross-up',
-  'macd-cross-down',
-  'bullish-divergence',
-  'bearish-divergence',
-  'breakout',
-  'breakdown',
-  'higher-high',
-  'higher-low',
-  'lower-high',
-  'lower-low',
-])
-
-const INSUFFICIENT = 'null with insufficient_history (fewer than 50 bars: no made-up value)'
-
-const taOutput = z.object({
-  symbol,
-  source: z.string().describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
-  granularitySec: z.number().int(),
-  status: z
-    .enum(['ok', 'insufficient_history'])
-    .describe('insufficient_history when the source has fewer than 50 whole bars in the window'),
-  needed: z.number().int().nullable().describe('Bars the read needs (50); null when ok'),
-  got: z.number().int().nullable().describe('Bars the source had; null when ok'),
-  trend: z
-    .enum(['up', 'down', 'flat'])
-    .nullable()
-    .describe(
-      `(SMA20 now − SMA20 5 bars ago) / σ20: up above +0.25, down below −0.25, else flat; ${INSUFFICIENT}`,
-    ),
-  momentum: z
-    .object({
-      rsi: z.number().describe('Wilder RSI(14) on the last bar, 0..100, 4 decimals'),
-      macdHistogram: z.number().describe('MACD(12/26/9) line minus signal on the last bar, price units'),
-      state: z.enum(['rising', 'falling', 'neutral']),
-    })
-    .nullable()
-    .describe(
-      `rising: histogram > 0 and RSI > 50; falling: histogram < 0 and RSI < 50; else neutral; ${INSUFFICIENT}`,
-    ),
-  support: z
-    .number()
-    .nullable()
-    .describe(`Highest confirmed swing-low close below the last close; null when none or ${INSUFFICIENT}`),
-  resistance: z
-    .number()
-    .nullable()
-    .describe(`Lowest confirmed swing-high close above the last close; null when none or ${INSUFFICIENT}`),
-  markers: z
-    .array(
-      z.object({ t: unixSeconds, kind: markerKind, price: z.number().describe('Close of the bar at t') }),
-    )
-    .nullable()
-    .describe(`The latest 20 chart events, oldest first; ${INSUFFICIENT}`),
-  gaps: z
-    .number()
-    .int()
-    .nullable()
-    .describe(`Consecutive bars more than 1.5 bars apart (never filled); ${INSUFFICIENT}`),
-  barsUsed: z.number().int().describe('Whole bars read (at most 300)'),
-  lastBarTime: unixSeconds.describe(
-    'Start of the last bar used (the window ends at the start of the current bar)',
-  ),
-  experimental: z.literal(true),
-  disclaimer: TA_DISCLAIMER_TEXT,
-})
 
 export const getTaRoute = defineRoute({
   id: 'getTa',
@@ -114,7 +44,7 @@ export const getTaRoute = defineRoute({
     RSI) and bullish-divergence (a lower swing low with a higher RSI); breakout / breakdown at the first
     close beyond a swing level after its confirmation (each level used once). Sorted by t, the latest 20.`,
   input: { params: z.object({ sym: symbol }), query: z.object({ gran: granularity }) },
-  output: taOutput,
+  output: chartReadOutput,
   example: {
     params: { sym: 'BTC' },
     query: { gran: '1H' },

@@ -1,25 +1,9 @@
 import { z } from 'zod'
-import { symbol, unixSeconds } from '../../chain/fields.js'
-import { getTaScan } from '../../market/getTaScan.js'
+import { getTaScan, taScanOutput } from '../../market/getTaScan.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { symbolList } from '../shared/fields.js'
-import { TA_DISCLAIMER_TEXT } from '../shared/taFields.js'
-
-const frame = z
-  .object({
-    buyPct: z.number().describe('Buy share of the frame’s weight, 0..100'),
-    sellPct: z.number().describe('Sell share, 100 − buyPct'),
-    dominance: z.enum(['buy', 'sell', 'even']).describe('buy at buyPct ≥ 55, sell at ≤ 45, else even'),
-    basis: z
-      .enum(['volume', 'count'])
-      .describe('volume-weighted, or each bar weighs 1 where the source has no volume'),
-    bars: z.number().int().describe('Bars read, at most 60'),
-    lastBarTime: unixSeconds.describe('Start of the last bar read'),
-  })
-  .nullable()
-  .describe('null with fewer than 10 bars in the frame (insufficient history)')
 
 export const getTaScanRoute = defineRoute({
   id: 'getTaScan',
@@ -50,28 +34,7 @@ export const getTaScanRoute = defineRoute({
     unknown, 400 \`unknown_symbol\` (field \`symbols\`), not charged; when no known symbol has a bar at all,
     502, not charged.`,
   input: { query: z.object({ symbols: symbolList(8) }) },
-  output: z.object({
-    scans: z.array(
-      z.object({
-        symbol,
-        source: z
-          .string()
-          .describe('Candle source: exchange product (BTC-USD) or oracle symbol (FX.EUR/USD)'),
-        status: z
-          .enum(['ok', 'insufficient_history'])
-          .describe('insufficient_history when any frame is null'),
-        frames: z.object({ '1m': frame, '5m': frame, '15m': frame }),
-        lean: z
-          .enum(['buy', 'sell', 'even'])
-          .nullable()
-          .describe(
-            'Mean buyPct of the frames with a read: buy ≥ 55, sell ≤ 45, else even; null when no frame has one',
-          ),
-      }),
-    ),
-    unknown: z.array(z.string()).describe('Requested tickers with no USD product or feed'),
-    disclaimer: TA_DISCLAIMER_TEXT,
-  }),
+  output: taScanOutput,
   example: {
     query: { symbols: 'BTC,ETH,NOPE' },
     // Devnet output of GET /v1/ta/scan?symbols=BTC,ETH,NOPE.
