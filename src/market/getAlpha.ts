@@ -1,15 +1,22 @@
 import type { PublicClient } from 'viem'
-import type { Bias } from '../analytics/blendSentiment.js'
-import type { IdeaRead } from '../analytics/ideaFromBars.js'
+import { z } from 'zod'
+import { idea } from '../analytics/ideaFromBars.js'
 import { rankIdeas } from '../analytics/rankIdeas.js'
+import { symbol } from '../chain/fields.js'
 import type { ArbitrageTarget } from './arbitrageTokens.js'
-import { type Arbitrage, getArbitrage } from './getArbitrage.js'
+import { arbitrageOutput, getArbitrage } from './getArbitrage.js'
 import { readUniverse } from './getIdeas.js'
-import { type IdeasSummaryAnswer, summaryOf } from './getIdeasSummary.js'
+import { summaryOf, summaryOutput } from './getIdeasSummary.js'
 import { getSignals, UnknownSignalSymbolError } from './getSignals.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
-import { DEFAULT_IDEA_BASIS, IDEA_MAJORS, IDEAS_DISCLAIMER, ideasOf } from './readIdeas.js'
+import {
+  DEFAULT_IDEA_BASIS,
+  IDEA_MAJORS,
+  IDEAS_DISCLAIMER,
+  IDEAS_DISCLAIMER_TEXT,
+  ideasOf,
+} from './readIdeas.js'
 
 /** Symbols the bundle's signals section reads: the first of the ideas' symbols. */
 export const ALPHA_SIGNAL_SYMBOLS = 10
@@ -23,15 +30,23 @@ export interface AlphaQuery {
   slippageBps: number
 }
 
-export interface Alpha {
-  arbitrage: Arbitrage | null
-  /** Why `arbitrage` is null (no taker); null when it was read. */
-  arbitrageSkipped: string | null
-  ideas: IdeaRead[]
-  signals: { symbol: string; bias: Bias | null; conviction: number | null }[]
-  summary: IdeasSummaryAnswer
-  disclaimer: string
-}
+/** What the read answers (the route's output schema). */
+export const alphaOutput = z.object({
+  arbitrage: arbitrageOutput.nullable(),
+  arbitrageSkipped: z.string().nullable().describe('Why arbitrage is null (no taker); null when read'),
+  ideas: z.array(idea),
+  signals: z.array(
+    z.object({
+      symbol,
+      bias: z.enum(['long', 'short', 'neutral']).nullable(),
+      conviction: z.number().nullable(),
+    }),
+  ),
+  summary: summaryOutput,
+  disclaimer: IDEAS_DISCLAIMER_TEXT,
+})
+
+export type Alpha = z.output<typeof alphaOutput>
 
 /**
  * GET /v1/alpha: the ideas reads of `symbols` (default IDEA_MAJORS) read once and given twice, ranked

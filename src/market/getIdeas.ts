@@ -1,14 +1,22 @@
-import type { IdeaBasis, IdeaRead } from '../analytics/ideaFromBars.js'
-import { type IdeaRanking, rankIdeas, type Worthwhileness } from '../analytics/rankIdeas.js'
+import { z } from 'zod'
+import { type IdeaBasis, idea, ideaBasis } from '../analytics/ideaFromBars.js'
+import {
+  type IdeaRanking,
+  ideaRanking,
+  rankIdeas,
+  type Worthwhileness,
+  worthwhileness,
+} from '../analytics/rankIdeas.js'
 import { UpstreamError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
 import {
   IDEA_MAJORS,
   IDEAS_DISCLAIMER,
+  IDEAS_DISCLAIMER_TEXT,
   type IdeaMarketReads,
-  type IdeasSkipped,
   ideasOf,
+  ideasSkipped,
   readIdeasCached,
   skippedOf,
 } from './readIdeas.js'
@@ -23,14 +31,17 @@ export interface IdeasQuery {
   ranking: IdeaRanking
 }
 
-export interface Ideas {
-  worthwhileness: Worthwhileness
-  basis: IdeaBasis
-  ranking: IdeaRanking
-  ideas: IdeaRead[]
-  skipped: IdeasSkipped
-  disclaimer: string
-}
+/** What the read answers (the route's output schema). */
+export const ideasOutput = z.object({
+  worthwhileness,
+  basis: ideaBasis,
+  ranking: ideaRanking,
+  ideas: z.array(idea),
+  skipped: ideasSkipped,
+  disclaimer: IDEAS_DISCLAIMER_TEXT,
+})
+
+export type Ideas = z.output<typeof ideasOutput>
 
 /**
  * GET /v1/ideas: one idea per market (`readIdeas` → `ideaFromBars`), filtered and ordered by `rankIdeas`,

@@ -1,14 +1,14 @@
 import { z } from 'zod'
-import { symbol, wallet } from '../../chain/fields.js'
-import { getAlpha } from '../../market/getAlpha.js'
+import { wallet } from '../../chain/fields.js'
+import { arbitrageTarget } from '../../market/arbitrageTokens.js'
+import { alphaOutput, getAlpha } from '../../market/getAlpha.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { arbitrageOutput, arbitrageTarget, budget } from '../shared/arbitrageSchema.js'
+import { budget } from '../shared/arbitrageSchema.js'
 import { slippageBpsQuery, symbolList } from '../shared/fields.js'
 import { ETH_LONG, SUMMARY_EXAMPLE } from '../shared/ideaExamples.js'
-import { ideasLimit, summaryOutput } from '../shared/ideaReads.js'
-import { IDEAS_DISCLAIMER_TEXT, idea } from '../shared/ideaSchema.js'
+import { ideasLimit } from '../shared/ideaReads.js'
 
 export const getAlphaRoute = defineRoute({
   id: 'getAlpha',
@@ -38,20 +38,7 @@ export const getAlphaRoute = defineRoute({
       slippageBps: slippageBpsQuery(10_000),
     }),
   },
-  output: z.object({
-    arbitrage: arbitrageOutput.nullable(),
-    arbitrageSkipped: z.string().nullable().describe('Why arbitrage is null (no taker); null when read'),
-    ideas: z.array(idea),
-    signals: z.array(
-      z.object({
-        symbol,
-        bias: z.enum(['long', 'short', 'neutral']).nullable(),
-        conviction: z.number().nullable(),
-      }),
-    ),
-    summary: summaryOutput,
-    disclaimer: IDEAS_DISCLAIMER_TEXT,
-  }),
+  output: alphaOutput,
   // Without `taker` the arbitrage section is skipped: that keeps this example (it travels in the 402 header) small.
   example: {
     query: { symbols: 'BTC,ETH,SOL', limit: '1' },

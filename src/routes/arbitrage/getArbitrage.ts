@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { wallet } from '../../chain/fields.js'
-import { getArbitrage } from '../../market/getArbitrage.js'
+import { arbitrageTarget } from '../../market/arbitrageTokens.js'
+import { arbitrageOutput, getArbitrage } from '../../market/getArbitrage.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { arbitrageOutput, arbitrageTarget, budget } from '../shared/arbitrageSchema.js'
+import { budget } from '../shared/arbitrageSchema.js'
 import { slippageBpsQuery } from '../shared/fields.js'
 
 /** Values the example shares, so it tells one consistent story (Base mainnet addresses). */

@@ -1,21 +1,14 @@
 import { z } from 'zod'
-import { getIdeas } from '../../market/getIdeas.js'
+import { ideaBasis } from '../../analytics/ideaFromBars.js'
+import { ideaRanking, worthwhileness } from '../../analytics/rankIdeas.js'
+import { getIdeas, ideasOutput } from '../../market/getIdeas.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { symbolList } from '../shared/fields.js'
 import { BTC_SHORT, ETH_LONG, SOL_NEUTRAL_TAIL } from '../shared/ideaExamples.js'
 import { ideasLimit } from '../shared/ideaReads.js'
-import {
-  IDEA_RULES,
-  IDEAS_DISCLAIMER_TEXT,
-  idea,
-  ideaBasis,
-  ideaRanking,
-  ideasSkipped,
-} from '../shared/ideaSchema.js'
-
-const worthwhileness = z.enum(['strict', 'loose']).default('strict')
+import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getIdeasRoute = defineRoute({
   id: 'getIdeas',
@@ -50,14 +43,7 @@ export const getIdeasRoute = defineRoute({
       ranking: ideaRanking,
     }),
   },
-  output: z.object({
-    worthwhileness,
-    basis: ideaBasis,
-    ranking: ideaRanking,
-    ideas: z.array(idea),
-    skipped: ideasSkipped,
-    disclaimer: IDEAS_DISCLAIMER_TEXT,
-  }),
+  output: ideasOutput,
   example: {
     query: { symbols: 'BTC,ETH,SOL', limit: '2', worthwhileness: 'strict' },
     output: {
