@@ -2,14 +2,15 @@ import type { PublicClient } from 'viem'
 import { z } from 'zod'
 import { idea } from '../analytics/ideaFromBars.js'
 import { rankIdeas } from '../analytics/rankIdeas.js'
-import { symbol } from '../chain/fields.js'
-import type { ArbitrageTarget } from './arbitrageTokens.js'
-import { arbitrageOutput, getArbitrage } from './getArbitrage.js'
-import { readUniverse } from './getIdeas.js'
+import { symbol, wallet } from '../chain/fields.js'
+import { arbitrageTarget } from './arbitrageTokens.js'
+import { arbitrageOutput, budget, getArbitrage } from './getArbitrage.js'
+import { ideasLimit, readUniverse } from './getIdeas.js'
 import { summaryOf, summaryOutput } from './getIdeasSummary.js'
 import { getSignals, UnknownSignalSymbolError } from './getSignals.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
+import { slippageBpsQuery, symbolList } from './queryFields.js'
 import {
   DEFAULT_IDEA_BASIS,
   IDEA_MAJORS,
@@ -21,14 +22,17 @@ import {
 /** Symbols the bundle's signals section reads: the first of the ideas' symbols. */
 export const ALPHA_SIGNAL_SYMBOLS = 10
 
-export interface AlphaQuery {
-  target: ArbitrageTarget
-  budget: number
-  taker?: string | undefined
-  symbols?: readonly string[] | undefined
-  limit: number
-  slippageBps: number
-}
+/** The query the read takes (the route's query schema). */
+export const alphaQuery = z.object({
+  target: arbitrageTarget,
+  budget,
+  taker: wallet.optional(),
+  symbols: symbolList(20).optional(),
+  limit: ideasLimit,
+  slippageBps: slippageBpsQuery(10_000),
+})
+
+export type AlphaQuery = z.output<typeof alphaQuery>
 
 /** What the read answers (the route's output schema). */
 export const alphaOutput = z.object({

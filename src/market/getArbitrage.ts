@@ -8,28 +8,40 @@ import {
   amountForBudget,
   valueArbitrageRoute,
 } from '../analytics/valueArbitrageRoute.js'
-import { address, atomicAmount } from '../chain/fields.js'
+import { address, atomicAmount, wallet } from '../chain/fields.js'
 import {
   ARBITRAGE_INTERMEDIATES,
   ARBITRAGE_TOKENS,
-  type ArbitrageTarget,
   type ArbitrageToken,
+  arbitrageTarget,
 } from './arbitrageTokens.js'
 import type { PriceSource } from './knownTokens.js'
 import type { MarketData } from './marketData.js'
 import { fromAtomic } from './numbers.js'
 import { onchainSwapSource } from './onchainSwapSource.js'
+import { queryNumber, slippageBpsQuery } from './queryFields.js'
 import type { SwapQuote, SwapQuoteSource } from './swapQuoteSource.js'
 
 export const ARBITRAGE_DISCLAIMER =
   'Indicative, not advice: quotes move with every block and other traders; each leg is bounded only by its own minOut.'
 
-export interface ArbitrageQuery {
-  target: ArbitrageTarget
-  budget: number
-  taker: string
-  slippageBps: number
-}
+/** The USD budget query field of GET /v1/arbitrage (and /v1/alpha). */
+export const budget = queryNumber(0)
+  .default(100)
+  .describe('USD of the target each route sells in its first leg, >= 0, default 100')
+
+/** The query the read takes (the route's query schema). */
+export const arbitrageQuery = z.object({
+  target: arbitrageTarget,
+  budget,
+  // `wallet`, as POST /v1/tx/swap's taker: a zero-address taker would pay for bodies the builder refuses.
+  taker: wallet.describe(
+    'Wallet that would send the legs (quotes and swap bodies are for it); not the zero address',
+  ),
+  slippageBps: slippageBpsQuery(10_000),
+})
+
+export type ArbitrageQuery = z.output<typeof arbitrageQuery>
 
 const usd = z.number()
 

@@ -1,14 +1,8 @@
-import { z } from 'zod'
-import { wallet } from '../../chain/fields.js'
-import { arbitrageTarget } from '../../market/arbitrageTokens.js'
-import { alphaOutput, getAlpha } from '../../market/getAlpha.js'
+import { alphaOutput, alphaQuery, getAlpha } from '../../market/getAlpha.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { budget } from '../shared/arbitrageSchema.js'
-import { slippageBpsQuery, symbolList } from '../shared/fields.js'
 import { ETH_LONG, SUMMARY_EXAMPLE } from '../shared/ideaExamples.js'
-import { ideasLimit } from '../shared/ideaReads.js'
 
 export const getAlphaRoute = defineRoute({
   id: 'getAlpha',
@@ -29,14 +23,7 @@ export const getAlphaRoute = defineRoute({
     upstream failing is 502 (the bundle is all or nothing); neither is charged. Reference price $0.01; the
     machine-readable description of the spec lists $0.02. Indicative, not advice.`,
   input: {
-    query: z.object({
-      target: arbitrageTarget,
-      budget,
-      taker: wallet.optional(),
-      symbols: symbolList(20).optional(),
-      limit: ideasLimit,
-      slippageBps: slippageBpsQuery(10_000),
-    }),
+    query: alphaQuery,
   },
   output: alphaOutput,
   // Without `taker` the arbitrage section is skipped: that keeps this example (it travels in the 402 header) small.

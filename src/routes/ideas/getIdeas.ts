@@ -1,13 +1,8 @@
-import { z } from 'zod'
-import { ideaBasis } from '../../analytics/ideaFromBars.js'
-import { ideaRanking, worthwhileness } from '../../analytics/rankIdeas.js'
-import { getIdeas, ideasOutput } from '../../market/getIdeas.js'
+import { getIdeas, ideasOutput, ideasQuery } from '../../market/getIdeas.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbolList } from '../shared/fields.js'
 import { BTC_SHORT, ETH_LONG, SOL_NEUTRAL_TAIL } from '../shared/ideaExamples.js'
-import { ideasLimit } from '../shared/ideaReads.js'
 import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getIdeasRoute = defineRoute({
@@ -35,13 +30,7 @@ export const getIdeasRoute = defineRoute({
     \`unknown_symbol\` naming \`symbols\`, and no price or bar for any is 502; neither is charged. Reference
     price $0.01; the spec also lists strict at $0.008.`,
   input: {
-    query: z.object({
-      symbols: symbolList(20).optional(),
-      limit: ideasLimit,
-      worthwhileness,
-      basis: ideaBasis,
-      ranking: ideaRanking,
-    }),
+    query: ideasQuery,
   },
   output: ideasOutput,
   example: {
