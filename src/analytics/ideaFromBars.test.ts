@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { z } from 'zod'
-import type { idea } from '../routes/shared/ideaSchema.js'
 import type { Bar } from './bar.js'
+import type { idea } from './ideaFromBars.js'
 import { IDEA_WARMUP_BARS, type IdeaMarket, type IdeaRead, ideaFromBars } from './ideaFromBars.js'
 
 const SIX_H = 21_600

@@ -1,3 +1,5 @@
+import { z } from 'zod'
+import { symbol } from '../chain/fields.js'
 import type { Bar } from './bar.js'
 import { type InsufficientHistory, insufficientHistory } from './insufficientHistory.js'
 
@@ -5,7 +7,12 @@ import { type InsufficientHistory, insufficientHistory } from './insufficientHis
  * The candle basis of an idea. `'6h-30d'`: six-hour bars (21 600 s) over the last 30 days (≈ 120 bars);
  * `'1d-1y'`: daily bars (86 400 s) over the last 365 days (≈ 365 bars). The caller picks the default.
  */
-export type IdeaBasis = '6h-30d' | '1d-1y'
+export const ideaBasis = z
+  .enum(['1d-1y', '6h-30d'])
+  .default('1d-1y')
+  .describe('Candle basis: 1d-1y (default) daily bars over 365 days, or 6h-30d six-hour bars over 30 days')
+
+export type IdeaBasis = z.output<typeof ideaBasis>
 
 /** Bar length and look-back window of each basis, in seconds. */
 export const IDEA_BASES: Readonly<Record<IdeaBasis, { barSec: number; windowSec: number }>> = {
@@ -23,31 +30,42 @@ export interface IdeaMarket {
   mark: number
 }
 
-/** A leverage idea, field for field the `idea` schema of src/routes/shared/ideaSchema.ts. */
-export interface IdeaRead {
-  symbol: string
-  pairIndex: number
-  category: string
-  direction: 'long' | 'short'
-  entry: number
-  stop: number
-  target: number | null
-  liquidation: number | null
-  /** Expected-return proxy as a fraction of entry (unleveraged). */
-  edge: number | null
-  leverage: number
-  maxLeverage: number
-  conviction: number
-  open: {
-    pairIndex: number
-    long: boolean
-    leverage: number
-    markPrice: number
-    tradeType: 0
-    tp: number
-    sl: number
-  }
-}
+/** The body fields of POST /v1/tx/risk/open that act on an idea, pre-filled. */
+export const riskOpenInputs = z.object({
+  pairIndex: z.number().int(),
+  long: z.boolean(),
+  leverage: z.number(),
+  markPrice: z.number().describe('The entry: the oracle price the idea was read at'),
+  tradeType: z.literal(0),
+  tp: z.number().describe('The target'),
+  sl: z.number().describe('The stop'),
+})
+
+/** A leverage idea. The single-asset forms also fill target, liquidation and edge. */
+export const idea = z.object({
+  symbol,
+  pairIndex: z.number().int(),
+  category: z.string().describe('The perp venue’s group: crypto, forex, commodities, indices, stocks'),
+  direction: z.enum(['long', 'short']),
+  entry: z.number().describe('The oracle price of the pair now'),
+  stop: z.number().describe('entry ∓ 2 ATR'),
+  target: z.number().nullable().describe('entry ± 4 ATR (2R); null in ranked lists (see open.tp)'),
+  liquidation: z
+    .number()
+    .nullable()
+    .describe('entry × (1 ∓ 0.9 ÷ leverage), the venue’s −90 % collateral line; null in ranked lists'),
+  edge: z
+    .number()
+    .nullable()
+    .describe('conviction × 2S − (1 − conviction) × S, S = stop distance ÷ entry; null in ranked lists'),
+  leverage: z.number().describe('Suggested range-survival leverage, capped at the pair maximum'),
+  maxLeverage: z.number().describe('The pair’s maximum, as GET /v1/risk/pairs reports it'),
+  conviction: z.number().describe('tanh(min(|d|, |s|)), 0..1'),
+  open: riskOpenInputs.describe('Inputs for POST /v1/tx/risk/open (add collateralUsdc and owner)'),
+})
+
+/** A leverage idea as the reads publish it. */
+export type IdeaRead = z.output<typeof idea>
 
 /** No idea for this market: the trend rule found no direction, or no allowed leverage survives the stop. */
 export interface NeutralRead {

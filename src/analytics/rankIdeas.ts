@@ -1,8 +1,17 @@
+import { z } from 'zod'
 import { compareIdeas } from './compareIdeas.js'
 import type { IdeaRead } from './ideaFromBars.js'
 
-export type Worthwhileness = 'strict' | 'loose'
-export type IdeaRanking = 'conviction' | 'edge-rate'
+/** Which ideas are worth listing (see MIN_EDGE); GET /v1/ideas takes it as a query field. */
+export const worthwhileness = z.enum(['strict', 'loose']).default('strict')
+
+export type Worthwhileness = z.output<typeof worthwhileness>
+export const ideaRanking = z
+  .enum(['edge-rate', 'conviction'])
+  .default('edge-rate')
+  .describe('edge-rate (default): edge × leverage per holding time; conviction: conviction first')
+
+export type IdeaRanking = z.output<typeof ideaRanking>
 
 /**
  * The least edge (expected return as a fraction of entry, unleveraged: `ideaFromBars`'s edge) an idea

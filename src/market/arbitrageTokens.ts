@@ -1,9 +1,15 @@
 import type { Address } from 'viem'
+import { z } from 'zod'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
 import type { PriceSource } from './knownTokens.js'
 
 /** What GET /v1/arbitrage accepts as `target`. */
-export type ArbitrageTarget = 'USDC' | 'ETH' | 'WETH' | 'xETH' | 'xBTC' | 'xADA' | 'xXRP'
+export const arbitrageTarget = z
+  .enum(['USDC', 'ETH', 'WETH', 'xETH', 'xBTC', 'xADA', 'xXRP'])
+  .default('xBTC')
+  .describe('Asset the routes start and end in: USDC, ETH, WETH, xETH, xBTC, xADA or xXRP; default xBTC')
+
+export type ArbitrageTarget = z.output<typeof arbitrageTarget>
 
 export interface ArbitrageToken {
   symbol: string

@@ -1,37 +1,56 @@
 import type { PublicClient } from 'viem'
-import type { Bias } from '../analytics/blendSentiment.js'
-import type { IdeaRead } from '../analytics/ideaFromBars.js'
+import { z } from 'zod'
+import { idea } from '../analytics/ideaFromBars.js'
 import { rankIdeas } from '../analytics/rankIdeas.js'
-import type { ArbitrageTarget } from './arbitrageTokens.js'
-import { type Arbitrage, getArbitrage } from './getArbitrage.js'
-import { readUniverse } from './getIdeas.js'
-import { type IdeasSummaryAnswer, summaryOf } from './getIdeasSummary.js'
+import { symbol, wallet } from '../chain/fields.js'
+import { arbitrageTarget } from './arbitrageTokens.js'
+import { arbitrageOutput, budget, getArbitrage } from './getArbitrage.js'
+import { ideasLimit, readUniverse } from './getIdeas.js'
+import { summaryOf, summaryOutput } from './getIdeasSummary.js'
 import { getSignals, UnknownSignalSymbolError } from './getSignals.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
-import { DEFAULT_IDEA_BASIS, IDEA_MAJORS, IDEAS_DISCLAIMER, ideasOf } from './readIdeas.js'
+import { slippageBpsQuery, symbolList } from './queryFields.js'
+import {
+  DEFAULT_IDEA_BASIS,
+  IDEA_MAJORS,
+  IDEAS_DISCLAIMER,
+  IDEAS_DISCLAIMER_TEXT,
+  ideasOf,
+} from './readIdeas.js'
 
 /** Symbols the bundle's signals section reads: the first of the ideas' symbols. */
 export const ALPHA_SIGNAL_SYMBOLS = 10
 
-export interface AlphaQuery {
-  target: ArbitrageTarget
-  budget: number
-  taker?: string | undefined
-  symbols?: readonly string[] | undefined
-  limit: number
-  slippageBps: number
-}
+/** The query the read takes (the route's query schema). */
+export const alphaQuery = z.object({
+  target: arbitrageTarget,
+  budget,
+  taker: wallet.optional(),
+  symbols: symbolList(20).optional(),
+  limit: ideasLimit,
+  slippageBps: slippageBpsQuery(10_000),
+})
 
-export interface Alpha {
-  arbitrage: Arbitrage | null
-  /** Why `arbitrage` is null (no taker); null when it was read. */
-  arbitrageSkipped: string | null
-  ideas: IdeaRead[]
-  signals: { symbol: string; bias: Bias | null; conviction: number | null }[]
-  summary: IdeasSummaryAnswer
-  disclaimer: string
-}
+export type AlphaQuery = z.output<typeof alphaQuery>
+
+/** What the read answers (the route's output schema). */
+export const alphaOutput = z.object({
+  arbitrage: arbitrageOutput.nullable(),
+  arbitrageSkipped: z.string().nullable().describe('Why arbitrage is null (no taker); null when read'),
+  ideas: z.array(idea),
+  signals: z.array(
+    z.object({
+      symbol,
+      bias: z.enum(['long', 'short', 'neutral']).nullable(),
+      conviction: z.number().nullable(),
+    }),
+  ),
+  summary: summaryOutput,
+  disclaimer: IDEAS_DISCLAIMER_TEXT,
+})
+
+export type Alpha = z.output<typeof alphaOutput>
 
 /**
  * GET /v1/alpha: the ideas reads of `symbols` (default IDEA_MAJORS) read once and given twice, ranked

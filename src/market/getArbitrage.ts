@@ -1,4 +1,5 @@
 import { type Address, getAddress, type PublicClient } from 'viem'
+import { z } from 'zod'
 import { enumerateArbitrageCycles } from '../analytics/enumerateArbitrageCycles.js'
 import { MAX_SLIPPAGE_BPS } from '../analytics/minOutAfterSlippage.js'
 import { rankArbitrageRoutes } from '../analytics/rankArbitrageRoutes.js'
@@ -7,82 +8,98 @@ import {
   amountForBudget,
   valueArbitrageRoute,
 } from '../analytics/valueArbitrageRoute.js'
+import { address, atomicAmount, wallet } from '../chain/fields.js'
 import {
   ARBITRAGE_INTERMEDIATES,
   ARBITRAGE_TOKENS,
-  type ArbitrageTarget,
   type ArbitrageToken,
+  arbitrageTarget,
 } from './arbitrageTokens.js'
 import type { PriceSource } from './knownTokens.js'
 import type { MarketData } from './marketData.js'
 import { fromAtomic } from './numbers.js'
 import { onchainSwapSource } from './onchainSwapSource.js'
+import { queryNumber, slippageBpsQuery } from './queryFields.js'
 import type { SwapQuote, SwapQuoteSource } from './swapQuoteSource.js'
 
 export const ARBITRAGE_DISCLAIMER =
   'Indicative, not advice: quotes move with every block and other traders; each leg is bounded only by its own minOut.'
 
-export interface ArbitrageQuery {
-  target: ArbitrageTarget
-  budget: number
-  taker: string
-  slippageBps: number
-}
+/** The USD budget query field of GET /v1/arbitrage (and /v1/alpha). */
+export const budget = queryNumber(0)
+  .default(100)
+  .describe('USD of the target each route sells in its first leg, >= 0, default 100')
 
-export interface SwapLegBody {
-  fromToken: Address
-  toToken: Address
-  fromAmount: string
-  taker: Address
-  slippageBps: number
-}
+/** The query the read takes (the route's query schema). */
+export const arbitrageQuery = z.object({
+  target: arbitrageTarget,
+  budget,
+  // `wallet`, as POST /v1/tx/swap's taker: a zero-address taker would pay for bodies the builder refuses.
+  taker: wallet.describe(
+    'Wallet that would send the legs (quotes and swap bodies are for it); not the zero address',
+  ),
+  slippageBps: slippageBpsQuery(10_000),
+})
 
-export interface ArbitrageLeg {
-  venue: string
-  fromToken: Address
-  toToken: Address
-  amountIn: string
-  expectedOut: string
-  minOut: string
-  swap: SwapLegBody
-}
+export type ArbitrageQuery = z.output<typeof arbitrageQuery>
 
-export interface ArbitrageRoute {
-  rank: number
-  path: string[]
-  amountIn: string
-  expectedOut: string
-  minOut: string
-  minOutUsd: number
-  leftoverUsd: number
-  gasUnits: string
-  gasUsd: number
-  feesUsd: number
-  netUsd: number
-  legs: ArbitrageLeg[]
-}
+const usd = z.number()
 
-export interface ReferencePrice {
-  symbol: string
-  priceUsd: number | null
-  /** `coinbase:<product>` (exchange spot) or `par`; null when no price is known. */
-  source: string | null
-}
+const legSchema = z.object({
+  venue: z.string().describe('`Uniswap_V3 <fee>%`, `Aerodrome_V2`, or `0x:<sources>`'),
+  fromToken: address,
+  toToken: address,
+  amountIn: atomicAmount,
+  expectedOut: atomicAmount,
+  minOut: atomicAmount.describe('The leg reverts below it; the next leg sells exactly this'),
+  swap: z
+    .object({
+      fromToken: address,
+      toToken: address,
+      fromAmount: atomicAmount,
+      taker: address,
+      slippageBps: z.number().int(),
+    })
+    .describe('The exact body for POST /v1/tx/swap'),
+})
 
-export interface Arbitrage {
-  target: ArbitrageTarget
-  token: Address | null
-  referencePriceUsd: number | null
-  referenceSource: string | null
-  budgetUsd: number
-  blockNumber: string | null
-  baseFeeWei: string | null
-  /** Every price the answer used: the target, the intermediates and ETH-USD (gas). */
-  referencePrices: ReferencePrice[]
-  routes: ArbitrageRoute[]
-  reason: string | null
-  disclaimer: string
-}
+const arbitrageRouteSchema = z.object({
+  rank: z.number().int().describe('1 = highest netUsd'),
+  path: z.array(z.string()).describe('Tokens and venues alternating, first and last the target'),
+  amountIn: atomicAmount.describe('Target sold by the first leg'),
+  expectedOut: atomicAmount.describe('Target the final leg is expected to return'),
+  minOut: atomicAmount.describe('Target the final leg returns at worst'),
+  minOutUsd: usd.describe('minOut at the reference price (worst case: leftovers may be 0)'),
+  leftoverUsd: usd.describe('Intermediate tokens filled above each leg’s minOut, kept by the taker'),
+  gasUnits: atomicAmount.describe('Gas units counted for all legs (an upper bound)'),
+  gasUsd: usd,
+  feesUsd: usd.describe('Pool and aggregator fees, already inside the quoted outputs'),
+  netUsd: usd.describe('expectedOut + leftovers − amountIn − gas, in USD'),
+  legs: z.array(legSchema),
+})
+
+/** What the read answers (the output schema of GET /v1/arbitrage, also part of GET /v1/alpha). */
+export const arbitrageOutput = z.object({
+  target: z.string(),
+  token: address.nullable().describe('The target’s token (native ETH: the 0xEeee… sentinel); null: none'),
+  referencePriceUsd: usd.nullable(),
+  referenceSource: z.string().nullable().describe('`coinbase:<product>` (exchange spot) or `par`'),
+  budgetUsd: usd,
+  blockNumber: z.string().nullable().describe('Block whose base fee priced the gas'),
+  baseFeeWei: z.string().nullable(),
+  referencePrices: z
+    .array(z.object({ symbol: z.string(), priceUsd: usd.nullable(), source: z.string().nullable() }))
+    .describe('Every reference price used: the target, the intermediates, ETH-USD for gas'),
+  routes: z.array(arbitrageRouteSchema),
+  reason: z.string().nullable().describe('Why routes is empty; null when it is not'),
+  disclaimer: z.string(),
+})
+
+export type Arbitrage = z.output<typeof arbitrageOutput>
+export type ArbitrageRoute = Arbitrage['routes'][number]
+export type ArbitrageLeg = ArbitrageRoute['legs'][number]
+export type SwapLegBody = ArbitrageLeg['swap']
+export type ReferencePrice = Arbitrage['referencePrices'][number]
 
 const ETH_USD: PriceSource = { kind: 'spot', product: 'ETH-USD' }
 

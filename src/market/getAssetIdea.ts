@@ -1,5 +1,7 @@
-import type { IdeaBasis, IdeaRead, NeutralRead } from '../analytics/ideaFromBars.js'
+import { z } from 'zod'
+import { type IdeaBasis, idea, ideaBasis } from '../analytics/ideaFromBars.js'
 import { pickAlternatives } from '../analytics/pickAlternatives.js'
+import { symbol } from '../chain/fields.js'
 import { UpstreamError } from '../errors.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
@@ -8,23 +10,27 @@ import { IDEA_MAJORS, IDEAS_DISCLAIMER, type IdeaOutcome, ideasOf, readIdeasCach
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
 
 /** One market's read in the single-asset form: the idea with target, liquidation and edge, or why none. */
-export interface AssetRead {
-  symbol: string
-  status: 'ok' | 'neutral' | 'insufficient_history'
-  /** neutral: `no_trend` or `stop_too_wide`; null otherwise. */
-  reason: NeutralRead['reason'] | null
-  /** insufficient_history: bars the rule needs and bars it got; null otherwise. */
-  needed: number | null
-  got: number | null
-  idea: IdeaRead | null
-}
+/** One market's read in the single-asset form. */
+export const assetRead = z.object({
+  symbol,
+  status: z.enum(['ok', 'neutral', 'insufficient_history']),
+  reason: z.enum(['no_trend', 'stop_too_wide']).nullable().describe('Why neutral; null otherwise'),
+  needed: z.number().int().nullable().describe('insufficient_history: the warm-up (25); null otherwise'),
+  got: z.number().int().nullable().describe('insufficient_history: bars in the window; null otherwise'),
+  idea: idea.nullable().describe('With target, liquidation and edge; null unless status is ok'),
+})
 
-export interface AssetIdea extends AssetRead {
-  basis: IdeaBasis
-  alternatives: IdeaRead[]
-  hedge: IdeaRead | null
-  disclaimer: string
-}
+export type AssetRead = z.output<typeof assetRead>
+
+/** What the read answers (the route's output schema). */
+export const assetIdeaOutput = assetRead.extend({
+  basis: ideaBasis,
+  alternatives: z.array(idea),
+  hedge: idea.nullable(),
+  disclaimer: z.string().describe('Indicative, not advice'),
+})
+
+export type AssetIdea = z.output<typeof assetIdeaOutput>
 
 /**
  * GET /v1/ideas/asset/{sym}: `sym`'s read in the single-asset form, with better alternatives and a hedge
@@ -46,7 +52,7 @@ export async function getAssetIdea(
   if (r.unknown.includes(symbol)) throw new UnknownPerpSymbolError([symbol], 'sym')
   const own = r.reads.find((x) => x.symbol === symbol)
   if (own === undefined) throw new UpstreamError('candles', `no price or bars for ${symbol}`)
-  const read = assetRead(own)
+  const read = assetReadOf(own)
   const picked = pickAlternatives(
     { symbol, pairIndex: read.idea?.pairIndex ?? -1, idea: 'status' in own ? null : own },
     ideasOf(r.reads),
@@ -61,7 +67,7 @@ export async function getAssetIdea(
 }
 
 /** An outcome of `ideaFromBars` in the single-asset form. */
-export function assetRead(o: IdeaOutcome): AssetRead {
+export function assetReadOf(o: IdeaOutcome): AssetRead {
   const base = { symbol: o.symbol, reason: null, needed: null, got: null, idea: null }
   if (!('status' in o)) return { ...base, status: 'ok', idea: presentIdea(o, 'asset') }
   if (o.status === 'neutral') return { ...base, status: 'neutral', reason: o.reason }

@@ -1,7 +1,9 @@
 import { z } from 'zod'
+import { symbol } from '../chain/fields.js'
 import { AppError } from '../errors.js'
 import { findPythFeed, PYTH_TYPES_BY_CLASS } from './findPythFeed.js'
 import type { MarketData } from './marketData.js'
+import { candleClass, queryInt } from './queryFields.js'
 
 export class UnknownInstrumentError extends AppError {
   override readonly name = 'UnknownInstrumentError'
@@ -17,13 +19,31 @@ export class UnknownInstrumentError extends AppError {
   }
 }
 
-export interface CandlesQuery {
-  product?: string | undefined
-  sym?: string | undefined
-  cls?: string | undefined
-  quote: string
-  days: number
-}
+/** The query the read takes (the route's query schema). */
+export const candlesQuery = z
+  .object({
+    product: z
+      .string()
+      .regex(/^[A-Z0-9]{2,12}-[A-Z]{3,5}$/, { error: 'must be an exchange product such as BTC-USD.' })
+      .optional(),
+    sym: symbol.optional(),
+    cls: candleClass.optional(),
+    quote: z
+      .string()
+      .regex(/^[A-Z]{3,5}$/, { error: 'must be a currency code such as USD.' })
+      .default('USD'),
+    days: queryInt(1, 350).default(30).describe('Window in days, 1..350, default 30'),
+  })
+  .refine((q) => q.product !== undefined || q.sym !== undefined, {
+    error: 'is required: pass product, or sym with cls.',
+    path: ['product'],
+  })
+  .refine((q) => q.sym === undefined || q.cls !== undefined || q.product !== undefined, {
+    error: 'is required with sym (Commodities, Indices, Forex, Stocks or Crypto).',
+    path: ['cls'],
+  })
+
+export type CandlesQuery = z.output<typeof candlesQuery>
 
 /** What the read answers (the route's output schema). */
 export const candlesOutput = z.object({

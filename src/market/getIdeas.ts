@@ -1,36 +1,47 @@
-import type { IdeaBasis, IdeaRead } from '../analytics/ideaFromBars.js'
-import { type IdeaRanking, rankIdeas, type Worthwhileness } from '../analytics/rankIdeas.js'
+import { z } from 'zod'
+import { type IdeaBasis, idea, ideaBasis } from '../analytics/ideaFromBars.js'
+import { ideaRanking, rankIdeas, worthwhileness } from '../analytics/rankIdeas.js'
 import { UpstreamError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
+import { queryInt, symbolList } from './queryFields.js'
 import {
   IDEA_MAJORS,
   IDEAS_DISCLAIMER,
+  IDEAS_DISCLAIMER_TEXT,
   type IdeaMarketReads,
-  type IdeasSkipped,
   ideasOf,
+  ideasSkipped,
   readIdeasCached,
   skippedOf,
 } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
 
-export interface IdeasQuery {
-  /** Default: IDEA_MAJORS. */
-  symbols?: readonly string[] | undefined
-  limit: number
-  worthwhileness: Worthwhileness
-  basis: IdeaBasis
-  ranking: IdeaRanking
-}
+/** How many ideas a ranked read lists (GET /v1/ideas, /v1/alpha). */
+export const ideasLimit = queryInt(1, 12).default(6).describe('Number of ideas, 1..12, default 6')
 
-export interface Ideas {
-  worthwhileness: Worthwhileness
-  basis: IdeaBasis
-  ranking: IdeaRanking
-  ideas: IdeaRead[]
-  skipped: IdeasSkipped
-  disclaimer: string
-}
+/** The query the read takes (the route's query schema). */
+export const ideasQuery = z.object({
+  symbols: symbolList(20).optional(),
+  limit: ideasLimit,
+  worthwhileness,
+  basis: ideaBasis,
+  ranking: ideaRanking,
+})
+
+export type IdeasQuery = z.output<typeof ideasQuery>
+
+/** What the read answers (the route's output schema). */
+export const ideasOutput = z.object({
+  worthwhileness,
+  basis: ideaBasis,
+  ranking: ideaRanking,
+  ideas: z.array(idea),
+  skipped: ideasSkipped,
+  disclaimer: IDEAS_DISCLAIMER_TEXT,
+})
+
+export type Ideas = z.output<typeof ideasOutput>
 
 /**
  * GET /v1/ideas: one idea per market (`readIdeas` → `ideaFromBars`), filtered and ordered by `rankIdeas`,

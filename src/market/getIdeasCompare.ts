@@ -1,33 +1,42 @@
+import { z } from 'zod'
 import { compareAssets } from '../analytics/compareAssets.js'
-import type { IdeaBasis } from '../analytics/ideaFromBars.js'
+import { type IdeaBasis, ideaBasis } from '../analytics/ideaFromBars.js'
+import { symbol, unixSeconds } from '../chain/fields.js'
 import { InvalidInputError, UpstreamError } from '../errors.js'
-import { type AssetRead, assetRead } from './getAssetIdea.js'
+import { assetRead, assetReadOf } from './getAssetIdea.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round, significant } from './numbers.js'
-import { IDEAS_DISCLAIMER, readIdeasCached } from './readIdeas.js'
+import { IDEAS_DISCLAIMER, IDEAS_DISCLAIMER_TEXT, readIdeasCached } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
 
-export interface IdeasCompare {
-  a: AssetRead
-  b: AssetRead
-  basis: IdeaBasis
-  status: 'ok' | 'insufficient_history'
-  /** Common bars compared; with insufficient_history, the rule's need and what the legs had in common. */
-  bars: number
-  needed: number | null
-  /** First and last common bar (unix seconds); null with insufficient_history. */
-  from: number | null
-  to: number | null
-  ratio: number | null
-  relativeStrength: number | null
-  ratioSlopePctPerBar: number | null
-  ratioTrend: 'up' | 'down' | 'flat' | null
-  zScore: number | null
-  correlation: number | null
-  suggestion: { long: string; short: string } | null
-  disclaimer: string
-}
+/** What the read answers (the route's output schema). */
+export const ideasCompareOutput = z.object({
+  a: assetRead,
+  b: assetRead,
+  basis: ideaBasis,
+  status: z.enum(['ok', 'insufficient_history']),
+  bars: z.number().int().describe('Common bars compared'),
+  needed: z.number().int().nullable().describe('insufficient_history: the 20 common bars needed'),
+  from: unixSeconds.nullable(),
+  to: unixSeconds.nullable(),
+  ratio: z.number().nullable(),
+  relativeStrength: z.number().nullable().describe('Return of a minus return of b over the window, percent'),
+  ratioSlopePctPerBar: z
+    .number()
+    .nullable()
+    .describe('Least-squares slope of ln(a ÷ b) per bar, as percent per bar'),
+  ratioTrend: z
+    .enum(['up', 'down', 'flat'])
+    .nullable()
+    .describe('up / down when the fitted move over the window is at least one σ of ln(a ÷ b)'),
+  zScore: z.number().nullable(),
+  correlation: z.number().nullable(),
+  suggestion: z.object({ long: symbol, short: symbol }).nullable(),
+  disclaimer: IDEAS_DISCLAIMER_TEXT,
+})
+
+export type IdeasCompare = z.output<typeof ideasCompareOutput>
 
 /**
  * GET /v1/ideas/compare: `compareAssets` over the two markets' basis bars (the bars `readIdeas` reads for
@@ -55,7 +64,7 @@ export async function getIdeasCompare(
     throw new UpstreamError('candles', `no price or bars for ${r.unavailable.join(', ')}`)
   }
   const pair = compareAssets(r.bars.get(a) ?? [], r.bars.get(b) ?? [])
-  const legs = { a: assetRead(readA), b: assetRead(readB), basis: q.basis, disclaimer: IDEAS_DISCLAIMER }
+  const legs = { a: assetReadOf(readA), b: assetReadOf(readB), basis: q.basis, disclaimer: IDEAS_DISCLAIMER }
   if (pair.status === 'insufficient_history') {
     return {
       ...legs,

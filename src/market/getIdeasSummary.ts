@@ -1,27 +1,33 @@
+import { z } from 'zod'
 import type { IdeaBasis, IdeaRead } from '../analytics/ideaFromBars.js'
+import { idea, ideaBasis } from '../analytics/ideaFromBars.js'
 import { summarizeIdeas } from '../analytics/summarizeIdeas.js'
+import { symbol } from '../chain/fields.js'
 import { readUniverse } from './getIdeas.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
 import {
   IDEA_MAJORS,
   IDEAS_DISCLAIMER,
+  IDEAS_DISCLAIMER_TEXT,
   type IdeaMarketReads,
-  type IdeasSkipped,
+  ideasSkipped,
   skippedOf,
 } from './readIdeas.js'
 
-export interface IdeasSummaryAnswer {
-  basis: IdeaBasis
-  bestLong: IdeaRead | null
-  bestShort: IdeaRead | null
-  topByCategory: Record<string, IdeaRead>
-  breadth: { long: number; short: number; neutral: number }
-  /** The markets read (canonical tickers). */
-  universe: string[]
-  skipped: IdeasSkipped
-  disclaimer: string
-}
+/** What the read answers (GET /v1/ideas/summary, also part of GET /v1/alpha). */
+export const summaryOutput = z.object({
+  basis: ideaBasis,
+  bestLong: idea.nullable(),
+  bestShort: idea.nullable(),
+  topByCategory: z.record(z.string(), idea),
+  breadth: z.object({ long: z.number().int(), short: z.number().int(), neutral: z.number().int() }),
+  universe: z.array(symbol).describe('The markets read'),
+  skipped: ideasSkipped,
+  disclaimer: IDEAS_DISCLAIMER_TEXT,
+})
+
+export type IdeasSummaryAnswer = z.output<typeof summaryOutput>
 
 /** GET /v1/ideas/summary: `summarizeIdeas` over the default universe (IDEA_MAJORS), ideas in the list form. */
 export async function getIdeasSummary(

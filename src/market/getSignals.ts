@@ -6,6 +6,7 @@ import { getCandleBars, UnknownInstrumentError } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { round, significant } from './numbers.js'
+import { assetClass, symbolList } from './queryFields.js'
 
 /** The candle basis: 7 days of hourly bars (168), the window ending at the start of the current hour. */
 export const SIGNAL_DAYS = 7
@@ -32,11 +33,17 @@ export class UnknownSignalSymbolError extends AppError {
   }
 }
 
-export interface SignalsQuery {
-  symbols: readonly string[]
-  cls?: 'Commodities' | 'Indices' | 'Forex' | 'Stocks' | undefined
-  quote: string
-}
+/** The query the read takes (the route's query schema). */
+export const signalsQuery = z.object({
+  symbols: symbolList(10),
+  cls: assetClass.optional(),
+  quote: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { error: 'must be a 3-letter currency code.' })
+    .default('USD'),
+})
+
+export type SignalsQuery = z.output<typeof signalsQuery>
 
 const part = z.number().min(0).max(1).nullable()
 

@@ -1,11 +1,12 @@
 import { type Address, getAddress, type PublicClient } from 'viem'
 import { z } from 'zod'
-import { address, atomicAmount } from '../chain/fields.js'
+import { address, atomicAmount, positiveAtomicAmount, tokenOrNative } from '../chain/fields.js'
 import { ETH_DECIMALS } from '../chain/units.js'
 import { AppError, InvalidInputError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 import { fromAtomic, significant } from './numbers.js'
 import { onchainSwapSource } from './onchainSwapSource.js'
+import { slippageBpsQuery } from './queryFields.js'
 import { usdOrNull } from './readFields.js'
 
 /** Neither source can fill the pair at this size: nothing to quote, nothing charged. */
@@ -22,14 +23,16 @@ export class NoLiquidityError extends AppError {
   }
 }
 
-export interface SwapPriceQuery {
-  fromToken: Address
-  toToken: Address
-  /** Atomic units of fromToken, positive (the route's schema checks it). */
-  fromAmount: bigint
-  taker: Address
-  slippageBps: number
-}
+/** The query the read takes (the route's query schema). */
+export const swapPriceQuery = z.object({
+  fromToken: tokenOrNative,
+  toToken: tokenOrNative,
+  fromAmount: positiveAtomicAmount,
+  taker: address.describe('The wallet that would swap (0x checks its balance and allowance)'),
+  slippageBps: slippageBpsQuery(10_000),
+})
+
+export type SwapPriceQuery = z.output<typeof swapPriceQuery>
 
 /** What the read answers (the route's output schema). */
 export const swapPriceOutput = z.object({

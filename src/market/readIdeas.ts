@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { Bar } from '../analytics/bar.js'
 import {
   IDEA_BASES,
@@ -7,6 +8,7 @@ import {
   ideaFromBars,
   type NeutralRead,
 } from '../analytics/ideaFromBars.js'
+import { symbol } from '../chain/fields.js'
 import { createTtlCache, type TtlCache } from '../ttlCache.js'
 import { findPythFeed } from './findPythFeed.js'
 import { getRecentBars } from './getCandles.js'
@@ -156,13 +158,20 @@ export function ideasOf(reads: readonly IdeaOutcome[]): IdeaRead[] {
   return reads.filter((r): r is IdeaRead => !('status' in r))
 }
 
+/** Markets an ideas read left out, and why: never a made-up idea. */
+export const ideasSkipped = z.object({
+  neutral: z
+    .array(z.object({ symbol, reason: z.enum(['no_trend', 'stop_too_wide']) }))
+    .describe('No direction (no_trend), or no allowed leverage survives the stop (stop_too_wide)'),
+  insufficientHistory: z
+    .array(z.object({ symbol, needed: z.number().int(), got: z.number().int() }))
+    .describe('Fewer bars in the basis window than the rule’s warm-up (25)'),
+  unknown: z.array(z.string()).describe('No perp pair SYM/USD with an oracle feed'),
+  unavailable: z.array(z.string()).describe('Listed, but no oracle price or no usable bar right now'),
+})
+
 /** Why the reads left markets out, as every ideas answer reports it. */
-export interface IdeasSkipped {
-  neutral: { symbol: string; reason: NeutralRead['reason'] }[]
-  insufficientHistory: { symbol: string; needed: number; got: number }[]
-  unknown: string[]
-  unavailable: string[]
-}
+export type IdeasSkipped = z.output<typeof ideasSkipped>
 
 export function skippedOf(r: IdeaMarketReads): IdeasSkipped {
   const neutral: IdeasSkipped['neutral'] = []
@@ -176,3 +185,5 @@ export function skippedOf(r: IdeaMarketReads): IdeasSkipped {
 }
 
 export const IDEAS_DISCLAIMER = 'Indicative, not advice'
+
+export const IDEAS_DISCLAIMER_TEXT = z.string().describe('Indicative, not advice')

@@ -1,14 +1,8 @@
-import { z } from 'zod'
-import { symbol, wallet } from '../../chain/fields.js'
-import { getAlpha } from '../../market/getAlpha.js'
+import { alphaOutput, alphaQuery, getAlpha } from '../../market/getAlpha.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { arbitrageOutput, arbitrageTarget, budget } from '../shared/arbitrageSchema.js'
-import { slippageBpsQuery, symbolList } from '../shared/fields.js'
 import { ETH_LONG, SUMMARY_EXAMPLE } from '../shared/ideaExamples.js'
-import { ideasLimit, summaryOutput } from '../shared/ideaReads.js'
-import { IDEAS_DISCLAIMER_TEXT, idea } from '../shared/ideaSchema.js'
 
 export const getAlphaRoute = defineRoute({
   id: 'getAlpha',
@@ -29,29 +23,9 @@ export const getAlphaRoute = defineRoute({
     upstream failing is 502 (the bundle is all or nothing); neither is charged. Reference price $0.01; the
     machine-readable description of the spec lists $0.02. Indicative, not advice.`,
   input: {
-    query: z.object({
-      target: arbitrageTarget,
-      budget,
-      taker: wallet.optional(),
-      symbols: symbolList(20).optional(),
-      limit: ideasLimit,
-      slippageBps: slippageBpsQuery(10_000),
-    }),
+    query: alphaQuery,
   },
-  output: z.object({
-    arbitrage: arbitrageOutput.nullable(),
-    arbitrageSkipped: z.string().nullable().describe('Why arbitrage is null (no taker); null when read'),
-    ideas: z.array(idea),
-    signals: z.array(
-      z.object({
-        symbol,
-        bias: z.enum(['long', 'short', 'neutral']).nullable(),
-        conviction: z.number().nullable(),
-      }),
-    ),
-    summary: summaryOutput,
-    disclaimer: IDEAS_DISCLAIMER_TEXT,
-  }),
+  output: alphaOutput,
   // Without `taker` the arbitrage section is skipped: that keeps this example (it travels in the 402 header) small.
   example: {
     query: { symbols: 'BTC,ETH,SOL', limit: '1' },

@@ -1,11 +1,8 @@
-import { z } from 'zod'
-import { wallet } from '../../chain/fields.js'
-import { getArbitrage } from '../../market/getArbitrage.js'
+import type { z } from 'zod'
+import { arbitrageOutput, arbitrageQuery, getArbitrage } from '../../market/getArbitrage.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { arbitrageOutput, arbitrageTarget, budget } from '../shared/arbitrageSchema.js'
-import { slippageBpsQuery } from '../shared/fields.js'
 
 /** Values the example shares, so it tells one consistent story (Base mainnet addresses). */
 const EXAMPLE_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -133,15 +130,7 @@ export const getArbitrageRoute = defineRoute({
     Errors: 400 naming the field (taker missing, malformed or the zero address, budget < 0, slippageBps
     outside 0..10000, unknown target); 502 when the exchange or the chain fails. None is charged.`,
   input: {
-    query: z.object({
-      target: arbitrageTarget,
-      budget,
-      // `wallet`, as POST /v1/tx/swap's taker: a zero-address taker would pay for bodies the builder refuses.
-      taker: wallet.describe(
-        'Wallet that would send the legs (quotes and swap bodies are for it); not the zero address',
-      ),
-      slippageBps: slippageBpsQuery(10_000),
-    }),
+    query: arbitrageQuery,
   },
   output: arbitrageOutput,
   example: {

@@ -1,10 +1,7 @@
-import { z } from 'zod'
-import { symbol } from '../../chain/fields.js'
-import { candlesOutput, getCandles } from '../../market/getCandles.js'
+import { candlesOutput, candlesQuery, getCandles } from '../../market/getCandles.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { candleClass, queryInt } from '../shared/fields.js'
 
 export const getCandlesRoute = defineRoute({
   id: 'getCandles',
@@ -21,28 +18,7 @@ export const getCandlesRoute = defineRoute({
     Crypto, SYM-QUOTE), else the oracle’s price history for that class (productId is then the oracle symbol,
     e.g. FX.EUR/USD). Unknown instruments get 404 \`unknown_instrument\`.`,
   input: {
-    query: z
-      .object({
-        product: z
-          .string()
-          .regex(/^[A-Z0-9]{2,12}-[A-Z]{3,5}$/, { error: 'must be an exchange product such as BTC-USD.' })
-          .optional(),
-        sym: symbol.optional(),
-        cls: candleClass.optional(),
-        quote: z
-          .string()
-          .regex(/^[A-Z]{3,5}$/, { error: 'must be a currency code such as USD.' })
-          .default('USD'),
-        days: queryInt(1, 350).default(30).describe('Window in days, 1..350, default 30'),
-      })
-      .refine((q) => q.product !== undefined || q.sym !== undefined, {
-        error: 'is required: pass product, or sym with cls.',
-        path: ['product'],
-      })
-      .refine((q) => q.sym === undefined || q.cls !== undefined || q.product !== undefined, {
-        error: 'is required with sym (Commodities, Indices, Forex, Stocks or Crypto).',
-        path: ['cls'],
-      }),
+    query: candlesQuery,
   },
   output: candlesOutput,
   example: {

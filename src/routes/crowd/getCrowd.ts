@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { crowdOutput, getCrowd } from '../../market/getCrowd.js'
+import { symbolList } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbolList } from '../shared/fields.js'
 
 export const getCrowdRoute = defineRoute({
   id: 'getCrowd',

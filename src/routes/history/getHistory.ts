@@ -1,10 +1,10 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
 import { getHistory, historyOutput } from '../../market/getHistory.js'
+import { queryInt } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { queryInt } from '../shared/fields.js'
 import { walletParams } from '../shared/readFields.js'
 
 const historyCursor = z

@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { ideaBasis } from '../../analytics/ideaFromBars.js'
 import { symbol } from '../../chain/fields.js'
-import { getAssetIdea } from '../../market/getAssetIdea.js'
+import { assetIdeaOutput, getAssetIdea } from '../../market/getAssetIdea.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { assetRead, IDEA_RULES, idea, ideaBasis } from '../shared/ideaSchema.js'
+import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getAssetIdeaRoute = defineRoute({
   id: 'getAssetIdea',
@@ -24,12 +25,7 @@ export const getAssetIdeaRoute = defineRoute({
     null when none or when the asset has no idea. Only ideas with edge > 0 are offered. ${IDEA_RULES} A
     ticker without a listed pair is 404 \`unknown_instrument\` naming \`sym\`, not charged.`,
   input: { params: z.object({ sym: symbol }), query: z.object({ basis: ideaBasis }) },
-  output: assetRead.extend({
-    basis: ideaBasis,
-    alternatives: z.array(idea),
-    hedge: idea.nullable(),
-    disclaimer: z.string().describe('Indicative, not advice'),
-  }),
+  output: assetIdeaOutput,
   example: {
     params: { sym: 'ETH' },
     output: {

@@ -1,21 +1,9 @@
-import { z } from 'zod'
-import { getIdeas } from '../../market/getIdeas.js'
+import { getIdeas, ideasOutput, ideasQuery } from '../../market/getIdeas.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbolList } from '../shared/fields.js'
 import { BTC_SHORT, ETH_LONG, SOL_NEUTRAL_TAIL } from '../shared/ideaExamples.js'
-import { ideasLimit } from '../shared/ideaReads.js'
-import {
-  IDEA_RULES,
-  IDEAS_DISCLAIMER_TEXT,
-  idea,
-  ideaBasis,
-  ideaRanking,
-  ideasSkipped,
-} from '../shared/ideaSchema.js'
-
-const worthwhileness = z.enum(['strict', 'loose']).default('strict')
+import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getIdeasRoute = defineRoute({
   id: 'getIdeas',
@@ -42,22 +30,9 @@ export const getIdeasRoute = defineRoute({
     \`unknown_symbol\` naming \`symbols\`, and no price or bar for any is 502; neither is charged. Reference
     price $0.01; the spec also lists strict at $0.008.`,
   input: {
-    query: z.object({
-      symbols: symbolList(20).optional(),
-      limit: ideasLimit,
-      worthwhileness,
-      basis: ideaBasis,
-      ranking: ideaRanking,
-    }),
+    query: ideasQuery,
   },
-  output: z.object({
-    worthwhileness,
-    basis: ideaBasis,
-    ranking: ideaRanking,
-    ideas: z.array(idea),
-    skipped: ideasSkipped,
-    disclaimer: IDEAS_DISCLAIMER_TEXT,
-  }),
+  output: ideasOutput,
   example: {
     query: { symbols: 'BTC,ETH,SOL', limit: '2', worthwhileness: 'strict' },
     output: {

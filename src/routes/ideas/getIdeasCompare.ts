@@ -1,11 +1,12 @@
 import { z } from 'zod'
-import { symbol, unixSeconds } from '../../chain/fields.js'
-import { getIdeasCompare } from '../../market/getIdeasCompare.js'
+import { ideaBasis } from '../../analytics/ideaFromBars.js'
+import { symbol } from '../../chain/fields.js'
+import { getIdeasCompare, ideasCompareOutput } from '../../market/getIdeasCompare.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { ETH_LONG } from '../shared/ideaExamples.js'
-import { assetRead, IDEA_RULES, IDEAS_DISCLAIMER_TEXT, ideaBasis } from '../shared/ideaSchema.js'
+import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getIdeasCompareRoute = defineRoute({
   id: 'getIdeasCompare',
@@ -28,33 +29,7 @@ export const getIdeasCompareRoute = defineRoute({
     b is 400 naming \`b\`; a ticker without a listed pair is 404 \`unknown_instrument\` naming \`a\` or
     \`b\`; not charged.`,
   input: { query: z.object({ a: symbol, b: symbol, basis: ideaBasis }) },
-  output: z.object({
-    a: assetRead,
-    b: assetRead,
-    basis: ideaBasis,
-    status: z.enum(['ok', 'insufficient_history']),
-    bars: z.number().int().describe('Common bars compared'),
-    needed: z.number().int().nullable().describe('insufficient_history: the 20 common bars needed'),
-    from: unixSeconds.nullable(),
-    to: unixSeconds.nullable(),
-    ratio: z.number().nullable(),
-    relativeStrength: z
-      .number()
-      .nullable()
-      .describe('Return of a minus return of b over the window, percent'),
-    ratioSlopePctPerBar: z
-      .number()
-      .nullable()
-      .describe('Least-squares slope of ln(a ÷ b) per bar, as percent per bar'),
-    ratioTrend: z
-      .enum(['up', 'down', 'flat'])
-      .nullable()
-      .describe('up / down when the fitted move over the window is at least one σ of ln(a ÷ b)'),
-    zScore: z.number().nullable(),
-    correlation: z.number().nullable(),
-    suggestion: z.object({ long: symbol, short: symbol }).nullable(),
-    disclaimer: IDEAS_DISCLAIMER_TEXT,
-  }),
+  output: ideasCompareOutput,
   example: {
     query: { a: 'ETH', b: 'BTC' },
     output: {

@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { getIdeasSummary } from '../../market/getIdeasSummary.js'
+import { ideaBasis } from '../../analytics/ideaFromBars.js'
+import { getIdeasSummary, summaryOutput } from '../../market/getIdeasSummary.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { SUMMARY_EXAMPLE } from '../shared/ideaExamples.js'
-import { summaryOutput } from '../shared/ideaReads.js'
-import { IDEA_RULES, ideaBasis } from '../shared/ideaSchema.js'
+import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getIdeasSummaryRoute = defineRoute({
   id: 'getIdeasSummary',

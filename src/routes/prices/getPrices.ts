@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { getPrices, pricesOutput } from '../../market/getPrices.js'
+import { symbolList } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { symbolList } from '../shared/fields.js'
 
 export const getPricesRoute = defineRoute({
   id: 'getPrices',

@@ -3,8 +3,8 @@
  * /v1/alpha).
  */
 import type { z } from 'zod'
-import type { summaryOutput } from './ideaReads.js'
-import type { idea } from './ideaSchema.js'
+import type { idea } from '../../analytics/ideaFromBars.js'
+import type { summaryOutput } from '../../market/getIdeasSummary.js'
 
 /** Ranked-list ideas: target, liquidation and edge are filled by single-asset reads only. */
 export const ETH_LONG = {

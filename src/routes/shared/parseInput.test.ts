@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { slippageBpsBody } from '../../builders/bodyFields.js'
 import { address, atomicAmount } from '../../chain/fields.js'
 import { InvalidInputError, MalformedBodyError } from '../../errors.js'
-import { queryInt, queryNumber, symbolList } from './fields.js'
+import { queryInt, queryNumber, symbolList } from '../../market/queryFields.js'
 import { parseInput, singleQueryValues } from './parseInput.js'
 
 const body = z.strictObject({ owner: address, assets: atomicAmount, slippageBps: slippageBpsBody(5000) })

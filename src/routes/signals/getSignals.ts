@@ -1,9 +1,7 @@
-import { z } from 'zod'
-import { getSignals, signalsOutput } from '../../market/getSignals.js'
+import { getSignals, signalsOutput, signalsQuery } from '../../market/getSignals.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { assetClass, symbolList } from '../shared/fields.js'
 
 export const getSignalsRoute = defineRoute({
   id: 'getSignals',
@@ -54,14 +52,7 @@ export const getSignalsRoute = defineRoute({
     \`unknown_symbol\` (field \`symbols\`) and not charged. Duplicate symbols are answered once. Indicative,
     not advice.`,
   input: {
-    query: z.object({
-      symbols: symbolList(10),
-      cls: assetClass.optional(),
-      quote: z
-        .string()
-        .regex(/^[A-Z]{3}$/, { error: 'must be a 3-letter currency code.' })
-        .default('USD'),
-    }),
+    query: signalsQuery,
   },
   output: signalsOutput,
   example: {

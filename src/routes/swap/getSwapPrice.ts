@@ -1,10 +1,7 @@
-import { z } from 'zod'
-import { address, positiveAtomicAmount, tokenOrNative } from '../../chain/fields.js'
-import { getSwapPrice, swapPriceOutput } from '../../market/getSwapPrice.js'
+import { getSwapPrice, swapPriceOutput, swapPriceQuery } from '../../market/getSwapPrice.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { slippageBpsQuery } from '../shared/fields.js'
 
 export const getSwapPriceRoute = defineRoute({
   id: 'getSwapPrice',
@@ -34,13 +31,7 @@ export const getSwapPriceRoute = defineRoute({
     \`fromAmount\` 0); 409 \`no_liquidity\` when no pool can fill it; 502 with Retry-After when 0x or the
     RPC fails. None of them is charged.`,
   input: {
-    query: z.object({
-      fromToken: tokenOrNative,
-      toToken: tokenOrNative,
-      fromAmount: positiveAtomicAmount,
-      taker: address.describe('The wallet that would swap (0x checks its balance and allowance)'),
-      slippageBps: slippageBpsQuery(10_000),
-    }),
+    query: swapPriceQuery,
   },
   output: swapPriceOutput,
   example: {

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { symbol } from '../../chain/fields.js'
 import { chartReadOutput, getChartRead } from '../../market/getChartRead.js'
+import { granularity } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { granularity } from '../shared/fields.js'
 
 export const getTaRoute = defineRoute({
   id: 'getTa',

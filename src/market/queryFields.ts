@@ -1,10 +1,12 @@
 import { z } from 'zod'
-import { SYMBOL } from '../../chain/fields.js'
+import { SYMBOL } from '../chain/fields.js'
 
 /**
- * Field schemas of the route table's own inputs: tickers, query numbers, timeframes. The chain values
- * (addresses, atomic amounts, ids) are in chain/fields.ts.
+ * Query fields of the reads: query strings are text, so numbers arrive as digits and are coerced, then
+ * range-checked (the input layer refuses a non-decimal number first); ticker lists, asset classes and
+ * timeframes. The chain values (addresses, atomic amounts, ids, tickers) are in chain/fields.ts.
  */
+
 /** Query strings are text: numbers arrive as digits and are coerced, then range-checked. */
 export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
 export const queryNumber = (min: number) => z.coerce.number().min(min)
