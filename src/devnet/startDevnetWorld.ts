@@ -193,7 +193,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       // Inside the deployer's queue, so no keeper or pusher transaction straddles the revert.
       reset: () =>
         ctx.exclusive(async () => {
-          await ctx.testClient.request({ method: 'evm_revert', params: [snapshot] } as never)
+          await ctx.testClient.revert({ id: snapshot })
           // One empty block at the start's base fee: anvil keeps its fee state across a revert, and its
           // calls at `latest` price BASEFEE from it, so the head and the calls agree again.
           if (baseFeePerGas !== null) await ctx.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas })

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { toFacilitatorEvmSigner } from '@x402/evm'
 import {
   type Abi,
+  concat,
   createWalletClient,
   decodeFunctionResult,
   defineChain,
@@ -52,11 +53,18 @@ function nonceRefused(err: unknown): boolean {
   return /nonce too low|lower than the current nonce|replacement transaction underpriced/i.test(text)
 }
 
-interface ContractRead {
+/** A contract call as x402's signer describes it (its ABI untyped), as calldata (with its suffix). */
+function contractCall(a: {
   address: `0x${string}`
-  abi: Abi
+  abi: readonly unknown[]
   functionName: string
   args?: readonly unknown[]
+  dataSuffix?: `0x${string}`
+}): { to: `0x${string}`; data: Hex; abi: Abi } {
+  // x402 hands over the ABI fragments it built with viem: Abi by construction, untyped by its interface.
+  const abi = a.abi as Abi
+  const call = encodeFunctionData({ abi, functionName: a.functionName, args: a.args ?? [] })
+  return { to: a.address, data: a.dataSuffix === undefined ? call : concat([call, a.dataSuffix]), abi }
 }
 
 /**
@@ -128,19 +136,10 @@ export function createRelayerSigner(options: {
       address: account.address,
       // viem's readContract takes no gas cap, so the read is an eth_call of our own with one.
       readContract: async (a) => {
-        const read = a as ContractRead
-        const data = encodeFunctionData({
-          abi: read.abi,
-          functionName: read.functionName,
-          args: read.args ?? [],
-        } as never)
+        const { to, data, abi } = contractCall(a)
         try {
-          const { data: returned } = await wallet.call({ to: read.address, data, gas: gasLimit })
-          return decodeFunctionResult({
-            abi: read.abi,
-            functionName: read.functionName,
-            data: returned ?? '0x',
-          } as never)
+          const { data: returned } = await wallet.call({ to, data, gas: gasLimit })
+          return decodeFunctionResult({ abi, functionName: a.functionName, data: returned ?? '0x' })
         } catch (err) {
           markGasLimit(err)
           throw err
@@ -156,8 +155,9 @@ export function createRelayerSigner(options: {
       // at the gas limit, and the transaction carries exactly the estimate: a payer's code cannot make it
       // spend more whatever it does between the estimate and the inclusion.
       writeContract: async (a) => {
+        const { to, data } = contractCall(a)
         const [gas, fees] = await Promise.all([
-          wallet.estimateContractGas({ ...(a as object), gas: gasLimit } as never).catch((err: unknown) => {
+          wallet.estimateGas({ account, to, data, gas: gasLimit }).catch((err: unknown) => {
             markGasLimit(err)
             throw err
           }),
@@ -167,7 +167,7 @@ export function createRelayerSigner(options: {
           markGasLimit(new Error('out of gas'))
           throw new SettlementGasLimitError(`the settlement needs ${gas} gas, above the limit ${gasLimit}`)
         }
-        return broadcast((nonce) => wallet.writeContract({ ...(a as object), gas, ...fees, nonce } as never))
+        return broadcast((nonce) => wallet.sendTransaction({ to, data, gas, ...fees, nonce }))
       },
       sendTransaction: (a) => broadcast((nonce) => wallet.sendTransaction({ ...a, gas: gasLimit, nonce })),
       // Asks for the receipt itself, not only on new blocks (see pollReceipt); bounded like the x402
