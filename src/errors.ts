@@ -5,6 +5,39 @@
  */
 export type ErrorStatus = 400 | 402 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 501 | 502 | 503
 
+/**
+ * The codes any route or the HTTP layer itself can answer, besides a builder's, a read's and a payment's own
+ * (BUILD_ERRORS, READ_ERRORS, PAYMENT_ERRORS): the status each answers and what it means. The registry of
+ * every code the API answers (src/routes/shared/errorCodes.ts) merges them.
+ */
+export const GENERIC_ERRORS = {
+  invalid_input: { status: 400, meaning: 'A field is missing or malformed; `field` names it.' },
+  malformed_body: { status: 400, meaning: 'The body is not a JSON object that can be read.' },
+  unsupported_media_type: { status: 400, meaning: 'The body is not sent as application/json.' },
+  body_too_large: { status: 400, meaning: 'The body is larger than the service accepts.' },
+  not_found: { status: 404, meaning: 'No such endpoint; GET /v1 lists every endpoint.' },
+  method_not_allowed: { status: 405, meaning: 'The path is served under other methods; `Allow` lists them.' },
+  rate_limited: {
+    status: 429,
+    meaning: 'Over the rate ceiling for this client or wallet; retry after Retry-After.',
+  },
+  internal_error: { status: 500, meaning: 'A bug on our side; nothing was charged.' },
+  not_implemented: { status: 501, meaning: 'Specified but not built yet; nothing is charged.' },
+  upstream_unavailable: {
+    status: 502,
+    meaning:
+      'An upstream (a market API, or the chain RPC) did not answer usefully, or its answer failed our checks; ' +
+      '`details.upstream` names it, nothing was charged, retry after Retry-After.',
+  },
+  store_unavailable: {
+    status: 503,
+    meaning:
+      "The service's database or shared state did not answer; nothing was charged, retry after Retry-After.",
+  },
+} as const satisfies Record<string, { status: ErrorStatus; meaning: string }>
+
+export type GenericErrorCode = keyof typeof GENERIC_ERRORS
+
 export interface ErrorBody {
   error: { code: string; message: string; field?: string; details?: Record<string, unknown> }
 }
@@ -41,7 +74,13 @@ export class InvalidInputError extends AppError {
 /** The request body is not a JSON object we can read at all. */
 export class MalformedBodyError extends AppError {
   override readonly name = 'MalformedBodyError'
-  constructor(message: string, code = 'malformed_body') {
+  constructor(
+    message: string,
+    code: Extract<
+      GenericErrorCode,
+      'malformed_body' | 'unsupported_media_type' | 'body_too_large'
+    > = 'malformed_body',
+  ) {
     super(400, code, message, 'body')
   }
 }

@@ -13,7 +13,9 @@ import { routeTable } from '../src/routes/table.js'
  * parameters, new operation keys. Descriptions (the operation's and every `description` inside a schema)
  * are compared with runs of whitespace collapsed to one space, so prose may be re-wrapped in the source but
  * not reworded. A deliberate change to what is published replaces the fixture in the same commit, saying
- * why.
+ * why. Once so far, a pure addition: each error response's schema gained, beside its Error `$ref`, the enum
+ * of the codes the operation answers with that status (`properties.error.properties.code.enum`); the
+ * fixture's contents were extended in place with exactly those keys, nothing else of it changed.
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Operation = { [key: string]: Json }

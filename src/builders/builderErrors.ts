@@ -10,8 +10,16 @@ import type { BuilderIssues } from './txStep.js'
  */
 export const BUILD_ERRORS = {
   // The engine's own, for every builder.
-  simulation_reverted: { status: 422, meaning: 'The bundle reverts when simulated in order from the owner.' },
-  insufficient_balance: { status: 422, meaning: 'The owner holds less than the bundle spends.' },
+  simulation_reverted: {
+    status: 422,
+    meaning:
+      'The bundle reverts when simulated in order from the owner (`details.stepIndex`, the decoded `details.reason`).',
+  },
+  insufficient_balance: {
+    status: 422,
+    meaning:
+      'The owner holds less than the bundle spends (`details.issues.balance`: token, actual, expected).',
+  },
   unlisted_target: {
     status: 422,
     meaning: 'A token, vault or market is outside the network’s address book.',
@@ -92,6 +100,15 @@ export const BUILD_ERRORS = {
 } as const satisfies Record<string, { status: ErrorStatus; meaning: string }>
 
 export type BuildErrorCode = keyof typeof BUILD_ERRORS
+
+/** A builder that cannot serve on this network profile at all (not a refusal of the body): never charged. */
+export const BUILDER_FAULTS = {
+  util_not_deployed: {
+    status: 501,
+    meaning:
+      'UTIL is not deployed on this network profile (no UTIL_TOKEN configured): there is nothing to burn.',
+  },
+} as const satisfies Record<string, { status: ErrorStatus; meaning: string }>
 
 /** The guards a builder enforces itself (the engine's own codes have their classes below). */
 export type BuildRefusalCode = Exclude<

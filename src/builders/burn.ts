@@ -7,7 +7,7 @@ import { AppError } from '../errors.js'
 import type { TokenMeta } from '../market/lendingChain.js'
 import { owner } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
-import { assertBalance, BuildRefusedError } from './builderErrors.js'
+import { assertBalance, BUILDER_FAULTS, BuildRefusedError } from './builderErrors.js'
 import { required } from './required.js'
 import { tokenLabel } from './tokenLabel.js'
 import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
@@ -20,7 +20,7 @@ export class UtilNotDeployedError extends AppError {
   override readonly name = 'UtilNotDeployedError'
   constructor() {
     super(
-      501,
+      BUILDER_FAULTS.util_not_deployed.status,
       'util_not_deployed',
       'UTIL is not deployed on this network profile (no UTIL_TOKEN configured), so there is nothing to burn. Nothing was charged.',
     )

@@ -1,17 +1,64 @@
 import type { Config } from '../config.js'
+import type { ErrorStatus } from '../errors.js'
 import type { JsonSchema } from '../jsonSchema.js'
-import { PAYMENT_ERRORS } from '../payments/paymentError.js'
 import { usdToAtomic } from '../payments/usdToAtomic.js'
 import type { Route } from '../routes/route.js'
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../routes/shared/catalog.js'
+import { ERROR_CODES, type ErrorCode } from '../routes/shared/errorCodes.js'
 import { paymentTerms } from '../routes/shared/paymentTerms.js'
+import { routeErrorCodes } from '../routes/shared/routeErrorCodes.js'
 import { routeSchemas } from '../routes/shared/routeSchemas.js'
 
-const errorRef = { $ref: '#/components/schemas/Error' }
-const jsonError = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: errorRef } },
-})
+/** What each error status means before its codes; the codes and their meanings come from the registry. */
+const STATUS_LEADS: Partial<Record<ErrorStatus, string>> = {
+  400: 'Missing or malformed input; `field` names it. Never charged.',
+  404: 'What the request names does not exist. Never charged.',
+  409: 'The request is valid but cannot be served in the current state. Never charged.',
+  422: 'The body is valid but the chain would refuse the bundle (or a guard refuses it on the caller’s behalf), so nothing is built. Never charged.',
+  429: 'Rate limited; retry after the Retry-After header. Never charged.',
+  501: 'Specified but not yet available. Never charged.',
+  502: 'An upstream the call depends on did not answer usefully; retry after the Retry-After header. Never charged.',
+  503: 'A fault on our side (each code says what was charged).',
+}
+
+/** The route's codes (its own and the implied ones, routeErrorCodes) grouped by the status they answer. */
+function codesByStatus(route: Route): Map<ErrorStatus, ErrorCode[]> {
+  const byStatus = new Map<ErrorStatus, ErrorCode[]>()
+  for (const code of routeErrorCodes(route)) {
+    const status = ERROR_CODES[code].status
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  return byStatus
+}
+
+const codeList = (codes: readonly ErrorCode[]) =>
+  codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].meaning}`).join('\n')
+
+/**
+ * One response per error status the route answers (402 aside: its body is the challenge): the codes with
+ * their meanings in the description, and the Error schema's `code` narrowed to exactly those codes. The
+ * narrowing sits beside the `$ref` (OpenAPI 3.1 schemas are JSON Schema 2020-12, where `$ref` takes
+ * sibling keywords), so the response still refers to the one Error schema.
+ */
+function errorResponses(route: Route): Record<string, JsonSchema> {
+  const responses: Record<string, JsonSchema> = {}
+  for (const [status, codes] of [...codesByStatus(route)].sort(([a], [b]) => a - b)) {
+    if (status === 402) continue
+    const lead = STATUS_LEADS[status]
+    responses[String(status)] = {
+      description: `${lead === undefined ? '' : `${lead} `}Codes:\n${codeList(codes)}`,
+      content: {
+        'application/json': {
+          schema: {
+            $ref: '#/components/schemas/Error',
+            properties: { error: { properties: { code: { enum: codes } } } },
+          },
+        },
+      },
+    }
+  }
+  return responses
+}
 
 const DESCRIPTION = `${SERVICE_DESCRIPTION}
 
@@ -35,7 +82,8 @@ remove liquidity). These checks run before the handler, so an endpoint not built
 first. On /v1/prices, symbols that no venue prices are listed in \`unknown\`; if all of them are unknown the \
 call is refused with \`unknown_symbol\`.
 
-**Errors.** Every error has the body { "error": { "code", "message", "field"?, "details"? } }. Bad input is a 400 whose \`field\` names the offending input.
+**Errors.** Every error has the body { "error": { "code", "message", "field"?, "details"? } }. Bad input is a 400 whose \`field\` names the offending input. \
+Each operation lists, per status, the codes it can answer with their meanings, and narrows \`code\` to them.
 
 **Design choices where the spec is silent.** Price legs are nested as \`spot\` and \`perp\`. Section E \
 builders (burn, lp/aero, lp/uni, fixed, risk/modify, risk/cancel) use the conventions above: atomic amounts, \
@@ -130,30 +178,7 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
   const schemas = routeSchemas(route)
   const responses: Record<string, JsonSchema> = {
     '200': { description: 'Success', content: { 'application/json': { schema: schemas.output } } },
-    '400': jsonError('Missing or malformed input; `field` names it'),
-    '429': jsonError('Rate limited; retry after the Retry-After header'),
-    '501': jsonError('Specified but not yet available; never charged'),
-    '502': jsonError(
-      'upstream_unavailable: an upstream the read depends on (a market API, or the chain RPC) did not answer usefully; never charged, retry after the Retry-After header',
-    ),
-  }
-  if (route.tier === 'builder') {
-    responses['422'] = jsonError(
-      'The body is valid but the chain would refuse the bundle, so nothing is built and nothing is charged: ' +
-        'simulation_reverted (details.stepIndex, details.reason: the whole bundle simulated in order from ' +
-        'the owner with eth_simulateV1 reverts at that step), insufficient_balance ' +
-        '(details.issues.balance: token, actual, expected), unlisted_target (an address outside the ' +
-        'network address book), or a guard of the builder named by its code and `field`',
-    )
-  }
-  if (route.priceUsd !== null) {
-    responses['503'] = jsonError(
-      'payment_facilitator_unavailable: payments cannot be processed right now, nothing was charged and the ' +
-        'authorization stays usable; payment_settlement_unknown: the settlement failed and may still land, ' +
-        'the call was not served, do not reuse the authorization (a transfer that lands anyway is recorded ' +
-        'paid and unserved, for a refund); store_unavailable: nothing was charged. ' +
-        'payment_facilitator_unavailable and store_unavailable carry Retry-After',
-    )
+    ...errorResponses(route),
   }
   const op: JsonSchema = {
     operationId: route.id,
@@ -173,8 +198,8 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
   const amount = usdToAtomic(route.priceUsd).toString()
   responses['402'] = {
     description:
-      `Payment required: the x402 v2 challenge (also in the PAYMENT-REQUIRED header). A refused ` +
-      `payment adds \`error\` { code, message } with one of: ${Object.keys(PAYMENT_ERRORS).join(', ')}.`,
+      'Payment required: the x402 v2 challenge (also in the PAYMENT-REQUIRED header). A refused payment ' +
+      `adds \`error\` { code, message } with one of:\n${codeList(codesByStatus(route).get(402) ?? [])}`,
     headers: {
       'PAYMENT-REQUIRED': { description: 'base64 JSON of the challenge', schema: { type: 'string' } },
     },

@@ -37,6 +37,20 @@ export const PAYMENT_ERRORS = {
 
 export type PaymentErrorCode = keyof typeof PAYMENT_ERRORS
 
+/** The payment faults on our side (the classes below): never charged, and answered 503 rather than 402. */
+export const PAYMENT_FAULTS = {
+  payment_facilitator_unavailable: {
+    status: 503,
+    meaning:
+      'Payments cannot be processed right now: nothing was charged and the authorization stays usable; retry after Retry-After.',
+  },
+  payment_settlement_unknown: {
+    status: 503,
+    meaning:
+      'The settlement failed and may still land: the call was not served; do not reuse the authorization (a transfer that lands anyway is recorded paid and unserved, for a refund).',
+  },
+} as const satisfies Record<string, { status: ErrorStatus; meaning: string }>
+
 export class PaymentError extends AppError {
   override readonly name = 'PaymentError'
   constructor(
@@ -52,9 +66,8 @@ export class FacilitatorUnavailableError extends AppError {
   override readonly name = 'FacilitatorUnavailableError'
   readonly retryAfterSec = TRANSIENT_RETRY_AFTER_SEC
   constructor(options?: { cause?: unknown }) {
-    const status: ErrorStatus = 503
     super(
-      status,
+      PAYMENT_FAULTS.payment_facilitator_unavailable.status,
       'payment_facilitator_unavailable',
       'Payments cannot be processed right now. Nothing was charged; retry shortly with a new authorization.',
       undefined,
@@ -73,7 +86,7 @@ export class SettlementUnknownError extends AppError {
   override readonly name = 'SettlementUnknownError'
   constructor() {
     super(
-      503,
+      PAYMENT_FAULTS.payment_settlement_unknown.status,
       'payment_settlement_unknown',
       'The settlement failed and may still land onchain; this call was not served. Do not reuse this ' +
         'authorization; sign a new one to retry. If its transfer lands, the service records it as paid and ' +

@@ -1,8 +1,10 @@
 import type { z } from 'zod'
 import type { AppDeps } from '../deps.js'
-import { NotImplementedError } from '../errors.js'
+import { AppError, NotImplementedError } from '../errors.js'
 import type { Logger } from '../logger.js'
+import type { ErrorCode } from './shared/errorCodes.js'
 import { parseInput } from './shared/parseInput.js'
+import { routeErrorCodes } from './shared/routeErrorCodes.js'
 
 export type HttpMethod = 'GET' | 'POST'
 /** Pricing tiers as the catalog groups them. */
@@ -40,6 +42,12 @@ export interface RouteDef<
   path: string
   /** Posted price in USD; null for free endpoints. */
   priceUsd: number | null
+  /**
+   * The error codes the handler's code path can answer, beyond the ones every route of its kind answers
+   * (`impliedErrorCodes` in shared/routeErrorCodes.ts). The OpenAPI responses and the docs' error lists are
+   * generated from it; a handler throwing a code missing here is logged `undeclared_error_code`.
+   */
+  errors: readonly ErrorCode[]
   tier: Tier
   summary: string
   description: string
@@ -72,6 +80,7 @@ export interface Route {
   method: HttpMethod
   path: string
   priceUsd: number | null
+  errors: readonly ErrorCode[]
   tier: Tier
   summary: string
   description: string
@@ -93,13 +102,26 @@ export function defineRoute<
   B extends AnyObject = EmptyObject,
 >(def: RouteDef<P, Q, B, O>): Route {
   const { handler, ...meta } = def
+  const declared = new Set<string>(routeErrorCodes(def))
   return {
     ...meta,
     async run(raw, ctx) {
       const params = parseInput(def.input.params, raw.params, 'path')
       const query = parseInput(def.input.query, raw.query, 'query')
       const body = parseInput(def.input.body, raw.body, 'body')
-      return handler({ params, query, body }, ctx)
+      try {
+        return await handler({ params, query, body }, ctx)
+      } catch (err) {
+        // The answer is unchanged; the log tells the route's `errors` (and so its documents) are incomplete.
+        if (err instanceof AppError && !declared.has(err.code))
+          ctx.logger.error({
+            msg: 'undeclared_error_code',
+            route: def.id,
+            code: err.code,
+            status: err.status,
+          })
+        throw err
+      }
     },
   }
 }

@@ -27,6 +27,7 @@ const probe = defineRoute({
   method: 'GET',
   path: '/v1/probe/candles',
   priceUsd: null,
+  errors: ['upstream_not_found'],
   tier: 'free',
   summary: 'probe',
   description: 'probe',

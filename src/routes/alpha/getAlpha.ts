@@ -9,6 +9,7 @@ export const getAlphaRoute = defineRoute({
   method: 'GET',
   path: '/v1/alpha',
   priceUsd: PRICES.getAlpha,
+  errors: ['unknown_symbol', 'upstream_not_found'],
   tier: 'alpha',
   summary: 'One-call bundle: arbitrage, ideas, signals and summary',
   description: prose`

@@ -84,6 +84,7 @@ export const getArbitrageRoute = defineRoute({
   method: 'GET',
   path: '/v1/arbitrage',
   priceUsd: PRICES.getArbitrage,
+  errors: ['upstream_not_found'],
   tier: 'alpha',
   summary: 'Ranked arbitrage cycles back into `target`, each leg a POST /v1/tx/swap body',
   description: prose`

@@ -8,6 +8,7 @@ export const getCandlesRoute = defineRoute({
   method: 'GET',
   path: '/v1/candles',
   priceUsd: PRICES.getCandles,
+  errors: ['unknown_instrument', 'upstream_not_found'],
   tier: 'data',
   summary: 'OHLC candles for a product or symbol',
   description: prose`

@@ -10,6 +10,7 @@ export const getCrowdRoute = defineRoute({
   method: 'GET',
   path: '/v1/crowd',
   priceUsd: PRICES.getCrowd,
+  errors: ['unknown_symbol', 'upstream_not_found'],
   tier: 'data',
   summary: 'Crowd positioning on the perp venue',
   description: prose`

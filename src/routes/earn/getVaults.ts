@@ -8,6 +8,7 @@ export const getVaultsRoute = defineRoute({
   method: 'GET',
   path: '/v1/earn/vaults',
   priceUsd: PRICES.getVaults,
+  errors: [],
   tier: 'data',
   summary: 'Vault catalog: ERC-4626 and pool-lender vaults',
   description: prose`

@@ -20,6 +20,7 @@ export const getHistoryRoute = defineRoute({
   method: 'GET',
   path: '/v1/history/{address}',
   priceUsd: PRICES.getHistory,
+  errors: [],
   tier: 'data',
   summary: 'Closed leveraged round-trips, newest first',
   description: prose`

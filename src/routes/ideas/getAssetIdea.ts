@@ -12,6 +12,7 @@ export const getAssetIdeaRoute = defineRoute({
   method: 'GET',
   path: '/v1/ideas/asset/{sym}',
   priceUsd: PRICES.getAssetIdea,
+  errors: ['unknown_instrument', 'upstream_not_found'],
   tier: 'data',
   summary: 'One market’s leverage edge, with alternatives or a hedge',
   description: prose`

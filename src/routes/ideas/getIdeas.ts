@@ -10,6 +10,7 @@ export const getIdeasRoute = defineRoute({
   method: 'GET',
   path: '/v1/ideas',
   priceUsd: PRICES.getIdeas,
+  errors: ['unknown_symbol', 'upstream_not_found'],
   tier: 'alpha',
   summary: 'Ranked leverage ideas',
   description: prose`

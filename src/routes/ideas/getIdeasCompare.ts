@@ -13,6 +13,7 @@ export const getIdeasCompareRoute = defineRoute({
   method: 'GET',
   path: '/v1/ideas/compare',
   priceUsd: PRICES.getIdeasCompare,
+  errors: ['unknown_instrument', 'upstream_not_found'],
   tier: 'alpha',
   summary: 'Relative-strength pair read of two symbols',
   description: prose`

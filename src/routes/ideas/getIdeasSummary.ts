@@ -12,6 +12,7 @@ export const getIdeasSummaryRoute = defineRoute({
   method: 'GET',
   path: '/v1/ideas/summary',
   priceUsd: PRICES.getIdeasSummary,
+  errors: ['upstream_not_found'],
   tier: 'alpha',
   summary: 'Market-wide aggregate of ideas',
   description: prose`

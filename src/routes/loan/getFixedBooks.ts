@@ -10,6 +10,7 @@ export const getFixedBooksRoute = defineRoute({
   method: 'GET',
   path: '/v1/loan/fixed',
   priceUsd: PRICES.getFixedBooks,
+  errors: [],
   tier: 'data',
   summary: 'Fixed-rate loan books',
   description: prose`

@@ -12,6 +12,7 @@ export const getLoanAnalysisRoute = defineRoute({
   method: 'GET',
   path: '/v1/loan/analysis/{address}',
   priceUsd: PRICES.getLoanAnalysis,
+  errors: [],
   tier: 'alpha',
   summary: 'Borrow-position risk analysis',
   description: prose`

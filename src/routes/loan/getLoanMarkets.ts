@@ -8,6 +8,7 @@ export const getLoanMarketsRoute = defineRoute({
   method: 'GET',
   path: '/v1/loan/markets',
   priceUsd: PRICES.getLoanMarkets,
+  errors: [],
   tier: 'data',
   summary: 'Floating-rate isolated lending markets',
   description: prose`

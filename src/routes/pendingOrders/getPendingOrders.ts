@@ -12,6 +12,7 @@ export const getPendingOrdersRoute = defineRoute({
   method: 'GET',
   path: '/v1/pending-orders/{address}',
   priceUsd: PRICES.getPendingOrders,
+  errors: [],
   tier: 'data',
   summary: 'Resting limit and stop orders not yet filled',
   description: prose`

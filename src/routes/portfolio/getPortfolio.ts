@@ -10,6 +10,7 @@ export const getPortfolioRoute = defineRoute({
   method: 'GET',
   path: '/v1/portfolio/{address}',
   priceUsd: PRICES.getPortfolio,
+  errors: [],
   tier: 'data',
   summary: 'Wallet balances (native + every ERC-20), spam-screened, priced',
   description: prose`

@@ -11,6 +11,7 @@ export const getPositionsRoute = defineRoute({
   method: 'GET',
   path: '/v1/positions/{address}',
   priceUsd: PRICES.getPositions,
+  errors: [],
   tier: 'data',
   summary: 'Open borrow, vault, leveraged-trade and fixed-rate positions',
   description: prose`

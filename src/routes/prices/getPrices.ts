@@ -10,6 +10,7 @@ export const getPricesRoute = defineRoute({
   method: 'GET',
   path: '/v1/prices',
   priceUsd: PRICES.getPrices,
+  errors: ['unknown_symbol', 'upstream_not_found'],
   tier: 'data',
   summary: 'Spot and perp prices for up to 30 symbols',
   description: prose`

@@ -10,6 +10,7 @@ export const propExecuteRoute = defineRoute({
   method: 'POST',
   path: '/v1/prop/execute',
   priceUsd: PRICES.propExecute,
+  errors: [],
   tier: 'prop',
   summary: 'Run a prop desk action',
   description: prose`

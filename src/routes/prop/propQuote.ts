@@ -9,6 +9,7 @@ export const propQuoteRoute = defineRoute({
   method: 'POST',
   path: '/v1/prop/quote',
   priceUsd: PRICES.propQuote,
+  errors: [],
   tier: 'prop',
   summary: 'Prop desk quote: UTIL cost, match factor, eligibility',
   description: prose`

@@ -10,6 +10,7 @@ export const getReferralsRoute = defineRoute({
   method: 'GET',
   path: '/v1/referrals/{wallet}',
   priceUsd: PRICES.getReferrals,
+  errors: [],
   tier: 'free',
   summary: 'Referral standing for a wallet',
   description: prose`

@@ -8,6 +8,7 @@ export const getRiskPairsRoute = defineRoute({
   method: 'GET',
   path: '/v1/risk/pairs',
   priceUsd: PRICES.getRiskPairs,
+  errors: ['upstream_not_found'],
   tier: 'data',
   summary: 'Leverage pair universe',
   description: prose`

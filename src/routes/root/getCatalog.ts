@@ -9,6 +9,7 @@ export const getCatalogRoute = defineRoute({
   method: 'GET',
   path: '/v1',
   priceUsd: PRICES.getCatalog,
+  errors: [],
   tier: 'free',
   summary: 'Full catalog of endpoints, with live prices of the majors',
   description: prose`

@@ -19,6 +19,7 @@ const meta = {
   id: 'buildDemo',
   path: '/v1/tx/demo',
   priceUsd: 0.01,
+  errors: [],
   summary: 'demo',
   description: 'demo',
   body,

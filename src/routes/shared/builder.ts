@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { builderOutput } from '../../builders/txStep.js'
 import { defineRoute, type HandlerContext, notImplemented, type Route } from '../route.js'
 import { type ExampleSteps, exampleBuild } from './builderExample.js'
+import type { ErrorCode } from './errorCodes.js'
 
 /**
  * Sections C and E: builders. Each returns unsigned, ordered steps `{ to, data, value }` that the caller
@@ -38,6 +39,8 @@ interface BuilderMeta<B extends z.ZodObject, A extends z.ZodRawShape, E extends 
   path: string
   /** From `PRICES` (routes/prices.ts). */
   priceUsd: number
+  /** The builder's own refusals (RouteDef.errors); the engine's, the payment's and the body's are implied. */
+  errors: readonly ErrorCode[]
   summary: string
   description: string
   body: B
@@ -84,6 +87,7 @@ export function builder<B extends z.ZodObject, A extends z.ZodRawShape, E extend
     method: 'POST',
     path: spec.path,
     priceUsd: spec.priceUsd,
+    errors: spec.errors,
     tier: 'builder',
     summary: spec.summary,
     description: spec.description + priceNote(spec.priceUsd),

@@ -5,11 +5,15 @@
  * `units` what is owed or owed to you at maturity.
  */
 import { prose } from '../../prose.js'
+import type { ErrorCode } from './errorCodes.js'
 
 export const COMMON = prose`
   \`marketId\` is read from Midnight (\`toMarket\`) and must hash back to the id: else 422
   \`unknown_market\` naming \`marketId\`; a market whose loan token or collateral is outside the address
   book is 422 \`unlisted_target\`.`
+
+/** COMMON's codes: every fixed-rate builder's (`unlisted_target` is the engine's, implied). */
+export const FIXED_ERRORS = ['unknown_market'] as const satisfies readonly ErrorCode[]
 
 export const TAKE = prose`
   ${COMMON} The live book comes from Morpho's API (GET /v0/midnight/books for tick prices,
@@ -25,6 +29,14 @@ export const TAKE = prose`
   the book misreported them), never charged. One take is one \`take(offer, ratifierData, units, …)\` step;
   several are one step of Midnight's \`multicall\` (atomic: every fill lands or none). APR = (1/P − 1) ×
   31,536,000 / (maturity − quotedAt), a fraction.`
+
+/** TAKE's codes: the builders that take offers from the book (lend, borrow). */
+export const TAKE_ERRORS = [
+  ...FIXED_ERRORS,
+  'unlisted_market',
+  'matured',
+  'book_too_thin',
+] as const satisfies readonly ErrorCode[]
 
 export const EXAMPLE_OWNER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 

@@ -3,6 +3,7 @@
  * body and action fields are in builders/loanPositionFields.ts).
  */
 import { prose } from '../../prose.js'
+import type { ErrorCode } from './errorCodes.js'
 
 export const LOAN_COMMON = prose`
   \`marketId\` must be one of the catalog markets GET /v1/loan/markets lists (422 \`unlisted_market\`
@@ -14,6 +15,14 @@ export const LOAN_COMMON = prose`
   bundle, with the debt accrued (by Morpho’s own accrueInterest, in the read multicall) to the latest block:
   \`collateralAfter\`, \`borrowSharesAfter\`, \`debtAfter\`, \`maxBorrowAfter\`, \`healthAfter\`,
   \`accruedTo\`, \`oraclePrice\`.`
+
+/** The market checks of LOAN_COMMON: every loan builder's codes (`unlisted_target` is the engine's, implied). */
+export const LOAN_ERRORS = [
+  'unlisted_market',
+  'unknown_market',
+  'market_id_mismatch',
+  'idle_market',
+] as const satisfies readonly ErrorCode[]
 
 export const UNHEALTHY = prose`
   Refused before simulating when the position would be left with health ≤ 1 (debt at or above collateral ×

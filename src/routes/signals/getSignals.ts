@@ -8,6 +8,7 @@ export const getSignalsRoute = defineRoute({
   method: 'GET',
   path: '/v1/signals',
   priceUsd: PRICES.getSignals,
+  errors: ['unknown_symbol', 'upstream_not_found'],
   tier: 'data',
   summary: 'Technical signals for up to 10 symbols',
   description: prose`

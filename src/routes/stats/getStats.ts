@@ -10,6 +10,7 @@ export const getStatsRoute = defineRoute({
   method: 'GET',
   path: '/v1/stats/{address}',
   priceUsd: PRICES.getStats,
+  errors: [],
   tier: 'data',
   summary: 'Trading statistics over closed trades',
   description: prose`

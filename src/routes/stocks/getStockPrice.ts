@@ -1,4 +1,5 @@
 import { getStockPrice, stockPriceOutput, stockPriceQuery } from '../../market/getStockPrice.js'
+import { STOCK_STATE_ERRORS } from '../../market/readErrors.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
@@ -8,6 +9,7 @@ export const getStockPriceRoute = defineRoute({
   method: 'GET',
   path: '/v1/stocks/price',
   priceUsd: PRICES.getStockPrice,
+  errors: ['unknown_stock', ...STOCK_STATE_ERRORS],
   tier: 'data',
   summary: 'Stock fill quote without calldata',
   description: prose`

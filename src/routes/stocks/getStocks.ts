@@ -8,6 +8,7 @@ export const getStocksRoute = defineRoute({
   method: 'GET',
   path: '/v1/stocks',
   priceUsd: PRICES.getStocks,
+  errors: [],
   tier: 'data',
   summary: 'Tokenized stock catalog',
   description: prose`

@@ -8,6 +8,7 @@ export const getSwapPriceRoute = defineRoute({
   method: 'GET',
   path: '/v1/swap/price',
   priceUsd: PRICES.getSwapPrice,
+  errors: ['no_liquidity', 'upstream_not_found'],
   tier: 'data',
   summary: 'Indicative swap quote (no calldata, reserves nothing)',
   description: prose`

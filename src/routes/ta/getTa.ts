@@ -11,6 +11,7 @@ export const getTaRoute = defineRoute({
   method: 'GET',
   path: '/v1/ta/{sym}',
   priceUsd: PRICES.getTa,
+  errors: ['unknown_instrument', 'upstream_not_found'],
   tier: 'alpha',
   summary: 'Single-symbol chart read (experimental)',
   description: prose`

@@ -10,6 +10,7 @@ export const getTaScanRoute = defineRoute({
   method: 'GET',
   path: '/v1/ta/scan',
   priceUsd: PRICES.getTaScan,
+  errors: ['unknown_symbol', 'upstream_not_found'],
   tier: 'alpha',
   summary: 'Buy/sell dominance across 1m, 5m and 15m (experimental)',
   description: prose`

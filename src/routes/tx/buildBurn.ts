@@ -8,6 +8,7 @@ export const buildBurnRoute = builder({
   id: 'buildBurn',
   path: '/v1/tx/burn',
   priceUsd: PRICES.buildBurn,
+  errors: ['owner_is_burn_address', 'insufficient_balance', 'util_not_deployed'],
   summary: 'Burn UTIL (transfer to the dead address)',
   description: prose`
     One step: UTIL.transfer(0x…dEaD, amount). UTIL has no burn function and its totalSupply never changes: a

@@ -5,6 +5,7 @@ import {
   stockOrderBody,
   stockOrderExtra,
 } from '../../builders/stockOrder.js'
+import { STOCK_STATE_ERRORS } from '../../market/readErrors.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { builder } from '../shared/builder.js'
@@ -14,6 +15,12 @@ export const buildStockOrderRoute = builder({
   id: 'buildStockOrder',
   path: '/v1/tx/stocks',
   priceUsd: PRICES.buildStockOrder,
+  errors: [
+    'stock_feed_unavailable',
+    'fill_deviates_from_feed',
+    'insufficient_balance',
+    ...STOCK_STATE_ERRORS,
+  ],
   summary: 'Buy or sell a tokenized stock',
   description: prose`
     Buys (USDC in) or sells (shares in) a tokenized stock through its Uniswap v3 stock/USDC pool. \`amount\`

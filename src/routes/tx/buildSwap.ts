@@ -7,6 +7,7 @@ export const buildSwapRoute = builder({
   id: 'buildSwap',
   path: '/v1/tx/swap',
   priceUsd: PRICES.buildSwap,
+  errors: ['not_a_token', 'insufficient_balance', 'no_liquidity', 'upstream_not_found'],
   summary: 'Swap calldata: the 0x quote, or the best Uniswap v3 / Aerodrome pool',
   description: prose`
     Ordered unsigned steps that swap \`fromAmount\` (atomic) of \`fromToken\` into \`toToken\` for

@@ -9,6 +9,7 @@ export const getUtilCreditRoute = defineRoute({
   method: 'GET',
   path: '/v1/util-credit/{wallet}',
   priceUsd: PRICES.getUtilCredit,
+  errors: [],
   tier: 'free',
   summary: 'Prepaid UTIL credit balance and the rail’s terms',
   description: prose`

@@ -7,6 +7,7 @@ export const buildEarnDepositRoute = builder({
   id: 'buildEarnDeposit',
   path: '/v1/tx/earn/deposit',
   priceUsd: PRICES.buildEarnDeposit,
+  errors: ['exceeds_max_deposit', 'insufficient_balance'],
   summary: 'Deposit into an ERC-4626 vault',
   description:
     'Deposit `assets` into `vault`; `owner` is depositor and receiver. Approve prepended if short.',

@@ -8,6 +8,7 @@ export const buildEarnWithdrawRoute = builder({
   id: 'buildEarnWithdraw',
   path: '/v1/tx/earn/withdraw',
   priceUsd: PRICES.buildEarnWithdraw,
+  errors: ['exceeds_max_withdraw'],
   summary: 'Withdraw from an ERC-4626 vault',
   description: 'Withdraw `assets` from `vault`; `owner` is owner and receiver.',
   body: vaultBody,

@@ -3,12 +3,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { BORROW_MARKET, EXAMPLE_OWNER, TAKE } from '../../shared/fixedFields.js'
+import { BORROW_MARKET, EXAMPLE_OWNER, TAKE, TAKE_ERRORS } from '../../shared/fixedFields.js'
 
 export const buildFixedBorrowRoute = builder({
   id: 'buildFixedBorrow',
   path: '/v1/tx/fixed/borrow',
   priceUsd: PRICES.buildFixedBorrow,
+  errors: [...TAKE_ERRORS, 'unknown_collateral', 'unhealthy_after', 'insufficient_balance'],
   summary: 'Borrow at a fixed rate (walk the bid book)',
   description: prose`
     Borrows \`assets\` of loan token now by selling units to the bid book (lender-makers): the owner owes

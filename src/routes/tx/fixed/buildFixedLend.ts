@@ -3,12 +3,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { EXAMPLE_OWNER, LEND_MARKET, TAKE } from '../../shared/fixedFields.js'
+import { EXAMPLE_OWNER, LEND_MARKET, TAKE, TAKE_ERRORS } from '../../shared/fixedFields.js'
 
 export const buildFixedLendRoute = builder({
   id: 'buildFixedLend',
   path: '/v1/tx/fixed/lend',
   priceUsd: PRICES.buildFixedLend,
+  errors: [...TAKE_ERRORS, 'insufficient_balance'],
   summary: 'Lend at a fixed rate (take the ask book)',
   description: prose`
     Lends \`assets\` of loan token now until maturity by buying units from the ask book (borrower-makers).

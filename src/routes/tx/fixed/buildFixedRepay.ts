@@ -3,12 +3,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { BORROW_MARKET, COMMON, EXAMPLE_OWNER } from '../../shared/fixedFields.js'
+import { BORROW_MARKET, COMMON, EXAMPLE_OWNER, FIXED_ERRORS } from '../../shared/fixedFields.js'
 
 export const buildFixedRepayRoute = builder({
   id: 'buildFixedRepay',
   path: '/v1/tx/fixed/repay',
   priceUsd: PRICES.buildFixedRepay,
+  errors: [...FIXED_ERRORS, 'exceeds_debt', 'insufficient_balance'],
   summary: 'Repay a fixed-rate loan',
   description: prose`
     Midnight repay(market, units, onBehalf = owner, callback = 0, data = ""): pays \`units\` of loan token

@@ -7,12 +7,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { BORROW_MARKET, COMMON, EXAMPLE_OWNER } from '../../shared/fixedFields.js'
+import { BORROW_MARKET, COMMON, EXAMPLE_OWNER, FIXED_ERRORS } from '../../shared/fixedFields.js'
 
 export const buildFixedSupplyCollateralRoute = builder({
   id: 'buildFixedSupplyCollateral',
   path: '/v1/tx/fixed/supply-collateral',
   priceUsd: PRICES.buildFixedSupplyCollateral,
+  errors: [...FIXED_ERRORS, 'unknown_collateral', 'insufficient_balance'],
   summary: 'Supply collateral to a fixed-rate market',
   description: prose`
     Midnight supplyCollateral(market, index, assets, onBehalf = owner); the exact approve is prepended when

@@ -4,12 +4,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { COMMON, EXAMPLE_OWNER, LEND_MARKET } from '../../shared/fixedFields.js'
+import { COMMON, EXAMPLE_OWNER, FIXED_ERRORS, LEND_MARKET } from '../../shared/fixedFields.js'
 
 export const buildFixedWithdrawRoute = builder({
   id: 'buildFixedWithdraw',
   path: '/v1/tx/fixed/withdraw',
   priceUsd: PRICES.buildFixedWithdraw,
+  errors: [...FIXED_ERRORS, 'exceeds_credit', 'not_matured', 'not_repaid'],
   summary: 'Withdraw repaid fixed-rate credit (lender)',
   description: prose`
     Midnight withdraw(market, units, onBehalf = owner, receiver = owner): a lender takes \`units\` of credit

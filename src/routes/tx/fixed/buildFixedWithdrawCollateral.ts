@@ -7,12 +7,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { BORROW_MARKET, COMMON, EXAMPLE_OWNER } from '../../shared/fixedFields.js'
+import { BORROW_MARKET, COMMON, EXAMPLE_OWNER, FIXED_ERRORS } from '../../shared/fixedFields.js'
 
 export const buildFixedWithdrawCollateralRoute = builder({
   id: 'buildFixedWithdrawCollateral',
   path: '/v1/tx/fixed/withdraw-collateral',
   priceUsd: PRICES.buildFixedWithdrawCollateral,
+  errors: [...FIXED_ERRORS, 'unknown_collateral', 'exceeds_collateral', 'unhealthy_after'],
   summary: 'Withdraw collateral from a fixed-rate market',
   description: prose`
     Midnight withdrawCollateral(market, index, assets, onBehalf = owner, receiver = owner). Refused before

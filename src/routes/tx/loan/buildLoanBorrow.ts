@@ -4,12 +4,19 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON, UNHEALTHY } from '../../shared/loanFields.js'
+import {
+  EXAMPLE_MARKET,
+  EXAMPLE_TOKENS,
+  LOAN_COMMON,
+  LOAN_ERRORS,
+  UNHEALTHY,
+} from '../../shared/loanFields.js'
 
 export const buildLoanBorrowRoute = builder({
   id: 'buildLoanBorrow',
   path: '/v1/tx/loan/borrow',
   priceUsd: PRICES.buildLoanBorrow,
+  errors: [...LOAN_ERRORS, 'insufficient_liquidity', 'unhealthy_after'],
   summary: 'Borrow from an isolated market',
   description: prose`
     Morpho Blue borrow(params, assets, shares = 0, onBehalf = owner, receiver = owner): \`assets\` is atomic

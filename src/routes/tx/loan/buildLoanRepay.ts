@@ -4,12 +4,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON } from '../../shared/loanFields.js'
+import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON, LOAN_ERRORS } from '../../shared/loanFields.js'
 
 export const buildLoanRepayRoute = builder({
   id: 'buildLoanRepay',
   path: '/v1/tx/loan/repay',
   priceUsd: PRICES.buildLoanRepay,
+  errors: [...LOAN_ERRORS, 'nothing_to_repay', 'insufficient_balance'],
   summary: 'Repay an isolated-market loan',
   description: prose`
     Morpho Blue repay for \`owner\`; \`assets\` is atomic loan token. Below the debt (interest accrued to

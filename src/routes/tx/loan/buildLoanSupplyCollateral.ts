@@ -7,12 +7,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON } from '../../shared/loanFields.js'
+import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON, LOAN_ERRORS } from '../../shared/loanFields.js'
 
 export const buildLoanSupplyCollateralRoute = builder({
   id: 'buildLoanSupplyCollateral',
   path: '/v1/tx/loan/supply-collateral',
   priceUsd: PRICES.buildLoanSupplyCollateral,
+  errors: [...LOAN_ERRORS, 'insufficient_balance'],
   summary: 'Supply collateral to an isolated market',
   description: prose`
     Morpho Blue supplyCollateral(params, assets, onBehalf = owner, data = ""): \`assets\` is atomic

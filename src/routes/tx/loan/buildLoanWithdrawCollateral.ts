@@ -7,12 +7,19 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { EXAMPLE_MARKET, EXAMPLE_TOKENS, LOAN_COMMON, UNHEALTHY } from '../../shared/loanFields.js'
+import {
+  EXAMPLE_MARKET,
+  EXAMPLE_TOKENS,
+  LOAN_COMMON,
+  LOAN_ERRORS,
+  UNHEALTHY,
+} from '../../shared/loanFields.js'
 
 export const buildLoanWithdrawCollateralRoute = builder({
   id: 'buildLoanWithdrawCollateral',
   path: '/v1/tx/loan/withdraw-collateral',
   priceUsd: PRICES.buildLoanWithdrawCollateral,
+  errors: [...LOAN_ERRORS, 'exceeds_collateral', 'unhealthy_after'],
   summary: 'Withdraw collateral from an isolated market',
   description: prose`
     Morpho Blue withdrawCollateral(params, assets, onBehalf = owner, receiver = owner): \`assets\` is atomic

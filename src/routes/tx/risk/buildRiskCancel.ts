@@ -8,6 +8,7 @@ export const buildRiskCancelRoute = builder({
   id: 'buildRiskCancel',
   path: '/v1/tx/risk/cancel',
   priceUsd: PRICES.buildRiskCancel,
+  errors: ['order_not_found'],
   summary: 'Cancel a resting limit or stop order',
   description: prose`
     gTrade v10 \`cancelOpenOrder(index)\`: cancels the resting LIMIT/STOP order \`index\` of \`owner\` (GET

@@ -9,6 +9,7 @@ export const buildRiskCloseRoute = builder({
   id: 'buildRiskClose',
   path: '/v1/tx/risk/close',
   priceUsd: PRICES.buildRiskClose,
+  errors: ['unknown_pair', 'trade_not_found', 'resting_order', 'close_pending'],
   summary: 'Market-close an open leveraged trade',
   description: prose`
     gTrade v10 \`closeTradeMarket(index, expectedPrice x1e10)\`: queues a market close that the venue’s

@@ -3,12 +3,24 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { COMMON } from '../../shared/riskFields.js'
+import { COMMON, LEVERAGE_ERRORS } from '../../shared/riskFields.js'
 
 export const buildRiskModifyRoute = builder({
   id: 'buildRiskModify',
   path: '/v1/tx/risk/modify',
   priceUsd: PRICES.buildRiskModify,
+  errors: [
+    'unknown_pair',
+    'trade_not_found',
+    'resting_order',
+    'not_a_resting_order',
+    'order_pending',
+    'leverage_unchanged',
+    'decrease_too_large',
+    'wrong_side',
+    ...LEVERAGE_ERRORS,
+    'insufficient_balance',
+  ],
   summary: 'Modify a trade (leverage, size, TP, SL) or a resting order (trigger, TP, SL)',
   description: prose`
     Filled trade: \`tp\` / \`sl\` → \`updateTp\` / \`updateSl\` (synchronous; 0 removes), then at most one

@@ -3,12 +3,13 @@ import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { hex } from '../../shared/builderExample.js'
-import { COMMON } from '../../shared/riskFields.js'
+import { COMMON, LEVERAGE_ERRORS } from '../../shared/riskFields.js'
 
 export const buildRiskOpenRoute = builder({
   id: 'buildRiskOpen',
   path: '/v1/tx/risk/open',
   priceUsd: PRICES.buildRiskOpen,
+  errors: ['unknown_pair', ...LEVERAGE_ERRORS, 'position_below_minimum', 'insufficient_balance'],
   summary: 'Open a leveraged trade on the perp venue',
   description: prose`
     gTrade v10 \`openTrade(Trade, maxSlippageP, referrer = 0)\` with the 15-field v10 Trade (user = owner,

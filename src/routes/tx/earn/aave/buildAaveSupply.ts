@@ -8,6 +8,7 @@ export const buildAaveSupplyRoute = builder({
   id: 'buildAaveSupply',
   path: '/v1/tx/earn/aave/supply',
   priceUsd: PRICES.buildAaveSupply,
+  errors: ['insufficient_balance'],
   summary: 'Supply to the pool lender',
   description: prose`
     Aave v3 Pool.supply(asset, amount, onBehalfOf = owner, referralCode 0); an exact approve of \`amount\`

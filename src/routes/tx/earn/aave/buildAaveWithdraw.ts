@@ -8,6 +8,7 @@ export const buildAaveWithdrawRoute = builder({
   id: 'buildAaveWithdraw',
   path: '/v1/tx/earn/aave/withdraw',
   priceUsd: PRICES.buildAaveWithdraw,
+  errors: ['nothing_to_withdraw', 'insufficient_balance'],
   summary: 'Withdraw from the pool lender',
   description: prose`
     Aave v3 Pool.withdraw(asset, amount, to = owner). \`amount\` is atomic, or "max" (encoded as

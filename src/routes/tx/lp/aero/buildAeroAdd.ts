@@ -9,6 +9,7 @@ export const buildAeroAddRoute = builder({
   id: 'buildAeroAdd',
   path: '/v1/tx/lp/aero/add',
   priceUsd: PRICES.buildAeroAdd,
+  errors: ['pool_not_found', 'pool_empty', 'amounts_too_small', 'not_a_token', 'insufficient_balance'],
   summary: 'Add liquidity to a volatile Aerodrome pair',
   description: prose`
     Router.addLiquidity(tokenA, tokenB, stable = false, amountA, amountB, mins, to = owner, deadline) into

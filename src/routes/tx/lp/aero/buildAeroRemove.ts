@@ -9,6 +9,7 @@ export const buildAeroRemoveRoute = builder({
   id: 'buildAeroRemove',
   path: '/v1/tx/lp/aero/remove',
   priceUsd: PRICES.buildAeroRemove,
+  errors: ['pool_not_found', 'amounts_too_small', 'insufficient_balance'],
   summary: 'Remove liquidity from a volatile Aerodrome pair',
   description: prose`
     Router.removeLiquidity(tokenA, tokenB, stable = false, liquidity, mins, to = owner, deadline): burns

@@ -15,6 +15,7 @@ export const buildUniAddRoute = builder({
   id: 'buildUniAdd',
   path: '/v1/tx/lp/uni/add',
   priceUsd: PRICES.buildUniAdd,
+  errors: ['pool_not_found', 'amounts_too_small', 'not_a_token', 'insufficient_balance'],
   summary: 'Mint a concentrated-liquidity position (full range by default)',
   description: prose`
     NonfungiblePositionManager.mint(token0, token1, fee, ticks, desired amounts, mins, recipient = owner,

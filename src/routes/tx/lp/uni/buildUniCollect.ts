@@ -3,12 +3,13 @@ import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { COMMON_ERRORS } from '../../../shared/lpFields.js'
+import { COMMON_ERRORS, POSITION_ERRORS } from '../../../shared/lpFields.js'
 
 export const buildUniCollectRoute = builder({
   id: 'buildUniCollect',
   path: '/v1/tx/lp/uni/collect',
   priceUsd: PRICES.buildUniCollect,
+  errors: [...POSITION_ERRORS],
   summary: 'Collect a position’s accrued fees',
   description: prose`
     NonfungiblePositionManager.collect(tokenId, recipient = owner, max, max): every fee owed goes to

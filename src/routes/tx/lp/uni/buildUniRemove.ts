@@ -3,12 +3,13 @@ import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'
 import { hex } from '../../../shared/builderExample.js'
-import { COMMON_ERRORS, MINS } from '../../../shared/lpFields.js'
+import { COMMON_ERRORS, MINS, POSITION_ERRORS } from '../../../shared/lpFields.js'
 
 export const buildUniRemoveRoute = builder({
   id: 'buildUniRemove',
   path: '/v1/tx/lp/uni/remove',
   priceUsd: PRICES.buildUniRemove,
+  errors: [...POSITION_ERRORS, 'exceeds_position_liquidity', 'burn_needs_full_removal'],
   summary: 'Decrease a position’s liquidity and collect (0 claims fees only)',
   description: prose`
     NPM multicall([decreaseLiquidity(tokenId, liquidity, mins, deadline), collect(tokenId, owner, max,
