@@ -24,7 +24,8 @@ export interface MarketData {
   explorer: Explorer
 }
 
-export function createMarketData(upstreams: Upstreams): MarketData {
+/** `clock` is the service's: the gTrade document's 10 s freshness is measured on it. */
+export function createMarketData(upstreams: Upstreams, clock: () => number = Date.now): MarketData {
   const fetchJson = createFetchJson()
   return {
     coinbase: createCoinbaseExchange(
@@ -36,7 +37,7 @@ export function createMarketData(upstreams: Upstreams): MarketData {
       }),
     ),
     pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson),
-    gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson),
+    gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson, clock),
     gtradeHistory: createGtradeHistory(upstreams.gtradeHistory, fetchJson),
     midnight: createMorphoMidnight(upstreams.morphoApi, fetchJson),
     zeroEx:
