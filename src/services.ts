@@ -87,7 +87,7 @@ export async function createServices(
     isContract: createCodeCache(chain, clock),
     surge: createSurgeMeter(config.payments.surgeCapacityRps, clock),
     quotes: createQuoteSigner(config.payments.quoteSecret),
-    market: createMarketData(config.upstreams, clock),
+    market: createMarketData(config.upstreams),
     lending: createLendingChain(chain, config.lending, logger, {}, clock),
     builders: createBuilderEngine({
       chain,

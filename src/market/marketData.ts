@@ -24,8 +24,7 @@ export interface MarketData {
   explorer: Explorer
 }
 
-/** `clock` is the service's: the gTrade document's 10 s freshness is measured on it. */
-export function createMarketData(upstreams: Upstreams, clock: () => number = Date.now): MarketData {
+export function createMarketData(upstreams: Upstreams): MarketData {
   const fetchJson = createFetchJson()
   return {
     coinbase: createCoinbaseExchange(
@@ -37,7 +36,7 @@ export function createMarketData(upstreams: Upstreams, clock: () => number = Dat
       }),
     ),
     pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson),
-    gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson, clock),
+    gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson),
     gtradeHistory: createGtradeHistory(upstreams.gtradeHistory, fetchJson),
     midnight: createMorphoMidnight(upstreams.morphoApi, fetchJson),
     zeroEx:

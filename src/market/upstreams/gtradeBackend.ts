@@ -78,12 +78,8 @@ export interface GtradeBackend {
  * gTrade backend adapter. One document, /trading-variables/all, cached 10 s (the backend refreshes it
  * every few blocks; open interest is the fastest-moving part) and coalesced across concurrent reads.
  */
-export function createGtradeBackend(
-  baseUrl: string,
-  fetchJson: FetchJson,
-  now: () => number = Date.now,
-): GtradeBackend {
-  const cache = createTtlCache<TradingVariables>(10_000, now)
+export function createGtradeBackend(baseUrl: string, fetchJson: FetchJson): GtradeBackend {
+  const cache = createTtlCache<TradingVariables>(10_000)
   const variables = () =>
     cache.get('all', async () => {
       const parsed = tradingVariablesSchema.safeParse(
