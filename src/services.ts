@@ -10,7 +10,7 @@ import type { Logger } from './logger.js'
 import { createLendingChain } from './market/lendingChain.js'
 import { createMarketData } from './market/marketData.js'
 import { createCodeCache } from './payments/codeCache.js'
-import { createFacilitator } from './payments/createFacilitator.js'
+import { createFacilitator, type SettleDeadline } from './payments/createFacilitator.js'
 import { createFundsGuard } from './payments/fundsGuard.js'
 import { createPayerSettlements } from './payments/payerSettlements.js'
 import { createQuoteSigner } from './payments/quoteToken.js'
@@ -47,6 +47,7 @@ export async function createServices(
   logger: Logger,
   readiness: Readiness,
   clock: () => number = Date.now,
+  settleDeadline?: SettleDeadline,
 ): Promise<Services> {
   const template = config.storage.databaseUrl === undefined ? readPgliteTemplate() : undefined
   if (config.storage.databaseUrl === undefined && template === undefined) {
@@ -70,7 +71,7 @@ export async function createServices(
     ledger,
     state,
     limiter: createRateLimiter(state, config.rateLimits, clock),
-    facilitator: createFacilitator(config),
+    facilitator: createFacilitator(config, settleDeadline),
     funds: createFundsGuard(
       state.funds,
       (owner) =>

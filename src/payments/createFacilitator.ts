@@ -1,5 +1,5 @@
 import { type PendingSettlementStore, x402Facilitator } from '@x402/core/facilitator'
-import { HTTPFacilitatorClient } from '@x402/core/http'
+import { FacilitatorTimeoutError, HTTPFacilitatorClient } from '@x402/core/http'
 import type { FacilitatorClient } from '@x402/core/server'
 import {
   type PaymentPayload,
@@ -49,11 +49,30 @@ function neverReceived(err: unknown): boolean {
 }
 
 /**
+ * When a remote settlement stops being waited for: a signal that aborts after `ms`. Injected so a test ends
+ * the wait when its facilitator has acted, instead of sleeping past SETTLE_TIMEOUT_MS on the wall clock.
+ */
+export type SettleDeadline = (ms: number) => AbortSignal
+
+/** `settle`'s answer, or a FacilitatorTimeoutError (outcome unknown) once `signal` aborts, whichever is first. */
+function untilDeadline<T>(settling: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
+  if (signal.aborted) return Promise.reject(new FacilitatorTimeoutError('settle', ms))
+  return new Promise<T>((resolve, reject) => {
+    const expire = () => reject(new FacilitatorTimeoutError('settle', ms))
+    signal.addEventListener('abort', expire, { once: true })
+    settling.then(resolve, reject).finally(() => signal.removeEventListener('abort', expire))
+  })
+}
+
+/**
  * The remote facilitator when FACILITATOR_URL is set (the standard /verify, /settle, /supported API),
  * else the built-in one: x402's own facilitator core with the exact/EVM scheme, submitting
  * `transferWithAuthorization` from the relayer key.
  */
-export function createFacilitator(config: Config): Facilitator {
+export function createFacilitator(
+  config: Config,
+  settleDeadline: SettleDeadline = (ms) => AbortSignal.timeout(ms),
+): Facilitator {
   const { payments } = config
   if (payments.facilitatorUrl !== undefined) {
     const headers = payments.facilitatorHeaders
@@ -71,8 +90,13 @@ export function createFacilitator(config: Config): Facilitator {
           if (err instanceof VerifyError) return { isValid: false, invalidReason: err.invalidReason }
           throw err
         }),
+      // The client has the same deadline of its own (on the wall clock); ours can be ended by the caller.
       settle: (p, r) =>
-        client.settle(p, r).catch((err: unknown) => {
+        untilDeadline(
+          client.settle(p, r),
+          settleDeadline(payments.settleTimeoutMs),
+          payments.settleTimeoutMs,
+        ).catch((err: unknown) => {
           if (!(err instanceof SettleError)) {
             throw neverReceived(err)
               ? new SettlementNotAttemptedError('the facilitator did not act on the settlement', {

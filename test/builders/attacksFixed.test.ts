@@ -2,14 +2,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
   type Address,
-  createTestClient,
   createWalletClient,
   decodeFunctionData,
   encodeFunctionResult,
   erc20Abi,
   getAddress,
   type Hex,
-  http,
   keccak256,
   maxUint256,
   parseAbi,
@@ -38,6 +36,7 @@ import {
   midnightStandInAbi,
   singleLeafRatifierData,
 } from '../../src/devnet/deploy/midnight.js'
+import { MIDNIGHT_MAKERS_BOOK, midnightMakers } from '../../src/devnet/deploy/midnightMakers.js'
 import { UpstreamError } from '../../src/errors.js'
 import {
   broadcast,
@@ -64,11 +63,7 @@ const WAD = 10n ** 18n
 const APPROVE = '0x095ea7b3'
 const STRANGER = getAddress('0x000000000000000000000000000000000000bEEF')
 /** 0.2 % of a unit per take, on every breakpoint (centi-basis-points). */
-const FEE_CBPS = 2_000
-const BID_TICKS = [4400n, 4360n]
-const ASK_TICKS = [4200n, 4260n]
-const BID_UNITS = parseUnits('300', 6)
-const ASK_UNITS = parseUnits('250', 6)
+const { settlementFeeCbps: FEE_CBPS, bidTicks: BID_TICKS, askTicks: ASK_TICKS } = MIDNIGHT_MAKERS_BOOK
 
 let sw: ServiceWorld
 let svc: Instance
@@ -328,26 +323,8 @@ function expectRefused(a: PaidAnswer<unknown>, status: number, code?: string, fi
 beforeAll(async () => {
   sw = await startServiceWorld()
   const block = await sw.chain.getBlock()
-  // The settlement fee on for USDC markets opened from now on (the stand-in's admin, impersonated).
-  const admin = await sw.chain.readContract({
-    address: MIDNIGHT,
-    abi: parseAbi(['function admin() view returns (address)']),
-    functionName: 'admin',
-  })
-  const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
-  await testClient.impersonateAccount({ address: admin })
-  await testClient.setBalance({ address: admin, value: parseUnits('1', 18) })
-  const adminWallet = createWalletClient({ account: admin, chain: base, transport: http(sw.world.rpcUrl) })
-  await send(
-    adminWallet.writeContract({
-      address: MIDNIGHT,
-      abi: parseAbi(['function setDefaultSettlementFeeCbps(address loanToken, uint16[7] cbps)']),
-      functionName: 'setDefaultSettlementFeeCbps',
-      args: [USDC, [FEE_CBPS, FEE_CBPS, FEE_CBPS, FEE_CBPS, FEE_CBPS, FEE_CBPS, FEE_CBPS]],
-    }),
-  )
-  await testClient.stopImpersonatingAccount({ address: admin })
-
+  // A and B are the devnet makers' book (src/devnet/deploy/midnightMakers.ts, in the cached state): opened
+  // with the settlement fee on, the bid maker's bids and the ask maker's asks (on 2 WETH) already posted.
   const seeded = (
     await sw.chain.getLogs({
       address: MIDNIGHT,
@@ -374,41 +351,22 @@ beforeAll(async () => {
     enterGate: zeroAddress,
     liquidatorGate: zeroAddress,
   })
-  A = marketAt(block.timestamp + 30n * 86_400n)
-  B = marketAt(block.timestamp + 60n * 86_400n)
+  A = marketAt(MIDNIGHT_MAKERS_BOOK.maturities.A)
+  B = marketAt(MIDNIGHT_MAKERS_BOOK.maturities.B)
   const U = marketAt(block.timestamp + 30n * 86_400n, [
     { ...(collateralParams[0] as (typeof collateralParams)[number]), token: STRANGER },
   ])
   const M = marketAt(block.timestamp - 10n)
   ;[idA, idB, idU, idM] = [A, B, U, M].map(midnightMarketId) as [Hex, Hex, Hex, Hex]
 
-  const [bm, askMaker] = await Promise.all([
-    freshOwner(parseUnits('5000', 6)),
-    freshOwner(0n, parseUnits('4', 18)),
-  ])
-  bidMaker = bm
+  bidMaker = walletOf(midnightMakers.bid.privateKey)
   ;[borrower, lender, selfMaker] = await Promise.all([
     freshOwner(parseUnits('100', 6), parseUnits('2', 18)),
     freshOwner(parseUnits('1000', 6)),
     freshOwner(parseUnits('100', 6), parseUnits('2', 18)),
   ])
-  for (const m of [A, B, U, M]) await touch(bidMaker, m)
-  for (const maker of [bidMaker, askMaker, selfMaker]) await authorizeRatifier(maker)
-  await approveMax(bidMaker, USDC)
-  await approveMax(askMaker, WETH)
-  for (const m of [A, B])
-    await send(
-      askMaker.writeContract({
-        address: MIDNIGHT,
-        abi: midnightStandInAbi,
-        functionName: 'supplyCollateral',
-        args: [m, 0n, parseUnits('2', 18), askMaker.account.address],
-      }),
-    )
-  for (const [i, tick] of BID_TICKS.entries()) await postOffer(bidMaker, A, true, tick, BID_UNITS, `bid-${i}`)
-  for (const [i, tick] of ASK_TICKS.entries())
-    await postOffer(askMaker, A, false, tick, ASK_UNITS, `ask-${i}`)
-  await postOffer(askMaker, B, false, ASK_TICKS[0] as bigint, ASK_UNITS, 'ask-b')
+  for (const m of [U, M]) await touch(bidMaker, m)
+  await authorizeRatifier(selfMaker)
   for (const tick of [...BID_TICKS, ...ASK_TICKS, 4480n])
     priceOf.set(
       tick,

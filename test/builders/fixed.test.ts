@@ -6,7 +6,6 @@ import {
   type Hex,
   http,
   keccak256,
-  maxUint256,
   parseAbi,
   parseUnits,
   toHex,
@@ -33,6 +32,7 @@ import {
   midnightStandInAbi,
   singleLeafRatifierData,
 } from '../../src/devnet/deploy/midnight.js'
+import { midnightMakers } from '../../src/devnet/deploy/midnightMakers.js'
 import { broadcast, builderClient, expectEnvelope, selectorOf } from '../helpers/builderCalls.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
@@ -159,10 +159,10 @@ beforeAll(async () => {
   client = builderClient(sw, svc)
   // The seeded markets' collaterals (WETH and cbBTC at 86%), in a market maturing ~100 s from now.
   const block = await sw.chain.getBlock()
-  const [bidMaker, askMaker] = await Promise.all([
-    freshOwner(parseUnits('2000', 6)),
-    freshOwner(0n, parseUnits('2', 18)),
-  ])
+  // The devnet's Midnight makers (src/devnet/deploy/midnightMakers.ts, in the cached state): funded, the
+  // ratifier authorized, USDC (bid maker) and WETH (ask maker) approved to Midnight.
+  const bidMaker = walletOf(midnightMakers.bid.privateKey)
+  const askMaker = walletOf(midnightMakers.ask.privateKey)
   ;[borrower, lender] = await Promise.all([
     freshOwner(parseUnits('100', 6), parseUnits('2', 18)),
     freshOwner(parseUnits('1000', 6)),
@@ -202,32 +202,7 @@ beforeAll(async () => {
       args: [market],
     }),
   )
-  // Makers: authorize the ratifier; the bid maker pays USDC, the ask maker borrows against 2 WETH.
-  for (const maker of [bidMaker, askMaker])
-    await send(
-      maker.writeContract({
-        address: MIDNIGHT,
-        abi: midnightStandInAbi,
-        functionName: 'setIsAuthorized',
-        args: [MIDNIGHT_ADDRESSES.setterRatifier, true, maker.account.address],
-      }),
-    )
-  await send(
-    bidMaker.writeContract({
-      address: USDC,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [MIDNIGHT, maxUint256],
-    }),
-  )
-  await send(
-    askMaker.writeContract({
-      address: WETH,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [MIDNIGHT, maxUint256],
-    }),
-  )
+  // The ask maker borrows against 2 WETH in this market.
   await send(
     askMaker.writeContract({
       address: MIDNIGHT,

@@ -16,10 +16,12 @@ import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http/keepAlive.js'
 import { createLogger } from '../../src/logger.js'
+import type { SettleDeadline } from '../../src/payments/createFacilitator.js'
 import { createReadiness } from '../../src/readiness.js'
 import { createServices, type Services } from '../../src/services.js'
 import { RECEIPT } from './chainChecks.js'
 import { headroomHttp } from './headroomHttp.js'
+import { createTestClock, type TestClock } from './testClock.js'
 import { testDatabase } from './testDatabase.js'
 
 export interface Instance {
@@ -31,15 +33,20 @@ export interface Instance {
 
 export interface ServiceWorld {
   world: DevnetWorld
+  /** The world's time (its simulator's clock): the wall clock unless the file holds it; each file starts following. */
+  worldClock: TestClock
   chain: PublicClient
   /** Settings shared by every instance (ports of the world, payTo, …). */
   env: NodeJS.ProcessEnv
   /**
    * Starts one more service instance on this world; `env` overrides the shared settings, `clock` the
    * instance's time (a frozen clock makes time-windowed behaviour, like surge, independent of how fast
-   * the machine runs the test).
+   * the machine runs the test); `settleDeadline` when a remote facilitator's settlement stops being waited for.
    */
-  instance(env?: NodeJS.ProcessEnv, options?: { clock?: () => number }): Promise<Instance>
+  instance(
+    env?: NodeJS.ProcessEnv,
+    options?: { clock?: () => number; settleDeadline?: SettleDeadline },
+  ): Promise<Instance>
   usdcBalance(address: `0x${string}`): Promise<bigint>
   /** A fresh wallet holding exactly `usdc` atomic USDC (and `eth` wei), funded by demo account #0. */
   freshWallet(usdc: bigint, eth?: bigint): Promise<ReturnType<typeof payerClient> & { privateKey: Hex }>
@@ -58,6 +65,7 @@ const BASE_ENV: NodeJS.ProcessEnv = {
 interface PooledWorld {
   world: DevnetWorld
   env: NodeJS.ProcessEnv
+  clock: TestClock
 }
 const POOL = Symbol.for('agentdesk.test.world')
 
@@ -79,6 +87,7 @@ function pooledWorld(): Promise<PooledWorld> {
 
 async function startPooledWorld(): Promise<PooledWorld> {
   const env: NodeJS.ProcessEnv = { ...BASE_ENV }
+  const clock = createTestClock()
   // On a port taken between choosing and binding it (another worker, another run), on another one.
   const world = await onFreePort(async (rpcPort) => {
     env.DEVNET_RPC_PORT = String(rpcPort)
@@ -86,22 +95,24 @@ async function startPooledWorld(): Promise<PooledWorld> {
     return startDevnetWorld({
       config: loadConfig(env),
       logger: createLogger('silent'),
-      clock: Date.now,
+      clock: clock.now,
       pushIntervalMs: 0,
     })
   })
-  return { world, env }
+  return { world, env, clock }
 }
 
 /** The worker's devnet world, reset to its start, and as many service instances as asked. */
 export async function startServiceWorld(): Promise<ServiceWorld> {
-  const { world, env } = await pooledWorld()
+  const { world, env, clock } = await pooledWorld()
   await world.reset()
+  clock.follow()
   const chain = createPublicClient({ transport: http(world.rpcUrl), pollingInterval: 20 }) as PublicClient
   const instances: Instance[] = []
   let funding: Promise<void> = Promise.resolve()
   return {
     world,
+    worldClock: clock,
     chain,
     env,
     async instance(overrides = {}, options = {}) {
@@ -128,7 +139,13 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
         ...overrides,
       })
       const readiness = createReadiness()
-      const services = await createServices(config, createLogger('silent'), readiness, options.clock)
+      const services = await createServices(
+        config,
+        createLogger('silent'),
+        readiness,
+        options.clock,
+        options.settleDeadline,
+      )
       app = createApp({ deps: services.deps })
       const instance: Instance = {
         url: `http://127.0.0.1:${bound}`,

@@ -70,20 +70,18 @@ function bookOf(vars: TradingVariables): Map<number, { long: number; short: numb
 }
 
 /**
- * The simulator's crowd changes on the hour and the service keeps the backend document 10 s: outside the
- * 15 s either side of an hour boundary, the service's copy and the test's fetch describe the same hour.
+ * The simulator's crowd changes on the hour and the service keeps the backend document 10 s: the world's
+ * clock is held at one instant (the same for every test of the file), so the service's copy, the test's
+ * fetch and the simulator describe the same hour however long the test takes.
  */
-async function awayFromHourBoundary(): Promise<void> {
-  const hour = 3_600_000
-  const margin = 15_000
-  const into = Date.now() % hour
-  const wait = into > hour - margin ? hour - into + margin : into < margin ? margin - into : 0
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+const HELD_AT = Date.now()
+function holdWorldClock(): void {
+  sw.worldClock.hold(HELD_AT)
 }
 
 describe('GET /v1/crowd', () => {
   test('default: paid with @x402/fetch, every listed pair with the backend’s open interest; USDC moves by the price', async () => {
-    await awayFromHourBoundary()
+    holdWorldClock()
     const who = await sw.freshWallet(100_000n)
     const pay = wrapFetchWithPayment(fetch, who.client)
     const res = await pay(`${svc.url}/v1/crowd`)
@@ -124,7 +122,7 @@ describe('GET /v1/crowd', () => {
   }, 90_000)
 
   test('behavior: symbols picks pairs in the order asked, unknown ones apart; the book share stays against the whole book', async () => {
-    await awayFromHourBoundary()
+    holdWorldClock()
     const who = await sw.freshWallet(100_000n)
     const pay = wrapFetchWithPayment(fetch, who.client)
     const all = (await (await pay(`${svc.url}/v1/crowd`)).json()) as CrowdBody

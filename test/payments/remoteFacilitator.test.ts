@@ -25,6 +25,16 @@ let sw: ServiceWorld
 let hosted: ReturnType<typeof serve>
 let facilitatorUrl: string
 const calls: string[] = []
+/** The deadlines of the settlements the service is waiting for; the slow facilitator ends them. */
+const deadlines: AbortController[] = []
+const callerGivesUp = () => {
+  for (const d of deadlines.splice(0)) d.abort()
+}
+const endedByTheFacilitator = (): AbortSignal => {
+  const deadline = new AbortController()
+  deadlines.push(deadline)
+  return deadline.signal
+}
 
 /**
  * A hosted facilitator speaking the standard HTTP API (POST /verify, POST /settle, GET /supported),
@@ -77,11 +87,12 @@ function startHostedFacilitator(rpcEnv: NodeJS.ProcessEnv): Promise<string> {
       400,
     )
   })
-  // The same facilitator behind a slow link: it settles, then answers after the caller gave up.
+  // The same facilitator behind a slow link: it settles, then answers after the caller gave up (its
+  // deadline is ended here, once the settlement is broadcast, instead of waiting it out on the wall clock).
   app.post('/slow/settle', async (c) => {
     const { paymentPayload, paymentRequirements } = await c.req.json<Body>()
     const result = await core.settle(paymentPayload, paymentRequirements)
-    await new Promise((r) => setTimeout(r, 2_500))
+    callerGivesUp()
     return c.json(result, result.success ? 200 : 400)
   })
   hosted = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
@@ -153,12 +164,14 @@ describe('remote facilitator', () => {
   })
 
   test('behavior: a facilitator that settles but answers too late: the caller is served with a pending receipt, and the chain settles the row', async () => {
-    const svc = await sw.instance({
-      FACILITATOR_URL: `${facilitatorUrl}/slow`,
-      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
-      SETTLE_TIMEOUT_MS: '1000',
-      RECONCILE_INTERVAL_MS: '600000',
-    })
+    const svc = await sw.instance(
+      {
+        FACILITATOR_URL: `${facilitatorUrl}/slow`,
+        FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
+        RECONCILE_INTERVAL_MS: '600000',
+      },
+      { settleDeadline: endedByTheFacilitator },
+    )
     const who = payer(4)
     const path = '/v1/prices?symbols=BTC'
     const before = await sw.usdcBalance(who.account.address)
