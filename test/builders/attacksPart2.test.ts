@@ -11,7 +11,7 @@ import {
   type TransactionReceipt,
   zeroAddress,
 } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { AeroAddAction } from '../../src/builders/lpAeroAdd.js'
 import type { AeroRemoveAction } from '../../src/builders/lpAeroRemove.js'
 import type { UniAddAction } from '../../src/builders/lpUniAdd.js'
@@ -32,7 +32,8 @@ import {
 } from '../helpers/builderCalls.js'
 import { eventually } from '../helpers/eventually.js'
 import { expectMined } from '../helpers/expectMined.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { expectEachRefused } from '../helpers/expectRefused.js'
+import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Part 2 of the attacks: the perp builders (gTrade v10) and the liquidity builders (Uniswap v3 and
 // Aerodrome), as a hostile or careless caller would call them. The money rules under test: a number the
@@ -69,19 +70,9 @@ const aeroAbi = parseAbi([
   'function removeLiquidityETH(address token, bool stable, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) returns (uint256, uint256)',
 ])
 
-let sw: ServiceWorld
-let svc: Instance
-let client: ReturnType<typeof builderClient>
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-  client = builderClient(sw, svc)
-}, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
+const client = builderClient(sw, svc)
 
 const usdcOf = (who: Address) => sw.usdcBalance(who)
 const balanceOf = (token: Address, who: Address) =>
@@ -125,21 +116,6 @@ async function rawPost(path: string, text: string): Promise<PaidAnswer<unknown>>
   })
   const body = (await res.json()) as PaidAnswer<unknown>['body']
   return { status: res.status, body, charged: before - (await usdcOf(who.account.address)) }
-}
-
-/** Every answer refused with its status (and field, code when given), none charged. */
-function expectRefused(
-  answers: readonly PaidAnswer<unknown>[],
-  cases: readonly { name: string; status: number; field?: string; code?: string }[],
-) {
-  for (const [i, a] of answers.entries()) {
-    const want = cases[i]
-    const label = `${want?.name}: ${JSON.stringify(a.body.error ?? a.body).slice(0, 300)}`
-    expect(a.status, label).toBe(want?.status)
-    if (want?.field !== undefined) expect(a.body.error?.field, label).toBe(want.field)
-    if (want?.code !== undefined) expect(a.body.error?.code, label).toBe(want.code)
-    expect(a.charged, label).toBe(0n)
-  }
 }
 
 describe('attacks on the perp builders', () => {
@@ -244,7 +220,7 @@ describe('attacks on the perp builders', () => {
       { name: 'modify leverage 1e21', path: 'modify', body: modify({ leverage: 1e21 }), field: 'leverage' },
     ]
     const answers = await Promise.all(cases.map((c) => client.post(`/v1/tx/risk/${c.path}`, c.body)))
-    expectRefused(
+    await expectEachRefused(
       answers,
       cases.map((c) => ({ name: c.name, status: 400, field: c.field, code: 'invalid_input' })),
     )
@@ -253,7 +229,7 @@ describe('attacks on the perp builders', () => {
       '/v1/tx/risk/open',
       `{"pairIndex":0,"long":true,"leverage":10,"collateralUsdc":100,"markPrice":1e400,"owner":"${me}"}`,
     )
-    expectRefused([inf], [{ name: '1e400', status: 400, field: 'markPrice' }])
+    await expectEachRefused([inf], [{ name: '1e400', status: 400, field: 'markPrice' }])
   })
 
   test('attack: TP, SL and trigger only a rounding away from the entry (1e-11) are refused on what is encoded, 400 naming the field, free', async () => {
@@ -283,7 +259,7 @@ describe('attacks on the perp builders', () => {
       },
     ]
     const answers = await Promise.all(cases.map((c) => client.post('/v1/tx/risk/open', c.body)))
-    expectRefused(
+    await expectEachRefused(
       answers,
       cases.map((c) => ({ name: c.name, status: 400, field: c.field, code: 'invalid_input' })),
     )
@@ -354,7 +330,7 @@ describe('attacks on the perp builders', () => {
       },
     ]
     const answers = await Promise.all(cases.map((c) => client.post('/v1/tx/risk/modify', c.body)))
-    expectRefused(
+    await expectEachRefused(
       answers,
       cases.map((c) => ({ name: c.name, status: 422, field: c.field, code: 'wrong_side' })),
     )
@@ -406,7 +382,7 @@ describe('attacks on the perp builders', () => {
       },
     ]
     const answers = await Promise.all(cases.map((c) => client.post('/v1/tx/risk/modify', c.body)))
-    expectRefused(answers, cases)
+    await expectEachRefused(answers, cases)
     expect(await tradeOf(demo, 1)).toEqual(trade)
   })
 
@@ -552,7 +528,7 @@ describe('attacks on the liquidity builders', () => {
       },
     ]
     const answers = await Promise.all(cases.map((c) => client.post(`/v1/tx/lp/${c.path}`, c.body)))
-    expectRefused(
+    await expectEachRefused(
       answers,
       cases.map((c) => ({ name: c.name, status: 400, field: c.field })),
     )
@@ -717,7 +693,7 @@ describe('attacks on the liquidity builders', () => {
       },
     ]
     const answers = await Promise.all(cases.map((c) => client.post(`/v1/tx/lp/${c.path}`, c.body)))
-    expectRefused(answers, cases)
+    await expectEachRefused(answers, cases)
     expect(
       (
         await sw.chain.readContract({ address: NPM, abi: npmAbi, functionName: 'positions', args: [tokenId] })
@@ -771,7 +747,7 @@ describe('attacks on the liquidity builders', () => {
         slippageBps: 0,
       }),
     ])
-    expectRefused(answers, [
+    await expectEachRefused(answers, [
       { name: 'ETH as tokenB', status: 422, field: 'amountB', code: 'insufficient_balance' },
       { name: 'ETH as tokenA', status: 422, field: 'amountA', code: 'insufficient_balance' },
     ])
@@ -939,7 +915,7 @@ describe('attacks on the liquidity builders', () => {
       },
     ]
     const answers = await Promise.all(cases.map((c) => client.post(`/v1/tx/lp/${c.path}`, c.body)))
-    expectRefused(
+    await expectEachRefused(
       answers,
       cases.map((c) => ({ ...c, status: 422 })),
     )
