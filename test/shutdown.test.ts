@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { freePort } from '../src/devnet/anvil.js'
 import { demoAccounts, devnetRelayer } from '../src/devnet/devnetAccounts.js'
 import { createFundsGuard } from '../src/payments/fundsGuard.js'
@@ -12,7 +12,7 @@ import { createDatabase } from '../src/store/database.js'
 import { createLedger } from '../src/store/ledger.js'
 import { migrate } from '../src/store/migrations.js'
 import { createMemoryState } from '../src/store/sharedState.js'
-import { payer, type ServiceWorld, startServiceWorld } from './helpers/serviceWorld.js'
+import { payer, useWorld } from './helpers/serviceWorld.js'
 import { spawnService } from './helpers/spawnService.js'
 
 /**
@@ -20,18 +20,14 @@ import { spawnService } from './helpers/spawnService.js'
  * ledger row must agree with the chain. The service runs as its own process on the production profile,
  * pointed at a devnet world that this test owns, so the chain outlives the service and can be checked.
  */
-let sw: ServiceWorld
+const sw = useWorld()
 let child: ChildProcess | undefined
 const DATA_DIR = mkdtempSync(join(tmpdir(), 'agentdesk-shutdown-'))
 const GRACE_MS = 8_000
 const payTo = demoAccounts[9]?.address as `0x${string}`
 
-beforeAll(async () => {
-  sw = await startServiceWorld()
-}, 120_000)
 afterAll(async () => {
   child?.kill('SIGKILL')
-  await sw?.stop()
   rmSync(DATA_DIR, { recursive: true, force: true })
 })
 

@@ -1,5 +1,5 @@
 import { decodeFunctionData, erc20Abi, type Hex, maxUint256, parseAbi, parseEther, parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { aavePoolAbi } from '../../src/builders/aavePool.js'
 import type { AaveSupplyAction } from '../../src/builders/aaveSupply.js'
 import type { AaveWithdrawAction } from '../../src/builders/aaveWithdraw.js'
@@ -7,7 +7,7 @@ import type { BuilderIssues } from '../../src/builders/txStep.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
 import { expectMined } from '../helpers/expectMined.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Aave v3 supply and withdraw builders, paid with the official x402 client, broadcast from demo accounts
 // and checked against the Pool's, the aTokens' and the assets' onchain state.
@@ -23,19 +23,9 @@ const borrowAbi = parseAbi([
   'function borrow(address asset, uint256 amount, uint256 interestRateMode, uint16 referralCode, address onBehalfOf)',
 ])
 
-let sw: ServiceWorld
-let svc: Instance
-let client: ReturnType<typeof builderClient>
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-  client = builderClient(sw, svc)
-}, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
+const client = builderClient(sw, svc)
 
 /** An ERC-20 (or aToken) balance, at a block when given: aToken balances grow with every block's time. */
 const balanceOf = (token: Hex, who: Hex, blockNumber?: bigint) =>

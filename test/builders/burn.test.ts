@@ -1,10 +1,10 @@
 import { decodeFunctionData, erc20Abi, type Hex, parseAbi, parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { BurnAction } from '../../src/builders/burn.js'
 import type { BuilderIssues } from '../../src/builders/txStep.js'
 import { DEAD_ADDRESS, DEVNET_UTIL_TOKEN } from '../../src/chain/addresses.js'
 import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The UTIL burn builder, paid with the official x402 client, broadcast from demo accounts and checked
 // against UTIL's onchain balances and supply.
@@ -12,19 +12,9 @@ const UTIL = DEVNET_UTIL_TOKEN
 /** The devnet UtilToken's own view (contracts/UtilToken.sol): totalSupply − balanceOf(dead). */
 const circulatingAbi = parseAbi(['function circulatingSupply() view returns (uint256)'])
 
-let sw: ServiceWorld
-let svc: Instance
-let client: ReturnType<typeof builderClient>
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-  client = builderClient(sw, svc)
-}, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
+const client = builderClient(sw, svc)
 
 const utilOf = (who: Hex) =>
   sw.chain.readContract({ address: UTIL, abi: erc20Abi, functionName: 'balanceOf', args: [who] })

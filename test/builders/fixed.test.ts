@@ -26,7 +26,6 @@ import {
   midnightAbi,
   midnightMarketId,
 } from '../../src/chain/midnight.js'
-import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import {
   MIDNIGHT_ADDRESSES,
   midnightStandInAbi,
@@ -34,7 +33,7 @@ import {
 } from '../../src/devnet/deploy/midnight.js'
 import { midnightMakers } from '../../src/devnet/deploy/midnightMakers.js'
 import { broadcast, builderClient, expectEnvelope, selectorOf } from '../helpers/builderCalls.js'
-import { RECEIPT } from '../helpers/chainChecks.js'
+import { expectMined } from '../helpers/expectMined.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -75,10 +74,7 @@ function walletOf(privateKey: Hex) {
   })
 }
 
-async function send(hash: Promise<Hex>) {
-  const receipt = await pollReceipt(sw.chain, await hash, RECEIPT)
-  expect(receipt.status).toBe('success')
-}
+const send = (hash: Promise<Hex>) => expectMined(sw.chain, hash)
 
 /** A fresh wallet with USDC, ETH and `weth` WETH wrapped from it. */
 async function freshOwner(usdc: bigint, weth = 0n): Promise<Wallet> {

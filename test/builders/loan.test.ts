@@ -12,7 +12,7 @@ import {
   parseUnits,
   toHex,
 } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { createBuilderEngine } from '../../src/builders/builderEngine.js'
 import type { LoanBorrowAction } from '../../src/builders/loanBorrow.js'
 import type { LoanRepayAction } from '../../src/builders/loanRepay.js'
@@ -36,7 +36,7 @@ import {
   selectorOf,
 } from '../helpers/builderCalls.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The Morpho Blue loan builders on the devnet's WETH/USDC 86% market, paid with the official x402
 // client, broadcast from demo accounts, and checked against Morpho's position(), the tokens' balances and
@@ -52,15 +52,12 @@ const REPAY = '0x20b76e81'
 const WITHDRAW_COLLATERAL = '0x8720316d'
 const oracleAbi = parseAbi(['function price() view returns (uint256)'])
 
-let sw: ServiceWorld
-let svc: Instance
-let client: ReturnType<typeof builderClient>
+const sw = useWorld()
+const svc = useInstance(sw)
+const client = builderClient(sw, svc)
 let params: MorphoMarketParams
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-  client = builderClient(sw, svc)
   const [loanToken, collateralToken, oracle, irm, lltv] = await sw.chain.readContract({
     address: MORPHO,
     abi: morphoAbi,
@@ -69,10 +66,6 @@ beforeAll(async () => {
   })
   params = { loanToken, collateralToken, oracle, irm, lltv }
 }, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
 
 // --- Independent truth: Morpho's math written out again, fed by the IRM and the raw market ---
 const WAD = 10n ** 18n

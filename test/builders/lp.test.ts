@@ -11,23 +11,17 @@ import {
   type TransactionReceipt,
   toFunctionSelector,
 } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import type { AeroAddAction } from '../../src/builders/lpAeroAdd.js'
 import type { AeroRemoveAction } from '../../src/builders/lpAeroRemove.js'
 import type { UniAddAction } from '../../src/builders/lpUniAdd.js'
 import type { UniCollectAction } from '../../src/builders/lpUniCollect.js'
 import type { UniRemoveAction } from '../../src/builders/lpUniRemove.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
-import {
-  broadcast,
-  builderClient,
-  expectEnvelope,
-  ownerWallet,
-  type PaidAnswer,
-  selectorOf,
-} from '../helpers/builderCalls.js'
+import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
 import { expectMined } from '../helpers/expectMined.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { expectRefused } from '../helpers/expectRefused.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The liquidity builders, paid with the official x402 client, built for demo accounts no other builder
 // test here relies on (#9 Uniswap LP, #6 Aerodrome LP, #4 the trader whose swaps pay the fees), broadcast,
@@ -77,9 +71,9 @@ const aeroEthAbi = parseAbi([
 const gasPaid = (receipts: readonly TransactionReceipt[]) =>
   receipts.reduce((sum, r) => sum + r.gasUsed * r.effectiveGasPrice, 0n)
 
-let sw: ServiceWorld
-let svc: Instance
-let client: ReturnType<typeof builderClient>
+const sw = useWorld()
+const svc = useInstance(sw)
+const client = builderClient(sw, svc)
 let uni: ReturnType<typeof ownerWallet>
 let aero: ReturnType<typeof ownerWallet>
 let trader: ReturnType<typeof ownerWallet>
@@ -87,17 +81,10 @@ let trader: ReturnType<typeof ownerWallet>
 let tokenId = 0n
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-  client = builderClient(sw, svc)
   uni = ownerWallet(sw, 9)
   aero = ownerWallet(sw, 6)
   trader = ownerWallet(sw, 4)
 }, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
 
 const me = (w: ReturnType<typeof ownerWallet>) => w.account.address
 const balanceOf = (token: Address, who: Address) =>
@@ -167,22 +154,8 @@ async function tradeThroughPool(): Promise<void> {
   }
 }
 
-/** A refusal: the status, code and field, nothing charged, and the owner's tokens untouched. */
-async function expectRefused<A>(
-  answer: Promise<PaidAnswer<A>>,
-  owner: Address,
-  status: number,
-  code: string,
-  field: string,
-) {
-  const before = await balances(owner, [USDC, WETH])
-  const res = await answer
-  expect(res.status, JSON.stringify(res.body)).toBe(status)
-  expect(res.body.error?.code).toBe(code)
-  expect(res.body.error?.field).toBe(field)
-  expect(res.charged).toBe(0n)
-  expect(await balances(owner, [USDC, WETH])).toEqual(before)
-}
+/** The owner's USDC and WETH: a refused call leaves them as they were. */
+const holdingsOf = (owner: Address) => ({ read: () => balances(owner, [USDC, WETH]) })
 
 describe('Uniswap v3 positions', () => {
   test('behavior: uni add mints a full-range position at the spacing-rounded ticks with the liquidity the amounts buy at slot0, exact approves first and none on a rebuild', async () => {
@@ -347,48 +320,42 @@ describe('Uniswap v3 positions', () => {
     const liquidity = (await position(tokenId))[7]
     const id = tokenId.toString()
     const remove = (b: Record<string, unknown>) => client.post('/v1/tx/lp/uni/remove', b)
-    await expectRefused(
-      remove({ tokenId: id, liquidity: '1', owner: stranger }),
-      stranger,
-      422,
-      'not_position_owner',
-      'owner',
-    )
-    await expectRefused(
-      client.post('/v1/tx/lp/uni/collect', { tokenId: id, owner: stranger }),
-      stranger,
-      422,
-      'not_position_owner',
-      'owner',
-    )
-    await expectRefused(
-      remove({ tokenId: '999999', liquidity: '0', owner }),
-      owner,
-      422,
-      'position_not_found',
-      'tokenId',
-    )
-    await expectRefused(
-      remove({ tokenId: id, liquidity: (liquidity + 1n).toString(), owner }),
-      owner,
-      422,
-      'exceeds_position_liquidity',
-      'liquidity',
-    )
-    await expectRefused(
-      remove({ tokenId: id, liquidity: '1', owner, burn: true }),
-      owner,
-      422,
-      'burn_needs_full_removal',
-      'burn',
-    )
-    await expectRefused(
-      remove({ tokenId: id, liquidity: '1', owner, slippageBps: 5001 }),
-      owner,
-      400,
-      'invalid_input',
-      'slippageBps',
-    )
+    await expectRefused(() => remove({ tokenId: id, liquidity: '1', owner: stranger }), {
+      status: 422,
+      code: 'not_position_owner',
+      field: 'owner',
+      untouched: [holdingsOf(stranger)],
+    })
+    await expectRefused(() => client.post('/v1/tx/lp/uni/collect', { tokenId: id, owner: stranger }), {
+      status: 422,
+      code: 'not_position_owner',
+      field: 'owner',
+      untouched: [holdingsOf(stranger)],
+    })
+    await expectRefused(() => remove({ tokenId: '999999', liquidity: '0', owner }), {
+      status: 422,
+      code: 'position_not_found',
+      field: 'tokenId',
+      untouched: [holdingsOf(owner)],
+    })
+    await expectRefused(() => remove({ tokenId: id, liquidity: (liquidity + 1n).toString(), owner }), {
+      status: 422,
+      code: 'exceeds_position_liquidity',
+      field: 'liquidity',
+      untouched: [holdingsOf(owner)],
+    })
+    await expectRefused(() => remove({ tokenId: id, liquidity: '1', owner, burn: true }), {
+      status: 422,
+      code: 'burn_needs_full_removal',
+      field: 'burn',
+      untouched: [holdingsOf(owner)],
+    })
+    await expectRefused(() => remove({ tokenId: id, liquidity: '1', owner, slippageBps: 5001 }), {
+      status: 400,
+      code: 'invalid_input',
+      field: 'slippageBps',
+      untouched: [holdingsOf(owner)],
+    })
     expect((await position(tokenId))[7]).toBe(liquidity)
   })
 
@@ -459,11 +426,8 @@ describe('Uniswap v3 positions', () => {
       owner,
     }
     await expectRefused(
-      client.post('/v1/tx/lp/uni/add', { ...body, tickLower: base - 1005, tickUpper: base + 1000 }),
-      owner,
-      400,
-      'invalid_input',
-      'tickLower',
+      () => client.post('/v1/tx/lp/uni/add', { ...body, tickLower: base - 1005, tickUpper: base + 1000 }),
+      { status: 400, code: 'invalid_input', field: 'tickLower', untouched: [holdingsOf(owner)] },
     )
     const res = await client.post<UniAddAction>('/v1/tx/lp/uni/add', {
       ...body,
@@ -496,27 +460,25 @@ describe('Uniswap v3 positions', () => {
       amountB: '350000000',
       owner,
     }
-    await expectRefused(client.post('/v1/tx/lp/uni/add', body), owner, 422, 'pool_not_found', 'fee')
+    await expectRefused(() => client.post('/v1/tx/lp/uni/add', body), {
+      status: 422,
+      code: 'pool_not_found',
+      field: 'fee',
+      untouched: [holdingsOf(owner)],
+    })
     await expectRefused(
-      client.post('/v1/tx/lp/uni/add', { ...body, fee: 500, amountA: '0', amountB: '0' }),
-      owner,
-      400,
-      'invalid_input',
-      'amountA',
+      () => client.post('/v1/tx/lp/uni/add', { ...body, fee: 500, amountA: '0', amountB: '0' }),
+      { status: 400, code: 'invalid_input', field: 'amountA', untouched: [holdingsOf(owner)] },
     )
+    await expectRefused(() => client.post('/v1/tx/lp/uni/add', { ...body, fee: 500, slippageBps: 5001 }), {
+      status: 400,
+      code: 'invalid_input',
+      field: 'slippageBps',
+      untouched: [holdingsOf(owner)],
+    })
     await expectRefused(
-      client.post('/v1/tx/lp/uni/add', { ...body, fee: 500, slippageBps: 5001 }),
-      owner,
-      400,
-      'invalid_input',
-      'slippageBps',
-    )
-    await expectRefused(
-      client.post('/v1/tx/lp/uni/add', { ...body, fee: 500, tokenA: NATIVE_SENTINEL }),
-      owner,
-      400,
-      'invalid_input',
-      'tokenA',
+      () => client.post('/v1/tx/lp/uni/add', { ...body, fee: 500, tokenA: NATIVE_SENTINEL }),
+      { status: 400, code: 'invalid_input', field: 'tokenA', untouched: [holdingsOf(owner)] },
     )
   })
 })
@@ -742,35 +704,30 @@ describe('Aerodrome volatile pools', () => {
   test('error: no pool for the pair, zero or unlisted amounts and tokens, LP the owner lacks, ETH against WETH: named 422/400, nothing charged or moved', async () => {
     const owner = me(aero)
     const body = { tokenA: WETH, tokenB: cbBTC, amountA: '100000000000000000', amountB: '100000', owner }
-    await expectRefused(client.post('/v1/tx/lp/aero/add', body), owner, 422, 'pool_not_found', 'tokenB')
+    await expectRefused(() => client.post('/v1/tx/lp/aero/add', body), {
+      status: 422,
+      code: 'pool_not_found',
+      field: 'tokenB',
+      untouched: [holdingsOf(owner)],
+    })
+    await expectRefused(() => client.post('/v1/tx/lp/aero/add', { ...body, tokenB: USDC, amountA: '0' }), {
+      status: 400,
+      code: 'invalid_input',
+      field: 'amountA',
+      untouched: [holdingsOf(owner)],
+    })
     await expectRefused(
-      client.post('/v1/tx/lp/aero/add', { ...body, tokenB: USDC, amountA: '0' }),
-      owner,
-      400,
-      'invalid_input',
-      'amountA',
-    )
-    await expectRefused(
-      client.post('/v1/tx/lp/aero/add', { ...body, tokenB: USDC, slippageBps: 9000 }),
-      owner,
-      400,
-      'invalid_input',
-      'slippageBps',
+      () => client.post('/v1/tx/lp/aero/add', { ...body, tokenB: USDC, slippageBps: 9000 }),
+      { status: 400, code: 'invalid_input', field: 'slippageBps', untouched: [holdingsOf(owner)] },
     )
     // Native ETH against WETH is one token twice (the ETH side trades as WETH in the pool).
     await expectRefused(
-      client.post('/v1/tx/lp/aero/add', { ...body, tokenA: NATIVE_SENTINEL, tokenB: WETH }),
-      owner,
-      400,
-      'invalid_input',
-      'tokenB',
+      () => client.post('/v1/tx/lp/aero/add', { ...body, tokenA: NATIVE_SENTINEL, tokenB: WETH }),
+      { status: 400, code: 'invalid_input', field: 'tokenB', untouched: [holdingsOf(owner)] },
     )
     await expectRefused(
-      client.post('/v1/tx/lp/aero/remove', { tokenA: WETH, tokenB: USDC, liquidity: '1000', owner }),
-      owner,
-      422,
-      'insufficient_balance',
-      'liquidity',
+      () => client.post('/v1/tx/lp/aero/remove', { tokenA: WETH, tokenB: USDC, liquidity: '1000', owner }),
+      { status: 422, code: 'insufficient_balance', field: 'liquidity', untouched: [holdingsOf(owner)] },
     )
   })
 
@@ -778,25 +735,20 @@ describe('Aerodrome volatile pools', () => {
     const owner = me(aero)
     const junk = '0x1111111111111111111111111111111111111111'
     await expectRefused(
-      client.post('/v1/tx/lp/aero/remove', { tokenA: junk, tokenB: USDC, liquidity: '1000', owner }),
-      owner,
-      422,
-      'unlisted_target',
-      'tokenA',
+      () => client.post('/v1/tx/lp/aero/remove', { tokenA: junk, tokenB: USDC, liquidity: '1000', owner }),
+      { status: 422, code: 'unlisted_target', field: 'tokenA', untouched: [holdingsOf(owner)] },
     )
     await expectRefused(
-      client.post('/v1/tx/lp/uni/add', {
-        tokenA: WETH,
-        tokenB: junk,
-        fee: 500,
-        amountA: '1',
-        amountB: '1',
-        owner,
-      }),
-      owner,
-      422,
-      'unlisted_target',
-      'tokenB',
+      () =>
+        client.post('/v1/tx/lp/uni/add', {
+          tokenA: WETH,
+          tokenB: junk,
+          fee: 500,
+          amountA: '1',
+          amountB: '1',
+          owner,
+        }),
+      { status: 422, code: 'unlisted_target', field: 'tokenB', untouched: [holdingsOf(owner)] },
     )
   })
 })

@@ -8,7 +8,7 @@ import {
   parseAbi,
 } from 'viem'
 import { base } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { riskDiamondAbi } from '../../src/builders/riskAbi.js'
 import type { RiskCancelAction } from '../../src/builders/riskCancel.js'
 import type { RiskCloseAction } from '../../src/builders/riskClose.js'
@@ -22,7 +22,8 @@ import { devnetDeployer } from '../../src/devnet/devnetAccounts.js'
 import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { expectRefused, type Refusal } from '../helpers/expectRefused.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The perp builders on the gTrade v10 diamond stand-in, paid with the official x402 client (payer #8),
 // broadcast from demo accounts #3..#6 (#1 holds the seeded trades), filled by the devnet keeper, and
@@ -40,17 +41,14 @@ const tradeClosedAbi = parseAbi([
   'event TradeClosed(address indexed user, uint32 indexed index, bool isPnlPositive)',
 ])
 
-let sw: ServiceWorld
-let svc: Instance
-let client: ReturnType<typeof builderClient>
+const sw = useWorld()
+const svc = useInstance(sw)
+const client = builderClient(sw, svc)
 
 /** A keeper of the stand-in for the test: moves a pair's price and fills orders itself. */
 let keeper: ReturnType<typeof ownerWallet>
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-  client = builderClient(sw, svc)
   keeper = ownerWallet(sw, 7)
   // The admin registers the test's keeper once (impersonated: its key also runs the world's keeper).
   const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
@@ -66,10 +64,6 @@ beforeAll(async () => {
   await pollReceipt(sw.chain, hash, RECEIPT)
   await testClient.stopImpersonatingAccount({ address: devnetDeployer.address })
 }, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
 
 // --- reads of the diamond and the owners ---
 const usdcOf = (who: Address) => sw.usdcBalance(who)
@@ -162,23 +156,11 @@ async function liqPriceOf(
 }
 
 /** A refused build: status, code and field named, nothing charged, the owner's USDC untouched. */
-async function expectRefused(
-  path: string,
-  body: Record<string, unknown>,
-  status: number,
-  code: string,
-  field: string,
-) {
-  const who = body.owner as Address
-  const before = await usdcOf(who)
-  const res = await client.post(path, body)
-  expect(res.status, JSON.stringify(res.body)).toBe(status)
-  expect(res.body.error?.code).toBe(code)
-  expect(res.body.error?.field).toBe(field)
-  expect(res.charged).toBe(0n)
-  expect(await usdcOf(who)).toBe(before)
-  return res.body.error
-}
+const refusedBuild = (path: string, body: Record<string, unknown>, want: Refusal) =>
+  expectRefused(() => client.post(path, body), {
+    ...want,
+    untouched: [{ read: () => usdcOf(body.owner as Address) }],
+  })
 
 describe('risk open (MARKET) → modify → close', () => {
   let me: Address
@@ -391,64 +373,50 @@ describe('risk open (MARKET) → modify → close', () => {
   test('error: modify refusals name the field, charge nothing, move no USDC', async () => {
     const t = await tradeOf(me, index)
     const open = humanOf(t.openPrice)
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/modify',
       { index, owner: me, sl: Math.round(open * 1.05) },
-      422,
-      'wrong_side',
-      'sl',
+      { status: 422, code: 'wrong_side', field: 'sl' },
     )
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/modify',
       { index, owner: me, tp: Math.round(open * 0.95) },
-      422,
-      'wrong_side',
-      'tp',
+      { status: 422, code: 'wrong_side', field: 'tp' },
     )
     const max = Number(await pairView('pairMaxLeverage', BTC)) / 1000
-    const err = await expectRefused(
-      '/v1/tx/risk/modify',
-      { index, owner: me, leverage: max + 1 },
-      422,
-      'leverage_above_max',
-      'leverage',
-    )
+    const err = (
+      await refusedBuild(
+        '/v1/tx/risk/modify',
+        { index, owner: me, leverage: max + 1 },
+        { status: 422, code: 'leverage_above_max', field: 'leverage' },
+      )
+    ).body.error
     expect(err?.details).toMatchObject({ maxLeverage: max })
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/modify',
       { index: index + 50, owner: me, tp: 1 },
-      422,
-      'trade_not_found',
-      'index',
+      { status: 422, code: 'trade_not_found', field: 'index' },
     )
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/modify',
       { index, owner: me, triggerPrice: 1 },
-      422,
-      'not_a_resting_order',
-      'triggerPrice',
+      { status: 422, code: 'not_a_resting_order', field: 'triggerPrice' },
     )
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/modify',
       { index, owner: me, leverage: 2, sizeDeltaUsdc: 5, expectedPrice: 1 },
-      400,
-      'invalid_input',
-      'sizeDeltaUsdc',
+      { status: 400, code: 'invalid_input', field: 'sizeDeltaUsdc' },
     )
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/modify',
       { index, owner: me, sizeDeltaUsdc: -1_000_000, expectedPrice: open },
-      422,
-      'decrease_too_large',
-      'sizeDeltaUsdc',
+      { status: 422, code: 'decrease_too_large', field: 'sizeDeltaUsdc' },
     )
     // Another wallet's index: #6 holds no trade there.
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/modify',
       { index, owner: ownerWallet(sw, 6).account.address, tp: 1 },
-      422,
-      'trade_not_found',
-      'index',
+      { status: 422, code: 'trade_not_found', field: 'index' },
     )
   })
 
@@ -523,12 +491,10 @@ describe('risk open (MARKET) → modify → close', () => {
     expect((await usdcOf(me)) - before).toBe(realized.value)
     expect((await tradeOf(me, index)).isOpen).toBe(false)
     // A second close of the same index is refused: the trade is gone.
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/close',
       { index, expectedPrice: mark, owner: me },
-      422,
-      'trade_not_found',
-      'index',
+      { status: 422, code: 'trade_not_found', field: 'index' },
     )
   })
 })
@@ -586,19 +552,15 @@ describe('risk LIMIT order: rest, update, cancel', () => {
       sl: order.sl,
     })
 
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/close',
       { index: order.index, expectedPrice: mark, owner: me },
-      422,
-      'resting_order',
-      'index',
+      { status: 422, code: 'resting_order', field: 'index' },
     )
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/modify',
       { index: order.index, owner: me, leverage: 3 },
-      422,
-      'resting_order',
-      'leverage',
+      { status: 422, code: 'resting_order', field: 'leverage' },
     )
 
     const cancel = await client.post<RiskCancelAction>('/v1/tx/risk/cancel', {
@@ -616,12 +578,10 @@ describe('risk LIMIT order: rest, update, cancel', () => {
     await broadcast(sw.chain, wallet, cancel.body)
     expect(await usdcOf(me)).toBe(start)
     expect((await tradeOf(me, order.index)).isOpen).toBe(false)
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/cancel',
       { index: order.index, owner: me },
-      422,
-      'order_not_found',
-      'index',
+      { status: 422, code: 'order_not_found', field: 'index' },
     )
   })
 })
@@ -631,83 +591,83 @@ describe('risk refusals', () => {
     const me = ownerWallet(sw, 6).account.address
     const mark = humanOf(await priceOf(BTC))
     const base = { pairIndex: BTC, long: true, leverage: 10, collateralUsdc: 100, markPrice: mark, owner: me }
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/open',
       { ...base, tp: Math.round(mark * 0.9) },
-      400,
-      'invalid_input',
-      'tp',
+      { status: 400, code: 'invalid_input', field: 'tp' },
     )
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/open',
       { ...base, sl: Math.round(mark * 1.1) },
-      400,
-      'invalid_input',
-      'sl',
+      { status: 400, code: 'invalid_input', field: 'sl' },
     )
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/open',
       { ...base, long: false, tp: Math.round(mark * 1.1) },
-      400,
-      'invalid_input',
-      'tp',
+      { status: 400, code: 'invalid_input', field: 'tp' },
     )
     // LIMIT long above the mark, STOP long below it.
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/open',
       { ...base, tradeType: 1, triggerPrice: mark * 1.1 },
-      400,
-      'invalid_input',
-      'triggerPrice',
+      { status: 400, code: 'invalid_input', field: 'triggerPrice' },
     )
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/open',
       { ...base, tradeType: 2, triggerPrice: mark * 0.9 },
-      400,
-      'invalid_input',
-      'triggerPrice',
+      { status: 400, code: 'invalid_input', field: 'triggerPrice' },
     )
-    await expectRefused('/v1/tx/risk/open', { ...base, tradeType: 1 }, 400, 'invalid_input', 'triggerPrice')
-    const max = Number(await pairView('pairMaxLeverage', BTC)) / 1000
-    const err = await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/open',
-      { ...base, leverage: max + 1 },
-      422,
-      'leverage_above_max',
-      'leverage',
+      { ...base, tradeType: 1 },
+      { status: 400, code: 'invalid_input', field: 'triggerPrice' },
     )
+    const max = Number(await pairView('pairMaxLeverage', BTC)) / 1000
+    const err = (
+      await refusedBuild(
+        '/v1/tx/risk/open',
+        { ...base, leverage: max + 1 },
+        { status: 422, code: 'leverage_above_max', field: 'leverage' },
+      )
+    ).body.error
     expect(err?.details).toMatchObject({ maxLeverage: max })
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/open',
       { ...base, leverage: 2, collateralUsdc: 5 },
-      422,
-      'position_below_minimum',
-      'collateralUsdc',
+      { status: 422, code: 'position_below_minimum', field: 'collateralUsdc' },
     )
-    await expectRefused('/v1/tx/risk/open', { ...base, pairIndex: 9999 }, 422, 'unknown_pair', 'pairIndex')
-    await expectRefused(
+    await refusedBuild(
+      '/v1/tx/risk/open',
+      { ...base, pairIndex: 9999 },
+      { status: 422, code: 'unknown_pair', field: 'pairIndex' },
+    )
+    await refusedBuild(
       '/v1/tx/risk/open',
       { ...base, collateralUsdc: 10_000_000_000 },
-      422,
-      'insufficient_balance',
-      'collateralUsdc',
+      { status: 422, code: 'insufficient_balance', field: 'collateralUsdc' },
     )
   })
 
   test('error: close and cancel of an index that is not the wallet’s are named 422s', async () => {
     const me = ownerWallet(sw, 6).account.address
     // #1 holds an open ETH trade at 1 and a resting order at 2; #6 holds neither.
-    await expectRefused(
+    await refusedBuild(
       '/v1/tx/risk/close',
       { index: 1, expectedPrice: 3000, owner: me },
-      422,
-      'trade_not_found',
-      'index',
+      { status: 422, code: 'trade_not_found', field: 'index' },
     )
-    await expectRefused('/v1/tx/risk/cancel', { index: 2, owner: me }, 422, 'order_not_found', 'index')
+    await refusedBuild(
+      '/v1/tx/risk/cancel',
+      { index: 2, owner: me },
+      { status: 422, code: 'order_not_found', field: 'index' },
+    )
     // #1's filled trade is not a resting order.
     const demo = ownerWallet(sw, 1).account.address
-    await expectRefused('/v1/tx/risk/cancel', { index: 1, owner: demo }, 422, 'order_not_found', 'index')
+    await refusedBuild(
+      '/v1/tx/risk/cancel',
+      { index: 1, owner: demo },
+      { status: 422, code: 'order_not_found', field: 'index' },
+    )
     // owner is required on close.
     const res = await client.post('/v1/tx/risk/close', { index: 1, expectedPrice: 3000 })
     expect(res.status).toBe(400)

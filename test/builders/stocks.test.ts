@@ -12,7 +12,7 @@ import {
   parseAbi,
 } from 'viem'
 import { base } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { builderCodeSuffix } from '../../src/builders/builderCode.js'
 import { createBuilderEngine } from '../../src/builders/builderEngine.js'
 import {
@@ -37,7 +37,7 @@ import {
   selectorOf,
 } from '../helpers/builderCalls.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // POST /v1/tx/stocks on the devnet: paid with the official x402 client, built for a demo account,
 // broadcast, and every number of the answer checked against the chain itself (the feed's
@@ -58,19 +58,9 @@ const factoryAbi = parseAbi(['function getPool(address, address, uint24) view re
 
 type StockOrder = { advisory: StockAdvisory }
 
-let sw: ServiceWorld
-let svc: Instance
-let client: ReturnType<typeof builderClient>
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-  client = builderClient(sw, svc)
-}, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
+const client = builderClient(sw, svc)
 
 async function post(body: unknown) {
   const answer = await client.post<StockOrderAction>(PATH, body)

@@ -32,7 +32,7 @@ import {
 } from '../helpers/builderCalls.js'
 import { expectMined } from '../helpers/expectMined.js'
 import { dumpWethOnAerodrome } from '../helpers/poolTruth.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, useWorld } from '../helpers/serviceWorld.js'
 
 // POST /v1/tx/swap, paid with the official x402 client, broadcast from demo accounts and checked against
 // the pools read here directly (QuoterV2, the Aerodrome router), the 0x simulator's own answers and the
@@ -62,7 +62,7 @@ const aeroAbi = parseAbi([
 ])
 const wethAbi = parseAbi(['function deposit() payable'])
 
-let sw: ServiceWorld
+const sw = useWorld()
 let onchain: Instance
 let zeroEx: Instance
 let client: ReturnType<typeof builderClient>
@@ -70,7 +70,6 @@ let zeroExClient: ReturnType<typeof builderClient>
 const servers: Server[] = []
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   onchain = await sw.instance()
   zeroEx = await sw.instance({ ZEROX_API_KEY: 'test' })
   client = builderClient(sw, onchain)
@@ -79,7 +78,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const s of servers) await new Promise((r) => s.close(r))
-  await sw?.stop()
 })
 
 const balanceOf = (token: Address, who: Address) =>

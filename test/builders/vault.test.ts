@@ -1,5 +1,5 @@
 import { encodeFunctionData, erc20Abi, type Hex, parseAbi, parseEther } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { BuildPlan } from '../../src/builders/builderEngine.js'
 import { SimulationRevertedError, UnlistedTargetError } from '../../src/builders/builderErrors.js'
 import type { VaultDepositAction } from '../../src/builders/vaultDeposit.js'
@@ -7,7 +7,7 @@ import type { VaultWithdrawAction } from '../../src/builders/vaultWithdraw.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_VAULTS } from '../../src/chain/lendingCatalog.js'
 import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // ERC-4626 deposit and withdraw builders, paid with the official x402 client, broadcast from a demo
 // account, and checked against the vaults' and tokens' onchain state.
@@ -19,19 +19,9 @@ const vaultAbi = parseAbi([
 const APPROVE = '0x095ea7b3'
 const USDC = BASE_ADDRESSES.USDC
 
-let sw: ServiceWorld
-let svc: Instance
-let client: ReturnType<typeof builderClient>
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-  client = builderClient(sw, svc)
-}, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
+const client = builderClient(sw, svc)
 
 const read = (address: Hex, functionName: 'balanceOf' | 'maxWithdraw', who: Hex) =>
   sw.chain.readContract({ address, abi: vaultAbi, functionName, args: [who] })

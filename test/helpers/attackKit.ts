@@ -21,36 +21,45 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
+import type { ErrorBody } from '../../src/errors.js'
 import { USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import { RECEIPT } from './chainChecks.js'
 import { testContracts } from './compileSolidity.js'
 import { encodePayment, type ServiceWorld } from './serviceWorld.js'
 
-/** What an attack test reads of an answer: the status, the error code, the headers. */
-export interface Answer {
+/** What a test reads of an answer: the status, the error code, the body (JSON, else its text), the headers. */
+export interface Answer<B = Partial<ErrorBody> & Record<string, unknown>> {
   status: number
   code: string | undefined
+  body: B
   headers: Headers
 }
 
-export async function send(
+/** One request with exactly these headers (a payment header made by hand, a forged one, none). */
+export async function send<B = Partial<ErrorBody> & Record<string, unknown>>(
   url: string,
   headers: Record<string, string>,
   init: RequestInit = {},
-): Promise<Answer> {
+): Promise<Answer<B>> {
   const res = await fetch(url, { ...init, headers })
   const text = await res.text()
-  let code: string | undefined
+  let body: unknown
   try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code
+    body = JSON.parse(text)
   } catch {
-    code = undefined
+    body = text
   }
-  return { status: res.status, code, headers: res.headers }
+  const code = (body as Partial<ErrorBody> | null)?.error?.code
+  return { status: res.status, code, body: body as B, headers: res.headers }
 }
 
-export const pay = (url: string, payload: PaymentPayload, extra: Record<string, string> = {}) =>
-  send(url, { 'PAYMENT-SIGNATURE': encodePayment(payload), ...extra })
+/** One request paying with `payload` in PAYMENT-SIGNATURE. */
+export const pay = (
+  url: string,
+  payload: PaymentPayload,
+  extra: Record<string, string> = {},
+  init: RequestInit = {},
+) => send(url, { 'PAYMENT-SIGNATURE': encodePayment(payload), ...extra }, init)
 
 /** A client address of its own per test, behind TRUST_PROXY=1 (the rightmost X-Forwarded-For entry). */
 export const clientIp = () =>

@@ -7,6 +7,7 @@ import { x402Client, x402HTTPClient } from '@x402/fetch'
 import { createPublicClient, createWalletClient, erc20Abi, type Hex, http, type PublicClient } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
+import { afterAll, beforeAll } from 'vitest'
 import { createApp } from '../../src/app.js'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
@@ -192,6 +193,71 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
     async stop() {
       for (const i of instances) await i.stop().catch(() => {})
     },
+  }
+}
+
+/**
+ * The preamble of a file on the devnet: the worker's world, reset to its start before the file's tests
+ * (a beforeAll registered here, so it runs before the file's own) and the file's instances stopped after
+ * them. What it returns reads through to that world, so the file keeps it in a module-level const.
+ */
+export function useWorld(): ServiceWorld {
+  let started: ServiceWorld | undefined
+  beforeAll(async () => {
+    started = await startServiceWorld()
+  }, 120_000)
+  afterAll(async () => {
+    await started?.stop()
+  })
+  const sw = () => {
+    if (started === undefined) throw new Error('the world is used before its beforeAll started it')
+    return started
+  }
+  return {
+    get world() {
+      return sw().world
+    },
+    get chain() {
+      return sw().chain
+    },
+    get env() {
+      return sw().env
+    },
+    instance: (env, options) => sw().instance(env, options),
+    usdcBalance: (address) => sw().usdcBalance(address),
+    freshWallet: (usdc, eth) => sw().freshWallet(usdc, eth),
+    stop: () => sw().stop(),
+  }
+}
+
+/**
+ * A service instance on the file's world, started in a beforeAll (after the world's) with `env` and
+ * `options` as `ServiceWorld.instance` takes them; stopped with the world's instances.
+ */
+export function useInstance(
+  sw: ServiceWorld,
+  env?: NodeJS.ProcessEnv,
+  options?: { clock?: () => number },
+): Instance {
+  let started: Instance | undefined
+  beforeAll(async () => {
+    started = await sw.instance(env, options)
+  }, 120_000)
+  const svc = () => {
+    if (started === undefined) throw new Error('the instance is used before its beforeAll started it')
+    return started
+  }
+  return {
+    get url() {
+      return svc().url
+    },
+    get config() {
+      return svc().config
+    },
+    get services() {
+      return svc().services
+    },
+    stop: () => svc().stop(),
   }
 }
 

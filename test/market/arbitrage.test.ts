@@ -2,7 +2,7 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { type Address, createWalletClient, erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import type { SwapAction } from '../../src/builders/swap.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import type { Arbitrage, ArbitrageRoute } from '../../src/market/getArbitrage.js'
@@ -10,7 +10,7 @@ import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.j
 import { relClose } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { bestPool, dumpWethOnAerodrome } from '../helpers/poolTruth.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // GET /v1/arbitrage, paid with the official x402 client on the devnet. Every number is recomputed here:
 // each leg quoted straight from QuoterV2 and the Aerodrome router at the answer's block, reference prices
@@ -28,21 +28,16 @@ const TOKENS: Record<string, { address: Address; decimals: number; product: stri
 // The documented gas constants (route description): intrinsic, router overhead, Aerodrome swap, approve.
 const GAS = { intrinsic: 21_000n, overhead: 40_000n, aerodrome: 110_000n, approve: 46_000n }
 
-let sw: ServiceWorld
-let svc: Instance
+const sw = useWorld()
+const svc = useInstance(sw)
 let pay: typeof fetch
 let payerAddress: Address
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
   const who = payer(3)
   payerAddress = who.account.address
   pay = wrapFetchWithPayment(fetch, who.client)
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 type Answer = Arbitrage & { error?: { code: string; field?: string } }
 

@@ -15,7 +15,6 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { midnightMarketId } from '../../src/chain/midnight.js'
-import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import {
   MIDNIGHT_ADDRESSES,
   type MidnightMarket,
@@ -28,8 +27,8 @@ import { type FixedBooks, getFixedBooks } from '../../src/market/getFixedBooks.j
 import { createFetchJson } from '../../src/market/upstreams/fetchJson.js'
 import { createMorphoMidnight, type MidnightBook } from '../../src/market/upstreams/morphoMidnight.js'
 import { getFixedBooksRoute } from '../../src/routes/loan/getFixedBooks.js'
-import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
+import { sendTx } from '../helpers/expectMined.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -62,13 +61,8 @@ const makerWallet = (rpcUrl: string) =>
   createWalletClient({ account: makerAccount, chain: base, transport: headroomHttp(rpcUrl) })
 let makerClient: ReturnType<typeof makerWallet>
 
-async function send(address: Address, abi: Abi, functionName: string, args: readonly unknown[]) {
-  const hash = await makerClient.writeContract({ address, abi, functionName, args } as Parameters<
-    typeof makerClient.writeContract
-  >[0])
-  const receipt = await pollReceipt(sw.chain, hash, RECEIPT)
-  expect(receipt.status).toBe('success')
-}
+const send = (address: Address, abi: Abi, functionName: string, args: readonly unknown[]) =>
+  sendTx(sw.chain, makerClient, { address, abi, functionName, args })
 
 /** A ratified offer of our maker, posted to the devnet offer book. */
 async function post(market: MidnightMarket, buy: boolean, tick: bigint, maxUnits: bigint, group: string) {

@@ -1,6 +1,6 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
 import type { Address } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import type { IdeaRead } from '../../src/analytics/ideaFromBars.js'
 import type { RiskOpenAction } from '../../src/builders/riskOpen.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
@@ -19,24 +19,20 @@ import type { Signals } from '../../src/market/getSignals.js'
 import { IDEA_MAJORS } from '../../src/market/readIdeas.js'
 import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { eventually } from '../helpers/eventually.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, payer, useWorld } from '../helpers/serviceWorld.js'
 
 // The ideas reads on the devnet, paid with the official client, every figure recomputed here from the
 // simulators' own bars (their wire formats) with this file's own arithmetic of the documented rule; the
 // leverage checked against /v1/risk/pairs; an idea's inputs built, broadcast and filled on the diamond.
-let sw: ServiceWorld
+const sw = useWorld()
 /** Reads at one instant: the daily window is fixed whatever the wall clock does meanwhile. */
 let frozen: Instance
 const FIXED_MS = Date.now()
 const DAY = 86_400
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   frozen = await sw.instance({}, { clock: () => FIXED_MS })
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 interface RawBar {
   t: number

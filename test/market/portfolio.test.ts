@@ -14,7 +14,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_VAULTS } from '../../src/chain/lendingCatalog.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
@@ -26,7 +26,7 @@ import { createMarketData } from '../../src/market/marketData.js'
 import { getPortfolioRoute } from '../../src/routes/portfolio/getPortfolio.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Every balance is checked against the chain (balanceOf / getBalance at the answer's block, read here);
 // every usd against this file's own arithmetic over the Coinbase simulator's spot, fetched here.
@@ -34,18 +34,13 @@ const DEMO = getAddress(demoAccounts[1]?.address as string)
 /** The exchange spot moves with the simulator's clock and the adapter caches tickers 2 s. */
 const SPOT_TOLERANCE = 0.01
 
-let sw: ServiceWorld
-let svc: Instance
+const sw = useWorld()
+const svc = useInstance(sw)
 let chain: PublicClient
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   chain = sw.chain
-  svc = await sw.instance()
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 const pay = () => wrapFetchWithPayment(fetch, payer(2).client)
 

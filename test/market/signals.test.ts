@@ -1,20 +1,12 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { ErrorBody } from '../../src/errors.js'
 import type { Signal, Signals } from '../../src/market/getSignals.js'
 import { macdHistogram, percentB, wilderRsi } from '../helpers/referenceIndicators.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
-let sw: ServiceWorld
-let svc: Instance
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-}, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
 
 const HOUR = 3600
 const BARS = 168

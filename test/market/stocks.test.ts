@@ -13,7 +13,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { quoterV2Abi, swapRouter02Abi } from '../../src/chain/swapVenueAbis.js'
@@ -25,20 +25,12 @@ import { getStocks } from '../../src/market/getStocks.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { expectMined } from '../helpers/expectMined.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Paid stock reads on the devnet, checked against the chain itself: feeds' latestRoundData, the tokens'
 // multiplier and supply, the factory's pools, QuoterV2, and real swaps through SwapRouter02.
-let sw: ServiceWorld
-let svc: Instance
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-}, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
 
 const PRICE_ATOMIC = 1_000n // $0.001
 const USDC = BASE_ADDRESSES.USDC

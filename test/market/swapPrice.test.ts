@@ -13,7 +13,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
@@ -21,25 +21,21 @@ import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { aeroAbi, bestPool, type PoolTruth } from '../helpers/poolTruth.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, payer, useWorld } from '../helpers/serviceWorld.js'
 
 // GET /v1/swap/price, paid with the official x402 client on the devnet, checked against the pools read
 // here directly (QuoterV2, the Aerodrome router and factory), the 0x simulator's own answers, and swaps
 // broadcast onchain.
-let sw: ServiceWorld
+const sw = useWorld()
 let onchain: Instance
 let zeroEx: Instance
 let pay: typeof fetch
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   onchain = await sw.instance()
   zeroEx = await sw.instance({ ZEROX_API_KEY: 'devnet-any-key' })
   pay = wrapFetchWithPayment(fetch, payer(2).client)
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 const { USDC, WETH, cbBTC } = BASE_ADDRESSES
 const ALLOWANCE_HOLDER = getAddress('0x0000000000001fF3684f28c67538d4D072C22734')

@@ -1,25 +1,21 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { ORIGIN_SEC } from '../../src/devnet/simulator/pricePath.js'
 import type { ErrorBody } from '../../src/errors.js'
 import { type ChartReadAnswer, getChartRead } from '../../src/market/getChartRead.js'
 import { getTaScan, type TaScan } from '../../src/market/getTaScan.js'
 import { wilderRsi } from '../helpers/referenceIndicators.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, payer, useWorld } from '../helpers/serviceWorld.js'
 
-let sw: ServiceWorld
+const sw = useWorld()
 let svc: Instance
 /** A second instance on a frozen clock: reads at one instant, whatever the wall clock does meanwhile. */
 let frozen: Instance
 const FIXED_MS = Date.now()
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   ;[svc, frozen] = await Promise.all([sw.instance(), sw.instance({}, { clock: () => FIXED_MS })])
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 interface RawBar {
   t: number

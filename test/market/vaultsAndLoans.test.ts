@@ -31,7 +31,7 @@ import { getVaultsRoute } from '../../src/routes/earn/getVaults.js'
 import { getLoanMarketsRoute } from '../../src/routes/loan/getLoanMarkets.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, payer, useWorld } from '../helpers/serviceWorld.js'
 
 // Every value the two reads return is checked against the chain itself, read here with viem at the block
 // the answer names. APYs are recomputed here from the raw onchain rates with this file's own arithmetic;
@@ -72,7 +72,7 @@ const aaveOracleAbi = parseAbi(['function getAssetPrice(address asset) view retu
 type VaultsAnswer = Vaults
 type LoanMarketsAnswer = LoanMarkets
 
-let sw: ServiceWorld
+const sw = useWorld()
 let svc: Instance
 let chain: PublicClient
 const [WETH_USDC, CBBTC_USDC] = DEVNET_LENDING_CATALOG.morphoMarkets as [Hex, Hex, Hex]
@@ -89,7 +89,6 @@ async function paramsOf(id: Hex, blockNumber?: bigint): Promise<MorphoMarketPara
 }
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   chain = sw.chain
   // Give the devnet's fee-free world fees and a two-market allocation, so every term of the APY formulas
   // (market fee, vault fee, the assets weighting) is exercised.
@@ -151,9 +150,6 @@ beforeAll(async () => {
   )
   svc = await sw.instance()
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 const pay = () => wrapFetchWithPayment(fetch, payer(2).client)
 

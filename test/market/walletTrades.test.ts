@@ -13,7 +13,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import gtradeEventsJson from '../../src/chain/abis/gtradeDiamondReads.json' with { type: 'json' }
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { USDC } from '../../src/chain/network.js'
@@ -31,7 +31,7 @@ import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.j
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // gTrade wallet reads of demo account #1 (a closed BTC round trip, an open ETH long 2x, a resting ETH LIMIT),
 // each figure checked against the diamond read here with viem, the chain's own events and receipts, the
@@ -60,18 +60,13 @@ type HistoryAnswer = History & { address: string }
 type StatsAnswer = Stats & { address: string }
 type PendingAnswer = PendingOrders & { address: string; sources: { chain: { ok: true } } }
 
-let sw: ServiceWorld
-let svc: Instance
+const sw = useWorld()
+const svc = useInstance(sw)
 let chain: PublicClient
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
   chain = sw.chain
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 const pay = () => wrapFetchWithPayment(fetch, payer(3).client)
 

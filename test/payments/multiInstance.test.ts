@@ -1,15 +1,14 @@
 import { Redis } from 'ioredis'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
   encodePayment,
   type Instance,
   payer,
-  type ServiceWorld,
   signChallenge,
-  startServiceWorld,
+  useWorld,
 } from '../helpers/serviceWorld.js'
 import { withinOneWindow } from '../helpers/withinOneWindow.js'
 
@@ -17,19 +16,15 @@ import { withinOneWindow } from '../helpers/withinOneWindow.js'
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
-let sw: ServiceWorld
+const sw = useWorld()
 let a: Instance
 let b: Instance
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   const shared = { DATABASE_URL, REDIS_URL, TRUST_PROXY: 'true', RATE_LIMIT_UNPAID: '4' }
   a = await sw.instance(shared)
   b = await sw.instance(shared)
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 // Each run is its own client: Redis keeps the rate windows of earlier runs for up to a minute.
 const client = () => ({

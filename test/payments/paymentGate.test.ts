@@ -3,48 +3,31 @@ import type { PaymentPayload } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import type { ErrorBody } from '../../src/errors.js'
 import { propQuoteRoute } from '../../src/routes/prop/propQuote.js'
+import { send } from '../helpers/attackKit.js'
 import { authorize } from '../helpers/authorize.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
   encodePayment,
-  type Instance,
   payer,
   payerClient,
-  type ServiceWorld,
   signChallenge,
-  startServiceWorld,
+  useInstance,
+  useWorld,
 } from '../helpers/serviceWorld.js'
 
-let sw: ServiceWorld
-let svc: Instance
+const sw = useWorld()
+const svc = useInstance(sw)
 const payTo = demoAccounts[9]?.address as `0x${string}`
 
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-}, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
-
-interface ErrorBody {
-  error: { code: string; message: string; field?: string }
-}
-
-/** Sends a prepared payment header and returns status, body and headers. */
-async function send(path: string, header: string, name = 'PAYMENT-SIGNATURE') {
-  const res = await fetch(`${svc.url}${path}`, { headers: { [name]: header } })
-  return {
-    status: res.status,
-    body: (await res.json()) as ErrorBody & Record<string, unknown>,
-    headers: res.headers,
-  }
-}
+/** Sends a prepared payment header (in `name`) for `path` and returns status, body and headers. */
+const sendHeader = (path: string, header: string, name = 'PAYMENT-SIGNATURE') =>
+  send<ErrorBody & Record<string, unknown>>(`${svc.url}${path}`, { [name]: header })
 
 /** Signs an EIP-3009 authorization by hand, for payloads the official client would never produce. */
 const signAuthorization = async (
@@ -126,7 +109,7 @@ describe('x402 payment gate on the devnet', () => {
   test('behavior: a call carrying only X-PAYMENT is served and answered with X-PAYMENT-RESPONSE', async () => {
     const who = payer(3)
     const payload = await signChallenge(who, await challengeOf(`${svc.url}/v1/prices?symbols=ETH`))
-    const res = await send('/v1/prices?symbols=ETH', encodePayment(payload), 'X-PAYMENT')
+    const res = await sendHeader('/v1/prices?symbols=ETH', encodePayment(payload), 'X-PAYMENT')
     expect(res.status).toBe(200)
     const receipt = decodePaymentResponseHeader(res.headers.get('x-payment-response') as string)
     expect(receipt.success).toBe(true)
@@ -138,7 +121,7 @@ describe('x402 payment gate on the devnet', () => {
     const before = await sw.usdcBalance(who.account.address)
     const header = encodePayment(payload)
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => send('/v1/prices?symbols=BTC', header)),
+      Array.from({ length: 50 }, () => sendHeader('/v1/prices?symbols=BTC', header)),
     )
     const ok = results.filter((r) => r.status === 200)
     expect(ok).toHaveLength(1)
@@ -149,7 +132,7 @@ describe('x402 payment gate on the devnet', () => {
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
     expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(1)
     // And once more, after it settled.
-    const again = await send('/v1/prices?symbols=BTC', header)
+    const again = await sendHeader('/v1/prices?symbols=BTC', header)
     expect(again.body.error.code).toBe('payment_replayed')
   })
 
@@ -186,18 +169,18 @@ describe('x402 payment gate on the devnet', () => {
       ['payment_malformed', { ...honest, payload: { signature: '0x00' } } as PaymentPayload],
     ]
     for (const [code, payload] of cases) {
-      const res = await send(path, encodePayment(payload))
+      const res = await sendHeader(path, encodePayment(payload))
       expect(res.status, code).toBe(402)
       expect(res.body.error.code, code).toBe(code)
       expect(res.headers.get('payment-required'), code).toBeTruthy()
       expect(res.body.accepts, code).toBeDefined()
     }
-    const garbage = await send(path, 'not-base64-json')
+    const garbage = await sendHeader(path, 'not-base64-json')
     expect(garbage.body.error.code).toBe('payment_malformed')
 
     // A wallet without USDC signs a perfectly valid authorization; the chain refuses it at settlement.
     const broke = payerClient(generatePrivateKey())
-    const unfunded = await send(path, encodePayment(await signChallenge(broke, challenge)))
+    const unfunded = await sendHeader(path, encodePayment(await signChallenge(broke, challenge)))
     expect(unfunded.status).toBe(402)
     expect(unfunded.body.error.code).toBe('payment_insufficient_funds')
     // The raw RPC error (URL, revert reason, calldata) never reaches the caller.
@@ -207,7 +190,7 @@ describe('x402 payment gate on the devnet', () => {
 
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
     // The honest payload was never consumed by the refusals above: it still pays once.
-    expect((await send(path, encodePayment(honest))).status).toBe(200)
+    expect((await sendHeader(path, encodePayment(honest))).status).toBe(200)
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
   })
 
@@ -216,7 +199,7 @@ describe('x402 payment gate on the devnet', () => {
     const challenge = await challengeOf(`${svc.url}/v1/candles`)
     const payload = await signChallenge(who, challenge)
     const before = await sw.usdcBalance(who.account.address)
-    const bad = await send('/v1/candles?product=BTC-USD&days=999', encodePayment(payload))
+    const bad = await sendHeader('/v1/candles?product=BTC-USD&days=999', encodePayment(payload))
     expect(bad.status).toBe(400)
     expect(bad.body.error.field).toBe('days')
     expect(bad.headers.get('payment-response')).toBeNull()
@@ -239,7 +222,7 @@ describe('x402 payment gate on the devnet', () => {
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
 
     // The same authorization, with good input, then pays once and returns the candles.
-    const good = await send('/v1/candles?product=BTC-USD&days=7', encodePayment(payload))
+    const good = await sendHeader('/v1/candles?product=BTC-USD&days=7', encodePayment(payload))
     expect(good.status).toBe(200)
     expect(good.body).toMatchObject({ productId: 'BTC-USD', days: 7, granularitySec: 3600, candles: 168 })
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)

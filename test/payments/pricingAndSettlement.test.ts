@@ -1,28 +1,14 @@
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { createTestClient, http } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { eventually } from '../helpers/eventually.js'
-import {
-  challengeOf,
-  encodePayment,
-  payer,
-  type ServiceWorld,
-  signChallenge,
-  startServiceWorld,
-} from '../helpers/serviceWorld.js'
+import { challengeOf, encodePayment, payer, signChallenge, useWorld } from '../helpers/serviceWorld.js'
 import { withinOneWindow } from '../helpers/withinOneWindow.js'
 
-let sw: ServiceWorld
+const sw = useWorld()
 const payTo = demoAccounts[9]?.address as `0x${string}`
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-}, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 const ip = () =>
   `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`

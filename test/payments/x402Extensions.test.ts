@@ -8,30 +8,16 @@ import {
 import { BuilderCodeClientExtension, parseBuilderCodeSuffixFromCalldata } from '@x402/extensions/builder-code'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import type { Hex } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { DEVNET_BUILDER_CODE } from '../../src/config.js'
 import { examplePath } from '../../src/discovery/bazaarExtension.js'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
 import type { Route } from '../../src/routes/route.js'
 import { routeTable } from '../../src/routes/table.js'
-import {
-  encodePayment,
-  type Instance,
-  type ServiceWorld,
-  signChallenge,
-  startServiceWorld,
-} from '../helpers/serviceWorld.js'
+import { encodePayment, signChallenge, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
-let sw: ServiceWorld
-let svc: Instance
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-}, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
 
 const priced = routeTable.filter((r) => r.priceUsd !== null)
 

@@ -20,6 +20,7 @@ import {
 } from '../../../src/devnet/deploy/aerodrome.js'
 import { deployTokens, fundToken } from '../../../src/devnet/deploy/tokens.js'
 import { RECEIPT } from '../../helpers/chainChecks.js'
+import { sendTx } from '../../helpers/expectMined.js'
 import { type Harness, startHarness } from './harness.js'
 
 const router = AERODROME_ADDRESSES.router
@@ -32,15 +33,8 @@ let weth: Address
 let user: Address
 let deployment: AerodromeDeployment
 
-async function send(address: Address, functionName: string, args: readonly unknown[], value?: bigint) {
-  const wallet = h.users[0]!
-  const hash = await wallet.writeContract({ address, abi, functionName, args, value } as Parameters<
-    typeof wallet.writeContract
-  >[0])
-  const receipt = await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
-  expect(receipt.status).toBe('success')
-  return receipt
-}
+const send = (address: Address, functionName: string, args: readonly unknown[], value?: bigint) =>
+  sendTx(h.ctx.publicClient, h.users[0]!, { address, abi, functionName, args, value })
 
 const read = <T>(address: Address, functionName: string, args: readonly unknown[] = []) =>
   h.ctx.read<T>({ address, abi, functionName, args })

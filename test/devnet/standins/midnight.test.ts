@@ -22,6 +22,7 @@ import {
 } from '../../../src/devnet/deploy/midnight.js'
 import { deployTokens } from '../../../src/devnet/deploy/tokens.js'
 import { RECEIPT } from '../../helpers/chainChecks.js'
+import { sendTx } from '../../helpers/expectMined.js'
 import { type Harness, startHarness } from './harness.js'
 
 const REFERENCE_ABI = new URL('../../../docs/abi/morpho-midnight.json', import.meta.url)
@@ -37,21 +38,13 @@ let usdc: Address
 let weth: Address
 let deployment: MidnightDeployment
 
-async function send(
+const send = (
   userIndex: number,
   address: Address,
   callAbi: Abi,
   functionName: string,
   args: readonly unknown[],
-) {
-  const wallet = h.users[userIndex]!
-  const hash = await wallet.writeContract({ address, abi: callAbi, functionName, args } as Parameters<
-    typeof wallet.writeContract
-  >[0])
-  const receipt = await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
-  expect(receipt.status).toBe('success')
-  return receipt
-}
+) => sendTx(h.ctx.publicClient, h.users[userIndex]!, { address, abi: callAbi, functionName, args })
 
 const read = <T>(functionName: string, args: readonly unknown[]) =>
   h.ctx.publicClient.readContract({ address: midnight, abi, functionName, args }) as Promise<T>

@@ -13,10 +13,9 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../../src/chain/addresses.js'
-import { pollReceipt } from '../../../src/chain/pollReceipt.js'
 import { deployTokens } from '../../../src/devnet/deploy/tokens.js'
 import { deployZeroEx, ZEROX_ADDRESSES, zeroExStandInAbi } from '../../../src/devnet/deploy/zeroEx.js'
-import { RECEIPT } from '../../helpers/chainChecks.js'
+import { sendTx } from '../../helpers/expectMined.js'
 import { type Harness, startHarness } from './harness.js'
 
 // AllowanceHolder and the Settler stand-in against their real ABI: selectors seen in 0x's deployed code
@@ -40,21 +39,13 @@ afterAll(async () => {
   await h?.stop()
 })
 
-async function send(
+const send = (
   address: Address,
   callAbi: typeof abi | typeof wethAbi,
   functionName: string,
   args: readonly unknown[],
   value?: bigint,
-) {
-  const wallet = h.users[0]!
-  const hash = await wallet.writeContract({ address, abi: callAbi, functionName, args, value } as Parameters<
-    typeof wallet.writeContract
-  >[0])
-  const receipt = await pollReceipt(h.ctx.publicClient, hash, RECEIPT)
-  expect(receipt.status).toBe('success')
-  return receipt
-}
+) => sendTx(h.ctx.publicClient, h.users[0]!, { address, abi: callAbi, functionName, args, value })
 
 type Revert = { name?: string; args?: readonly unknown[] }
 

@@ -1,15 +1,15 @@
 import type { PaymentPayload } from '@x402/core/types'
 import { type Address, getAddress } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
   encodePayment,
   type Instance,
-  type ServiceWorld,
   signChallenge,
-  startServiceWorld,
+  useInstance,
+  useWorld,
 } from '../helpers/serviceWorld.js'
 
 // Money attacks on the paid alpha reads (/v1/ideas, /v1/arbitrage, /v1/alpha at $0.01; /v1/ideas/compare
@@ -21,17 +21,8 @@ import {
 const TAKER = getAddress(demoAccounts[1]?.address as string)
 const ALPHA_PRICE = 10_000n // $0.01
 
-let sw: ServiceWorld
-let svc: Instance
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-}, 120_000)
-
-afterAll(async () => {
-  await sw?.stop()
-})
+const sw = useWorld()
+const svc = useInstance(sw)
 
 interface Answer {
   status: number

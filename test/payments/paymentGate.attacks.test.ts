@@ -13,7 +13,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { BALANCE_TTL_MS } from '../../src/payments/fundsGuard.js'
@@ -30,29 +30,16 @@ import {
   withoutAutomine,
 } from '../helpers/attackKit.js'
 import { authorize } from '../helpers/authorize.js'
-import {
-  challengeOf,
-  encodePayment,
-  type ServiceWorld,
-  signChallenge,
-  startServiceWorld,
-} from '../helpers/serviceWorld.js'
+import { challengeOf, encodePayment, signChallenge, useWorld } from '../helpers/serviceWorld.js'
 import { withinOneWindow } from '../helpers/withinOneWindow.js'
 
 /**
  * The payment gate under attack, on the devnet: each test performs one attack of the security review
  * (issue 8) against a running instance, with real USDC, and asserts the money and the ledger rows.
  */
-let sw: ServiceWorld
+const sw = useWorld()
 const payTo = demoAccounts[9]?.address as `0x${string}`
 const PRICES = '/v1/prices?symbols=BTC'
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-}, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11'
 const MULTICALL3_ABI = parseAbi([

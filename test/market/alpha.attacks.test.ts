@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { type Address, erc20Abi, getAddress, parseEther, parseUnits, zeroAddress } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import type { IdeaRead } from '../../src/analytics/ideaFromBars.js'
 import type { SwapAction } from '../../src/builders/swap.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
@@ -13,7 +13,8 @@ import type { AssetIdea } from '../../src/market/getAssetIdea.js'
 import type { Ideas } from '../../src/market/getIdeas.js'
 import type { IdeasCompare } from '../../src/market/getIdeasCompare.js'
 import { builderClient, ownerWallet } from '../helpers/builderCalls.js'
-import { type Instance, payer, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { expectRefused } from '../helpers/expectRefused.js'
+import { type Instance, payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Attacks on the alpha reads (issue 15): odd and out-of-range inputs, budgets no token amount can carry,
 // slippage beyond what the swap builder takes, zero and lowercase takers, dead upstreams on a second
@@ -25,21 +26,16 @@ const COMPARE_PRICE = 5_000n // $0.005
 const ASSET_PRICE = 1_000n // $0.001
 const UINT256_MAX = 2n ** 256n - 1n
 
-let sw: ServiceWorld
-let svc: Instance
+const sw = useWorld()
+const svc = useInstance(sw)
 let pay: typeof fetch
 let payerAddress: Address
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
   const who = payer(6)
   payerAddress = who.account.address
   pay = wrapFetchWithPayment(fetch, who.client)
 }, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 interface Paid<T> {
   status: number
@@ -53,14 +49,6 @@ async function get<T>(path: string, on: Instance = svc): Promise<Paid<T>> {
   const res = await pay(`${on.url}${path}`)
   const body = (await res.json()) as Paid<T>['body']
   return { status: res.status, body, charged: before - (await sw.usdcBalance(payerAddress)) }
-}
-
-/** A refusal: its status and code, the field it names, and nothing charged. */
-function expectRefused<T>(r: Paid<T>, status: number, field: string | null, code?: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status)
-  if (field !== null) expect(r.body.error?.field).toBe(field)
-  if (code !== undefined) expect(r.body.error?.code).toBe(code)
-  expect(r.charged).toBe(0n)
 }
 
 /** Every number anywhere in a 200 answer is finite (a NaN would travel as null, an Infinity too). */
@@ -101,12 +89,32 @@ async function deadPort(): Promise<number> {
 describe('alpha reads: inputs', () => {
   test('attack: 21 tickers or an empty list is a 400 naming symbols; mixed-case duplicates are read once', async () => {
     const t21 = Array.from({ length: 21 }, (_, i) => `S${i}`).join(',')
-    expectRefused(await get(`/v1/ideas?symbols=${t21}`), 400, 'symbols', 'invalid_input')
-    expectRefused(await get('/v1/ideas?symbols='), 400, 'symbols', 'invalid_input')
-    expectRefused(await get('/v1/ideas?symbols=BTC,,ETH'), 400, 'symbols', 'invalid_input')
-    expectRefused(await get(`/v1/alpha?symbols=${t21}`), 400, 'symbols', 'invalid_input')
+    await expectRefused(await get(`/v1/ideas?symbols=${t21}`), {
+      status: 400,
+      field: 'symbols',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get('/v1/ideas?symbols='), {
+      status: 400,
+      field: 'symbols',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get('/v1/ideas?symbols=BTC,,ETH'), {
+      status: 400,
+      field: 'symbols',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get(`/v1/alpha?symbols=${t21}`), {
+      status: 400,
+      field: 'symbols',
+      code: 'invalid_input',
+    })
     // All unknown: the ideas' 400, not charged.
-    expectRefused(await get('/v1/ideas?symbols=NOPE,nope'), 400, 'symbols', 'unknown_symbol')
+    await expectRefused(await get('/v1/ideas?symbols=NOPE,nope'), {
+      status: 400,
+      field: 'symbols',
+      code: 'unknown_symbol',
+    })
 
     const twice = await get<Ideas>('/v1/ideas?symbols=BTC,btc,Btc&limit=12&worthwhileness=loose')
     expect(twice.status).toBe(200)
@@ -140,10 +148,26 @@ describe('alpha reads: inputs', () => {
 
   test('attack: limit 0, 13, 1.5, empty or junk is a 400 naming limit, not charged', async () => {
     for (const limit of ['0', '13', '1.5', '', 'abc', '-1', '1e1000'])
-      expectRefused(await get(`/v1/ideas?symbols=BTC&limit=${limit}`), 400, 'limit', 'invalid_input')
-    expectRefused(await get('/v1/alpha?symbols=BTC&limit=13'), 400, 'limit', 'invalid_input')
-    expectRefused(await get('/v1/ideas?basis=1h'), 400, 'basis', 'invalid_input')
-    expectRefused(await get('/v1/ideas?worthwhileness=STRICT'), 400, 'worthwhileness', 'invalid_input')
+      await expectRefused(await get(`/v1/ideas?symbols=BTC&limit=${limit}`), {
+        status: 400,
+        field: 'limit',
+        code: 'invalid_input',
+      })
+    await expectRefused(await get('/v1/alpha?symbols=BTC&limit=13'), {
+      status: 400,
+      field: 'limit',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get('/v1/ideas?basis=1h'), {
+      status: 400,
+      field: 'basis',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get('/v1/ideas?worthwhileness=STRICT'), {
+      status: 400,
+      field: 'worthwhileness',
+      code: 'invalid_input',
+    })
     // The bounds themselves are served.
     const twelve = await get<Ideas>('/v1/ideas?limit=12&worthwhileness=loose')
     expect(twelve.status).toBe(200)
@@ -154,13 +178,33 @@ describe('alpha reads: inputs', () => {
   }, 60_000)
 
   test('attack: junk in the asset path is a 400 naming sym or a 404, never charged; lowercase reads the market', async () => {
-    expectRefused(await get('/v1/ideas/asset/%00x'), 400, 'sym', 'invalid_input')
-    expectRefused(await get('/v1/ideas/asset/%F0%9F%92%A9'), 400, 'sym', 'invalid_input')
-    expectRefused(await get(`/v1/ideas/asset/${'A'.repeat(25)}`), 400, 'sym', 'invalid_input')
-    expectRefused(await get('/v1/ideas/asset/%2E%2E'), 404, null)
-    expectRefused(await get('/v1/ideas/asset/BTC%2FUSD'), 404, null)
-    expectRefused(await get('/v1/ideas/asset/NOPE'), 404, 'sym', 'unknown_instrument')
-    expectRefused(await get('/v1/ideas/asset/BTC?basis=1w'), 400, 'basis', 'invalid_input')
+    await expectRefused(await get('/v1/ideas/asset/%00x'), {
+      status: 400,
+      field: 'sym',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get('/v1/ideas/asset/%F0%9F%92%A9'), {
+      status: 400,
+      field: 'sym',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get(`/v1/ideas/asset/${'A'.repeat(25)}`), {
+      status: 400,
+      field: 'sym',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get('/v1/ideas/asset/%2E%2E'), { status: 404 })
+    await expectRefused(await get('/v1/ideas/asset/BTC%2FUSD'), { status: 404 })
+    await expectRefused(await get('/v1/ideas/asset/NOPE'), {
+      status: 404,
+      field: 'sym',
+      code: 'unknown_instrument',
+    })
+    await expectRefused(await get('/v1/ideas/asset/BTC?basis=1w'), {
+      status: 400,
+      field: 'basis',
+      code: 'invalid_input',
+    })
 
     const lower = await get<AssetIdea>('/v1/ideas/asset/btc')
     expect(lower.status).toBe(200)
@@ -180,10 +224,26 @@ describe('alpha reads: inputs', () => {
   }, 60_000)
 
   test('attack: compare of one market in two spellings is a 400 naming b; mixed case is read canonically', async () => {
-    expectRefused(await get('/v1/ideas/compare?a=BTC&b=btc'), 400, 'b', 'invalid_input')
-    expectRefused(await get('/v1/ideas/compare?a=BTC'), 400, 'b', 'invalid_input')
-    expectRefused(await get('/v1/ideas/compare?a=NOPE&b=BTC'), 404, 'a', 'unknown_instrument')
-    expectRefused(await get('/v1/ideas/compare?a=BTC&b=NOPE'), 404, 'b', 'unknown_instrument')
+    await expectRefused(await get('/v1/ideas/compare?a=BTC&b=btc'), {
+      status: 400,
+      field: 'b',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get('/v1/ideas/compare?a=BTC'), {
+      status: 400,
+      field: 'b',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get('/v1/ideas/compare?a=NOPE&b=BTC'), {
+      status: 404,
+      field: 'a',
+      code: 'unknown_instrument',
+    })
+    await expectRefused(await get('/v1/ideas/compare?a=BTC&b=NOPE'), {
+      status: 404,
+      field: 'b',
+      code: 'unknown_instrument',
+    })
 
     const r = await get<IdeasCompare>('/v1/ideas/compare?a=eth&b=Btc')
     expect(r.status).toBe(200)
@@ -206,14 +266,19 @@ describe('GET /v1/arbitrage: budget, slippage, taker', () => {
   test('attack: budgets that are not plain decimals (empty and hex too) are a 400 naming budget; -0 buys nothing (200, reason)', async () => {
     // An empty value or hex is not a silent 0 or 16 (Number() would read them so).
     for (const budget of ['1e400', 'NaN', 'Infinity', '-Infinity', '-1', 'abc', '', '0x10'])
-      expectRefused(
-        await get(`/v1/arbitrage?target=USDC&taker=${taker()}&budget=${budget}`),
-        400,
-        'budget',
-        'invalid_input',
-      )
-    expectRefused(await get(`/v1/alpha?symbols=BTC&taker=${taker()}&budget=NaN`), 400, 'budget')
-    expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=`), 400, 'slippageBps')
+      await expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&budget=${budget}`), {
+        status: 400,
+        field: 'budget',
+        code: 'invalid_input',
+      })
+    await expectRefused(await get(`/v1/alpha?symbols=BTC&taker=${taker()}&budget=NaN`), {
+      status: 400,
+      field: 'budget',
+    })
+    await expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=`), {
+      status: 400,
+      field: 'slippageBps',
+    })
     const zero = await get<Arbitrage>(`/v1/arbitrage?target=USDC&taker=${taker()}&budget=-0`)
     expect(zero.status).toBe(200)
     expect(zero.charged).toBe(IDEAS_PRICE)
@@ -263,14 +328,22 @@ describe('GET /v1/arbitrage: budget, slippage, taker', () => {
   }, 60_000)
 
   test('attack: slippageBps 10000 lists legs at 5000 that POST /v1/tx/swap builds; -1 and 10001 are 400s', async () => {
-    expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=-1`), 400, 'slippageBps')
-    expectRefused(
-      await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=10001`),
-      400,
-      'slippageBps',
-    )
-    expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=0.5`), 400, 'slippageBps')
-    expectRefused(await get(`/v1/alpha?symbols=BTC&taker=${taker()}&slippageBps=10001`), 400, 'slippageBps')
+    await expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=-1`), {
+      status: 400,
+      field: 'slippageBps',
+    })
+    await expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=10001`), {
+      status: 400,
+      field: 'slippageBps',
+    })
+    await expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${taker()}&slippageBps=0.5`), {
+      status: 400,
+      field: 'slippageBps',
+    })
+    await expectRefused(await get(`/v1/alpha?symbols=BTC&taker=${taker()}&slippageBps=10001`), {
+      status: 400,
+      field: 'slippageBps',
+    })
 
     // A taker holding the budget (and gas money) but no WETH.
     const fresh = await sw.freshWallet(parseUnits('500', 6), parseEther('0.01'))
@@ -337,17 +410,32 @@ describe('GET /v1/arbitrage: budget, slippage, taker', () => {
     const t = taker()
     const badChecksum = `0x${t.slice(2, 3) === t.slice(2, 3).toLowerCase() ? t.slice(2, 3).toUpperCase() : t.slice(2, 3).toLowerCase()}${t.slice(3)}`
     for (const bad of [zeroAddress, 'nope', `${t}00`, t.slice(0, 41)])
-      expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${bad}`), 400, 'taker', 'invalid_input')
+      await expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${bad}`), {
+        status: 400,
+        field: 'taker',
+        code: 'invalid_input',
+      })
     if (badChecksum !== t && /[a-f]/i.test(t.slice(2, 3)))
-      expectRefused(
-        await get(`/v1/arbitrage?target=USDC&taker=${badChecksum}`),
-        400,
-        'taker',
-        'invalid_input',
-      )
-    expectRefused(await get(`/v1/alpha?symbols=BTC&taker=${zeroAddress}`), 400, 'taker', 'invalid_input')
-    expectRefused(await get(`/v1/arbitrage?target=usdc&taker=${t}`), 400, 'target', 'invalid_input')
-    expectRefused(await get(`/v1/arbitrage?target=BTC&taker=${t}`), 400, 'target', 'invalid_input')
+      await expectRefused(await get(`/v1/arbitrage?target=USDC&taker=${badChecksum}`), {
+        status: 400,
+        field: 'taker',
+        code: 'invalid_input',
+      })
+    await expectRefused(await get(`/v1/alpha?symbols=BTC&taker=${zeroAddress}`), {
+      status: 400,
+      field: 'taker',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get(`/v1/arbitrage?target=usdc&taker=${t}`), {
+      status: 400,
+      field: 'target',
+      code: 'invalid_input',
+    })
+    await expectRefused(await get(`/v1/arbitrage?target=BTC&taker=${t}`), {
+      status: 400,
+      field: 'target',
+      code: 'invalid_input',
+    })
 
     const lower = await get<Arbitrage>(`/v1/arbitrage?target=USDC&budget=500&taker=${t.toLowerCase()}`)
     expect(lower.status).toBe(200)
@@ -395,7 +483,7 @@ describe('alpha reads: dead upstreams', () => {
         `/v1/alpha?symbols=BTC,ETH&taker=${t}`,
         '/v1/ideas/compare?a=ETH&b=BTC',
       ])
-        expectRefused(await get(path, dead), 502, null, 'upstream_unavailable')
+        await expectRefused(await get(path, dead), { status: 502, code: 'upstream_unavailable' })
     } finally {
       await dead.stop()
     }
@@ -411,7 +499,7 @@ describe('alpha reads: dead upstreams', () => {
         '/v1/ideas/compare?a=ETH&b=BTC',
         '/v1/alpha?symbols=BTC',
       ])
-        expectRefused(await get(path, dead), 502, null, 'upstream_unavailable')
+        await expectRefused(await get(path, dead), { status: 502, code: 'upstream_unavailable' })
     } finally {
       await dead.stop()
     }

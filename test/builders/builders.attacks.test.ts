@@ -28,8 +28,9 @@ import {
   selectorOf,
 } from '../helpers/builderCalls.js'
 import { expectMined } from '../helpers/expectMined.js'
+import { expectEachRefused } from '../helpers/expectRefused.js'
 import { type LyingZeroEx, lyingZeroEx } from '../helpers/lyingZeroEx.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The builders attacked as a hostile or careless caller would: malformed and extreme inputs, protocol
 // contracts named as vaults and tokens, keyless owners, a Morpho market with a token outside the book, a
@@ -49,29 +50,25 @@ const THIEF = getAddress('0x000000000000000000000000000000000000a77a')
 /** A contract that is not in the address book (no code on the devnet). */
 const STRANGER = getAddress('0x000000000000000000000000000000000000bEEF')
 
-let sw: ServiceWorld
+const sw = useWorld()
 /** The onchain swap path (no 0x key). */
-let svc: Instance
+const svc = useInstance(sw)
 /** The 0x path, reaching the devnet's 0x simulator through `proxy` (which may rewrite its quotes). */
 let zx: Instance
 let proxy: LyingZeroEx
-let client: ReturnType<typeof builderClient>
+const client = builderClient(sw, svc)
 let zxClient: ReturnType<typeof builderClient>
 let unlistedMarkets: { collateral: Hex; loan: Hex }
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
   proxy = await lyingZeroEx(svc.config.upstreams.zeroEx)
   zx = await sw.instance({ ZEROX_API_KEY: 'test', ZEROX_API_URL: proxy.url })
-  client = builderClient(sw, svc)
   zxClient = builderClient(sw, zx)
   unlistedMarkets = await createUnlistedMarkets()
 }, 120_000)
 
 afterAll(async () => {
   await proxy?.close()
-  await sw?.stop()
 })
 
 /**
@@ -116,22 +113,6 @@ async function soloPost<A>(instance: Instance, path: string, body: unknown): Pro
 }
 
 const usdcOf = (who: Address) => sw.usdcBalance(who)
-
-/** Every answer refused with `status`, naming `field` (when given), and none charged. */
-function expectRefused(
-  answers: PaidAnswer<unknown>[],
-  cases: readonly { status: number; field?: string; code?: string }[],
-  names: readonly string[],
-) {
-  for (const [i, a] of answers.entries()) {
-    const want = cases[i]
-    const label = `${names[i]}: ${JSON.stringify(a.body.error ?? a.body).slice(0, 300)}`
-    expect(a.status, label).toBe(want?.status)
-    if (want?.field !== undefined) expect(a.body.error?.field, label).toBe(want.field)
-    if (want?.code !== undefined) expect(a.body.error?.code, label).toBe(want.code)
-    expect(a.charged, label).toBe(0n)
-  }
-}
 
 describe('attacks on the builders', () => {
   test('attack: malformed bodies get a 400 naming the field on every builder, never a 500, never charged', async () => {
@@ -208,10 +189,9 @@ describe('attacks on the builders', () => {
       ],
     ]
     const answers = await Promise.all(cases.map(([, path, body]) => client.post(path, body)))
-    expectRefused(
+    await expectEachRefused(
       answers,
-      cases.map(([, , , field]) => ({ status: 400, field })),
-      cases.map(([name]) => name),
+      cases.map(([name, , , field]) => ({ name, status: 400, field })),
     )
   })
 
@@ -357,10 +337,9 @@ describe('attacks on the builders', () => {
       ],
     ]
     const answers = await Promise.all(cases.map(([, c, path, body]) => c.post(path, body)))
-    expectRefused(
+    await expectEachRefused(
       answers,
-      cases.map(([, , , , status, field, code]) => ({ status, field, code })),
-      cases.map(([name]) => name),
+      cases.map(([name, , , , status, field, code]) => ({ name, status, field, code })),
     )
     // The balance issue states the truth: what the owner holds and the amount asked.
     expect(answers[0]?.body.error?.details).toEqual({
@@ -501,10 +480,9 @@ describe('attacks on the builders', () => {
       ],
     ]
     const answers = await Promise.all(cases.map(([, c, path, body]) => c.post(path, body)))
-    expectRefused(
+    await expectEachRefused(
       answers,
-      cases.map(([, , , , field, code]) => ({ status: 422, field, code })),
-      cases.map(([name]) => name),
+      cases.map(([name, , , , field, code]) => ({ name, status: 422, field, code })),
     )
     expect(answers[14]?.body.error?.details).toEqual({ marketId: unlistedMarkets.collateral })
   })

@@ -3,39 +3,25 @@ import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload } from '@x402/core/types'
 import { type Hex, keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import { USDC_SETTLEMENT_ABI } from '../../src/payments/settlementOutcome.js'
 import { pay, send } from '../helpers/attackKit.js'
 import { authorize } from '../helpers/authorize.js'
-import {
-  challengeOf,
-  encodePayment,
-  type ServiceWorld,
-  signChallenge,
-  startServiceWorld,
-} from '../helpers/serviceWorld.js'
+import { challengeOf, encodePayment, signChallenge, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 /**
  * Attacks an outside review tried on the gate and found refused (issue 22, "keep them refuted"): each is
  * performed here with a valid, funded payment, and the test asserts what moved, so that a change that
  * reopens one fails.
  */
-let sw: ServiceWorld
-let svc: Awaited<ReturnType<ServiceWorld['instance']>>
+const sw = useWorld()
+const svc = useInstance(sw)
 const payTo = demoAccounts[9]?.address as `0x${string}`
 const PRICES = '/v1/prices?symbols=BTC'
 const PRICE = 1_000n
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-}, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 const nonceOf = (p: PaymentPayload) => (p.payload.authorization as { nonce: Hex }).nonce
 const used = (payer: `0x${string}`, nonce: Hex) =>

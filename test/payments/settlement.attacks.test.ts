@@ -31,7 +31,7 @@ import {
   payerClient,
   type ServiceWorld,
   signChallenge,
-  startServiceWorld,
+  useWorld,
 } from '../helpers/serviceWorld.js'
 
 /**
@@ -39,7 +39,7 @@ import {
  * instance with real USDC and hostile wallets, asserting what moved: USDC, the relayer's transactions and
  * gas, ledger rows, referral standing.
  */
-let sw: ServiceWorld
+const sw = useWorld()
 let proxy: RpcProxy
 const payTo = demoAccounts[9]?.address as `0x${string}`
 const PRICES = '/v1/prices?symbols=BTC'
@@ -48,12 +48,10 @@ const PRICE = 1_000n
 const GAS_LIMIT = 150_000n
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   proxy = await faultyRpcProxy(sw.world.rpcUrl)
 }, 120_000)
 afterAll(async () => {
   await proxy?.close()
-  await sw?.stop()
 })
 
 /** The attacker: a fresh EOA with ETH and `usdc`, owning a HostileWallet that holds that USDC. */

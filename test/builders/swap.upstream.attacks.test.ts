@@ -27,9 +27,10 @@ import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { zeroExStandInAbi } from '../../src/devnet/deploy/zeroEx.js'
 import { UpstreamError } from '../../src/errors.js'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
-import { builderClient, devnetBook, ownerWallet, type PaidAnswer } from '../helpers/builderCalls.js'
+import { builderClient, devnetBook, ownerWallet } from '../helpers/builderCalls.js'
 import { testContracts } from '../helpers/compileSolidity.js'
 import { expectMined } from '../helpers/expectMined.js'
+import { expectRefused } from '../helpers/expectRefused.js'
 import { type LyingZeroEx, lyingZeroEx, type Rewrite, type ZeroExQuoteJson } from '../helpers/lyingZeroEx.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -162,18 +163,6 @@ const withData = (q: ZeroExQuoteJson, data: Hex): ZeroExQuoteJson => ({
 /** 100 USDC → cbBTC for `taker`. */
 const swapBody = (taker: Address) => ({ fromToken: USDC, toToken: cbBTC, fromAmount: SOLD.toString(), taker })
 
-/** A 502 naming the 0x Swap API whose message matches, charged nothing. */
-function expectRefused(answer: PaidAnswer<unknown>, message: RegExp) {
-  const label = JSON.stringify(answer.body.error ?? answer.body).slice(0, 400)
-  expect(answer.status, label).toBe(502)
-  expect(answer.body.error, label).toMatchObject({
-    code: 'upstream_unavailable',
-    details: { upstream: ZEROX },
-  })
-  expect(answer.body.error?.message, label).toMatch(message)
-  expect(answer.charged, label).toBe(0n)
-}
-
 /** Sends `steps` from `owner` as the unfixed builder would have answered them (the controls). */
 async function broadcastAsAnswered(owner: ReturnType<typeof ownerWallet>, steps: readonly TxStep[]) {
   for (const step of steps)
@@ -209,7 +198,12 @@ describe('attacks on the builders through their upstreams', () => {
       const evilBefore = await holdings(evil)
       expect(before.usdcToHolder).toBe(0n)
       const answer = await client.post<SwapAction>('/v1/tx/swap', swapBody(me))
-      expectRefused(answer, new RegExp(`exec lets its operator pull ${WETH}, not the ${USDC} sold`))
+      await expectRefused(answer, {
+        status: 502,
+        code: 'upstream_unavailable',
+        details: { upstream: ZEROX },
+        message: new RegExp(`exec lets its operator pull ${WETH}, not the ${USDC} sold`),
+      })
       expect(await holdings(me)).toEqual(before)
       expect(await holdings(evil)).toEqual(evilBefore)
 
@@ -332,7 +326,12 @@ describe('attacks on the builders through their upstreams', () => {
         const served = hostile.rewritten()
         const answer = await client.post<SwapAction>('/v1/tx/swap', swapBody(me))
         expect(hostile.rewritten(), name).toBe(served + 1)
-        expectRefused(answer, message)
+        await expectRefused(answer, {
+          status: 502,
+          code: 'upstream_unavailable',
+          details: { upstream: ZEROX },
+          message: message,
+        })
         expect(await holdings(me), name).toEqual(before)
       } finally {
         hostile.set(null)
@@ -361,7 +360,12 @@ describe('attacks on the builders through their upstreams', () => {
       try {
         const before = await holdings(me)
         const answer = await client.post<SwapAction>('/v1/tx/swap', swapBody(me))
-        expectRefused(answer, new RegExp(`exec allows ${amount}, not the ${SOLD} sold`))
+        await expectRefused(answer, {
+          status: 502,
+          code: 'upstream_unavailable',
+          details: { upstream: ZEROX },
+          message: new RegExp(`exec allows ${amount}, not the ${SOLD} sold`),
+        })
         expect(await holdings(me)).toEqual(before)
       } finally {
         hostile.set(null)
@@ -403,7 +407,12 @@ describe('attacks on the builders through their upstreams', () => {
     try {
       const before = await holdings(me)
       const answer = await client.post<SwapAction>('/v1/tx/swap', swapBody(me))
-      expectRefused(answer, /the quote's buyAmount \d+ is more than 100 bps below the onchain pools' \d+/)
+      await expectRefused(answer, {
+        status: 502,
+        code: 'upstream_unavailable',
+        details: { upstream: ZEROX },
+        message: /the quote's buyAmount \d+ is more than 100 bps below the onchain pools' \d+/,
+      })
       expect(await holdings(me)).toEqual(before)
 
       // Control: as the unfixed builder answered it.
@@ -429,7 +438,12 @@ describe('attacks on the builders through their upstreams', () => {
     try {
       const before = await holdings(me)
       const paused = await client.post<SwapAction>('/v1/tx/swap', swapBody(me))
-      expectRefused(paused, /Settler registry names no live taker-submitted Settler/)
+      await expectRefused(paused, {
+        status: 502,
+        code: 'upstream_unavailable',
+        details: { upstream: ZEROX },
+        message: /Settler registry names no live taker-submitted Settler/,
+      })
       expect(await holdings(me)).toEqual(before)
     } finally {
       await anvil.setCode({ address: ZEROX_SETTLER_REGISTRY, bytecode: code ?? '0x' })

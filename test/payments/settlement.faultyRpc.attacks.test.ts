@@ -22,7 +22,7 @@ import {
   type Instance,
   type ServiceWorld,
   signChallenge,
-  startServiceWorld,
+  useWorld,
 } from '../helpers/serviceWorld.js'
 
 // The settlement and reconciliation money path under a faulty or hostile RPC that answers the chain
@@ -41,18 +41,16 @@ const USDC_EIP3009 = parseAbi([
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
 ])
 
-let sw: ServiceWorld
+const sw = useWorld()
 let proxy: RpcProxy
 let payTo: `0x${string}`
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   proxy = await faultyRpcProxy(sw.world.rpcUrl)
 }, 120_000)
 
 afterAll(async () => {
   await proxy?.close()
-  await sw?.stop()
 })
 
 const RATE_LIMIT = { code: -32005, message: 'rate limit exceeded' }

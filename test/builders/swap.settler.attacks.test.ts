@@ -16,7 +16,7 @@ import { builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { testContracts } from '../helpers/compileSolidity.js'
 import { expectMined } from '../helpers/expectMined.js'
 import { type LyingZeroEx, lyingZeroEx, type ZeroExQuoteJson } from '../helpers/lyingZeroEx.js'
-import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
+import { type Instance, useWorld } from '../helpers/serviceWorld.js'
 
 /**
  * The second independent review of issue 22 (lying 0x quotes that pass the exec check): the Settler's own
@@ -27,7 +27,7 @@ import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/
 const { USDC, cbBTC } = BASE_ADDRESSES
 const SOLD = parseUnits('100', 6)
 
-let sw: ServiceWorld
+const sw = useWorld()
 let zx: Instance
 let client: ReturnType<typeof builderClient>
 let pool: Address
@@ -41,7 +41,6 @@ type Q = {
 let rewrite: ((q: Q) => Q) | null = null
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
   const plain = await sw.instance()
   hostile = await lyingZeroEx(plain.config.upstreams.zeroEx)
   // Each test sets `rewrite`; between tests the quotes pass through untouched.
@@ -70,7 +69,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await hostile?.close()
-  await sw?.stop()
 })
 
 const bal = (token: Address, who: Address) =>

@@ -14,6 +14,7 @@ import type { Portfolio } from '../../src/market/getPortfolio.js'
 import { getHistoryRoute } from '../../src/routes/history/getHistory.js'
 import { getPortfolioRoute } from '../../src/routes/portfolio/getPortfolio.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
+import { expectRefused } from '../helpers/expectRefused.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -59,14 +60,6 @@ async function paidCall(instance: Instance, who: Payer, path: string) {
   const body = (await res.json()) as Record<string, unknown>
   const after = await sw.usdcBalance(who.account.address)
   return { status: res.status, body, charged: before - after, receipt: res.headers.get('payment-response') }
-}
-
-async function expectRefusedUncharged(instance: Instance, who: Payer, path: string, field: string) {
-  const r = await paidCall(instance, who, path)
-  expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(400)
-  expect((r.body as { error: { field: string } }).error.field, path).toBe(field)
-  expect(r.charged, path).toBe(0n)
-  expect(r.receipt, path).toBeNull()
 }
 
 /** A local HTTP server answering with `handle`; closed at the end of the file. */
@@ -122,7 +115,8 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
     const bad = `${DEMO.slice(0, i)}${DEMO.charAt(i).toUpperCase()}${DEMO.slice(i + 1)}`
     expect(bad).not.toBe(DEMO)
     const who = await sw.freshWallet(1_000_000n)
-    for (const path of walletPaths(bad)) await expectRefusedUncharged(svc, who, path, 'address')
+    for (const path of walletPaths(bad))
+      await expectRefused(paidCall(svc, who, path), { status: 400, field: 'address', name: path })
     for (const odd of [
       '0x0',
       '0x',
@@ -131,7 +125,11 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
       `0X${DEMO.slice(2)}`,
       `${DEMO.slice(0, 41)}g`,
     ])
-      await expectRefusedUncharged(svc, who, `/v1/portfolio/${odd}`, 'address')
+      await expectRefused(paidCall(svc, who, `/v1/portfolio/${odd}`), {
+        status: 400,
+        field: 'address',
+        name: `/v1/portfolio/${odd}`,
+      })
     expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n)
   })
 
@@ -185,9 +183,17 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
   test('attack: history limit and cursor fuzz is a 400 naming the field, uncharged', async () => {
     const who = await sw.freshWallet(1_000_000n)
     for (const limit of ['0', '101', '1.5', 'abc', '', '-1', '1e3', 'Infinity', 'NaN'])
-      await expectRefusedUncharged(svc, who, `/v1/history/${DEMO}?limit=${limit}`, 'limit')
+      await expectRefused(paidCall(svc, who, `/v1/history/${DEMO}?limit=${limit}`), {
+        status: 400,
+        field: 'limit',
+        name: `/v1/history/${DEMO}?limit=${limit}`,
+      })
     for (const cursor of ['', '%00', 'a b', 'x'.repeat(257), '%22%3E%3Cscript%3E'])
-      await expectRefusedUncharged(svc, who, `/v1/history/${DEMO}?cursor=${cursor}`, 'cursor')
+      await expectRefused(paidCall(svc, who, `/v1/history/${DEMO}?cursor=${cursor}`), {
+        status: 400,
+        field: 'cursor',
+        name: `/v1/history/${DEMO}?cursor=${cursor}`,
+      })
     expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n)
     // A repeated limit is refused or answered once, never a 500.
     const twice = await paidCall(svc, who, `/v1/history/${DEMO}?limit=1&limit=2`)
@@ -198,7 +204,11 @@ describe('attacks on the wallet reads (paid with @x402/fetch)', () => {
   test('attack: targetHealth edge values: just above 1 answers, the absurd ones are a 400 naming targetHealth, uncharged', async () => {
     const who = await sw.freshWallet(1_000_000n)
     for (const t of ['1', '0', '-2', '1e3', '101', 'Infinity', '-Infinity', 'NaN', '1e400', '', 'abc'])
-      await expectRefusedUncharged(svc, who, `/v1/loan/analysis/${DEMO}?targetHealth=${t}`, 'targetHealth')
+      await expectRefused(paidCall(svc, who, `/v1/loan/analysis/${DEMO}?targetHealth=${t}`), {
+        status: 400,
+        field: 'targetHealth',
+        name: `/v1/loan/analysis/${DEMO}?targetHealth=${t}`,
+      })
     expect(await sw.usdcBalance(who.account.address)).toBe(1_000_000n)
     const r = await paidCall(svc, who, `/v1/loan/analysis/${DEMO}?targetHealth=1.000001`)
     expect(r.status, JSON.stringify(r.body)).toBe(200)

@@ -21,7 +21,8 @@ import {
   type Instance,
   type ServiceWorld,
   signChallenge,
-  startServiceWorld,
+  useInstance,
+  useWorld,
 } from '../helpers/serviceWorld.js'
 
 // The chain client's JSON-RPC batching and the builders' block-pinned simulation, attacked through a
@@ -38,19 +39,16 @@ const DATA_PRICE = 1_000n // $0.001 (/v1/stocks)
 const BUILDER_PRICE = 10_000n // $0.01 (/v1/tx/*)
 const FUNDED = 1_000_000n
 
-let sw: ServiceWorld
-let svc: Instance
+const sw = useWorld()
+const svc = useInstance(sw)
 let proxy: RpcProxy
 
 beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
   proxy = await faultyRpcProxy(sw.world.rpcUrl)
 }, 120_000)
 
 afterAll(async () => {
   await proxy?.close()
-  await sw?.stop()
 })
 
 const callsOf = (body: RpcCall | RpcCall[]) => (Array.isArray(body) ? body : [body])

@@ -1,6 +1,6 @@
 import type { PaymentPayload } from '@x402/core/types'
 import { encodeAbiParameters, type Hex, parseGwei } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
@@ -21,7 +21,7 @@ import {
 import { authorizeAs } from '../helpers/authorize.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
-import { challengeOf, type ServiceWorld, signChallenge, startServiceWorld } from '../helpers/serviceWorld.js'
+import { challengeOf, signChallenge, useWorld } from '../helpers/serviceWorld.js'
 
 /**
  * What the independent review of the round-3 fixes found (issue 22), performed on the devnet: many
@@ -29,7 +29,7 @@ import { challengeOf, type ServiceWorld, signChallenge, startServiceWorld } from
  * unchanged, EIP-7702 delegations), a stale head turning a paid front-run into a refusal, and a payer
  * cancelling its own nonce to dodge the cool-down. Each asserts what moved.
  */
-let sw: ServiceWorld
+const sw = useWorld()
 const payTo = demoAccounts[9]?.address as `0x${string}`
 const PRICES = '/v1/prices?symbols=BTC'
 const PRICE = 1_000n
@@ -37,13 +37,6 @@ const N = 6
 /** A check heavy enough that a revert costs the relayer ~120k gas (under the limit). */
 const ROUNDS = 250n
 const HIGH_TIP = { maxPriorityFeePerGas: parseGwei('50'), maxFeePerGas: parseGwei('100') }
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-}, 120_000)
-afterAll(async () => {
-  await sw?.stop()
-})
 
 /**
  * With automine off: sends the calls at once, lets `strike` run when the relayer's first settlement is

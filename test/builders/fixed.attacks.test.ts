@@ -30,7 +30,6 @@ import {
   midnightAbi,
   midnightMarketId,
 } from '../../src/chain/midnight.js'
-import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import {
   MIDNIGHT_ADDRESSES,
   midnightStandInAbi,
@@ -38,14 +37,9 @@ import {
 } from '../../src/devnet/deploy/midnight.js'
 import { MIDNIGHT_MAKERS_BOOK, midnightMakers } from '../../src/devnet/deploy/midnightMakers.js'
 import { UpstreamError } from '../../src/errors.js'
-import {
-  broadcast,
-  builderClient,
-  expectEnvelope,
-  type PaidAnswer,
-  selectorOf,
-} from '../helpers/builderCalls.js'
-import { RECEIPT } from '../helpers/chainChecks.js'
+import { broadcast, builderClient, expectEnvelope, selectorOf } from '../helpers/builderCalls.js'
+import { expectMined } from '../helpers/expectMined.js'
+import { expectRefused } from '../helpers/expectRefused.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, type ServiceWorld, startServiceWorld } from '../helpers/serviceWorld.js'
 
@@ -93,10 +87,7 @@ function walletOf(privateKey: Hex) {
   })
 }
 
-async function send(hash: Promise<Hex>) {
-  const receipt = await pollReceipt(sw.chain, await hash, RECEIPT)
-  expect(receipt.status).toBe('success')
-}
+const send = (hash: Promise<Hex>) => expectMined(sw.chain, hash)
 
 async function freshOwner(usdc: bigint, weth = 0n): Promise<Wallet> {
   const fresh = await sw.freshWallet(usdc, parseUnits('10', 18))
@@ -311,15 +302,6 @@ const upstreamTakeable = async (id: Hex, side: 'asks' | 'bids') =>
     }
   ).data
 
-/** Every answer refused with `status` (and `code`/`field` when given), none charged. */
-function expectRefused(a: PaidAnswer<unknown>, status: number, code?: string, field?: string) {
-  const label = JSON.stringify(a.body.error ?? a.body).slice(0, 400)
-  expect(a.status, label).toBe(status)
-  if (code !== undefined) expect(a.body.error?.code, label).toBe(code)
-  if (field !== undefined) expect(a.body.error?.field, label).toBe(field)
-  expect(a.charged, label).toBe(0n)
-}
-
 beforeAll(async () => {
   sw = await startServiceWorld()
   const block = await sw.chain.getBlock()
@@ -492,7 +474,7 @@ describe('attacks on the fixed-rate builders', () => {
       slippageBps: 100,
       collateral: { token: WETH, assets: (WAD / 2n).toString() },
     })
-    expectRefused(borrow, 502, 'upstream_unavailable')
+    await expectRefused(borrow, { status: 502, code: 'upstream_unavailable' })
     expect(borrow.body.error?.details).toMatchObject({ upstream: 'Morpho Midnight' })
     expect(borrow.body.error?.message).toMatch(/less than the planned/)
     const lend = await liar.post('/v1/tx/fixed/lend', {
@@ -501,7 +483,7 @@ describe('attacks on the fixed-rate builders', () => {
       owner: lender.account.address,
       slippageBps: 100,
     })
-    expectRefused(lend, 502, 'upstream_unavailable')
+    await expectRefused(lend, { status: 502, code: 'upstream_unavailable' })
     // The engine's rule that nothing beyond the declared loan token leaves the owner sees it first.
     expect(lend.body.error?.message).toMatch(
       new RegExp(`takes \\d+ of ${USDC} from the owner, more than the \\d+ the request spends`),
@@ -526,7 +508,7 @@ describe('attacks on the fixed-rate builders', () => {
       owner: who,
       slippageBps: 5000,
     })
-    expectRefused(lend, 422, 'book_too_thin', 'assets')
+    await expectRefused(lend, { status: 422, code: 'book_too_thin', field: 'assets' })
     expect(lend.body.error?.details).toMatchObject({ availableAssets: '0' })
     expect(await holdings(who)).toEqual(before)
     proxy.set(null)
@@ -577,7 +559,7 @@ describe('attacks on the fixed-rate builders', () => {
     for (const [, tamper, code] of cases) {
       const liar = await hostile(tamper)
       const res = await liar.post('/v1/tx/fixed/borrow', body)
-      expectRefused(res, 422, code)
+      await expectRefused(res, { status: 422, code })
     }
     expect(await holdings(who)).toEqual(before)
     proxy.set(null)
@@ -594,7 +576,7 @@ describe('attacks on the fixed-rate builders', () => {
       owner: borrower.account.address,
       slippageBps: 100,
     })
-    expectRefused(res, 502, 'upstream_unavailable')
+    await expectRefused(res, { status: 502, code: 'upstream_unavailable' })
     proxy.set(null)
   })
 
@@ -642,7 +624,7 @@ describe('attacks on the fixed-rate builders', () => {
       ...patch,
     })
     const zero = await client.post('/v1/tx/fixed/borrow', body({ slippageBps: 0 }))
-    expectRefused(zero, 422, 'book_too_thin', 'assets')
+    await expectRefused(zero, { status: 422, code: 'book_too_thin', field: 'assets' })
     const p1 = (priceOf.get(BID_TICKS[0] as bigint) as bigint) - fee
     expect(zero.body.error?.details).toMatchObject({ bestPrice: p1.toString(), guardPrice: p1.toString() })
     const wide = await client.post<FixedBorrowAction>(
@@ -652,12 +634,10 @@ describe('attacks on the fixed-rate builders', () => {
     expect(wide.status, JSON.stringify(wide.body.error)).toBe(200)
     expect(BigInt(wide.body.action.guardPrice)).toBe((p1 * 5_000n) / 10_000n)
     for (const slippageBps of [5001, -1, 2.5, '50', null, 1e9])
-      expectRefused(
-        await client.post('/v1/tx/fixed/borrow', body({ slippageBps })),
-        400,
-        undefined,
-        'slippageBps',
-      )
+      await expectRefused(await client.post('/v1/tx/fixed/borrow', body({ slippageBps })), {
+        status: 400,
+        field: 'slippageBps',
+      })
     const lend = await client.post<FixedLendAction>('/v1/tx/fixed/lend', {
       marketId: idA,
       assets: '1000000',
@@ -682,13 +662,13 @@ describe('attacks on the fixed-rate builders', () => {
         units: units.toString(),
         owner: who,
       })
-      expectRefused(r, 422, 'exceeds_debt', 'units')
+      await expectRefused(r, { status: 422, code: 'exceeds_debt', field: 'units' })
       const w = await client.post('/v1/tx/fixed/withdraw', {
         marketId: idA,
         units: units.toString(),
         owner: who,
       })
-      expectRefused(w, 422, 'exceeds_credit', 'units')
+      await expectRefused(w, { status: 422, code: 'exceeds_credit', field: 'units' })
     }
     // The exact repay approves exactly the units, to Midnight.
     const ok = await client.post('/v1/tx/fixed/repay', { marketId: idA, units: '1000', owner: who })
@@ -735,22 +715,20 @@ describe('attacks on the fixed-rate builders', () => {
       assets: (edge + 1n).toString(),
       owner: who,
     })
-    expectRefused(over, 422, 'unhealthy_after', 'assets')
+    await expectRefused(over, { status: 422, code: 'unhealthy_after', field: 'assets' })
     expect(over.body.error?.details).toMatchObject({
       debt: debt.toString(),
       maxDebtAfter: maxDebt(lo - 1n).toString(),
     })
     for (const assets of [held + 1n, 2n ** 128n, maxUint256])
-      expectRefused(
+      await expectRefused(
         await client.post('/v1/tx/fixed/withdraw-collateral', {
           marketId: idA,
           collateralToken: WETH,
           assets: assets.toString(),
           owner: who,
         }),
-        422,
-        'exceeds_collateral',
-        'assets',
+        { status: 422, code: 'exceeds_collateral', field: 'assets' },
       )
     expect(await holdings(who)).toEqual(before)
   })
@@ -773,18 +751,15 @@ describe('attacks on the fixed-rate builders', () => {
       [{ token: WETH, assets: (2n ** 256n).toString() }, 400, undefined, 'collateral.assets'],
     ]
     for (const [collateral, status, code, field] of cases)
-      expectRefused(
-        await client.post('/v1/tx/fixed/borrow', body(collateral)),
+      await expectRefused(await client.post('/v1/tx/fixed/borrow', body(collateral)), {
         status,
         code,
-        field === '' ? undefined : field,
-      )
+        field: field === '' ? undefined : field,
+      })
     // A collateral larger than the wallet holds: named before simulating.
-    expectRefused(
+    await expectRefused(
       await client.post('/v1/tx/fixed/borrow', body({ token: WETH, assets: (2n ** 128n).toString() })),
-      422,
-      'insufficient_balance',
-      'collateral.assets',
+      { status: 422, code: 'insufficient_balance', field: 'collateral.assets' },
     )
   })
 
@@ -799,13 +774,15 @@ describe('attacks on the fixed-rate builders', () => {
       ['/v1/tx/fixed/lend', { marketId: idU, assets: '1000000', owner: who, slippageBps: 100 }],
     ]
     for (const [path, body] of unlisted)
-      expectRefused(await client.post(path, body), 422, 'unlisted_target', 'marketId')
+      await expectRefused(await client.post(path, body), {
+        status: 422,
+        code: 'unlisted_target',
+        field: 'marketId',
+      })
     for (const path of ['/v1/tx/fixed/borrow', '/v1/tx/fixed/lend'])
-      expectRefused(
+      await expectRefused(
         await client.post(path, { marketId: idM, assets: '1000000', owner: who, slippageBps: 100 }),
-        422,
-        'matured',
-        'marketId',
+        { status: 422, code: 'matured', field: 'marketId' },
       )
   })
 
@@ -845,7 +822,7 @@ describe('attacks on the fixed-rate builders', () => {
     ]
     for (const [path, body, status, field] of cases) {
       const r = await client.post(path, body)
-      expectRefused(r, status, undefined, field === '' ? undefined : field)
+      await expectRefused(r, { status, field: field === '' ? undefined : field })
     }
   })
 

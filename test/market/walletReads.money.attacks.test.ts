@@ -3,18 +3,11 @@ import type { AddressInfo } from 'node:net'
 import type { PaymentPayload } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { type Address, decodeFunctionData, getAddress, type Hex, parseAbi } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { eventually } from '../helpers/eventually.js'
-import {
-  challengeOf,
-  encodePayment,
-  type Instance,
-  type ServiceWorld,
-  signChallenge,
-  startServiceWorld,
-} from '../helpers/serviceWorld.js'
+import { challengeOf, encodePayment, signChallenge, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Money attacks on the paid wallet reads (issue 14): a payer holding one call's price racing three, a
 // replayed authorization, and a handler failing after the payment verified. Each asserts the payer's
@@ -24,18 +17,12 @@ const DEMO = getAddress(demoAccounts[1]?.address as string)
 const DATA_PRICE = 1_000n
 const ALPHA_PRICE = 10_000n
 
-let sw: ServiceWorld
-let svc: Instance
-
-beforeAll(async () => {
-  sw = await startServiceWorld()
-  svc = await sw.instance()
-}, 120_000)
+const sw = useWorld()
+const svc = useInstance(sw)
 
 const servers: Server[] = []
 afterAll(async () => {
   for (const s of servers) await new Promise((done) => s.close(done))
-  await sw?.stop()
 })
 
 interface Answer {
