@@ -223,6 +223,9 @@ export function useWorld(): ServiceWorld {
     get env() {
       return sw().env
     },
+    get worldClock() {
+      return sw().worldClock
+    },
     instance: (env, options) => sw().instance(env, options),
     usdcBalance: (address) => sw().usdcBalance(address),
     freshWallet: (usdc, eth) => sw().freshWallet(usdc, eth),
