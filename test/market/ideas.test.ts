@@ -245,11 +245,14 @@ describe('GET /v1/ideas', () => {
     }
     const forward = IDEA_MAJORS.join(',')
     const backward = [...IDEA_MAJORS].reverse().join(',')
+    // The two orders are two reads of the live marks: the world's clock is held so both see the same
+    // simulated instant (under load they would straddle a tick and differ in the fifth digit).
+    sw.worldClock.hold(Date.now())
     const [strict, strictReversed, byConviction] = await Promise.all([
       get(`symbols=${forward}&limit=12`),
       get(`symbols=${backward}&limit=12`),
       get(`worthwhileness=loose&limit=12&ranking=conviction`),
-    ])
+    ]).finally(() => sw.worldClock.follow())
     expect(strictReversed.ideas).toEqual(strict.ideas)
     expect(strict.worthwhileness).toBe('strict')
     const edgeOf = (i: IdeaRead) => (truths.get(i.symbol) as Extract<Truth, { kind: 'idea' }>).edge
