@@ -8,6 +8,8 @@ export interface StartAnvilOptions {
   blockTimeSeconds?: number
   /** Start from a state previously written by `--dump-state` / `dumpDevnetState` (plain JSON, not gz). */
   loadStatePath?: string
+  /** The genesis block's timestamp (unix seconds) instead of the wall clock's. */
+  genesisTimestamp?: number
   /** Anvil writes its state here when it exits (on `stop()`). */
   dumpStatePath?: string
   /** Milliseconds to wait for the RPC to answer before giving up. */
@@ -69,6 +71,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     '--silent',
   ]
   if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds))
+  if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp))
   if (options.loadStatePath !== undefined) args.push('--load-state', options.loadStatePath)
   if (options.dumpStatePath !== undefined) args.push('--dump-state', options.dumpStatePath)
 

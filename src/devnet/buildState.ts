@@ -262,6 +262,12 @@ export interface BuildDevnetStateOptions {
   prices?: DeployAllOptions['prices']
   /** Build into this running anvil instead of a temporary one (it must be empty). */
   rpcUrl?: string
+  /**
+   * A state independent of when and how fast it is built: genesis at this time (unix seconds) and every
+   * block one second after the one before, so accrual, maturities and market ids come out the same on every
+   * machine (the route examples' state, scripts/routeExamples.ts). The default state follows the wall clock.
+   */
+  genesisTimestamp?: number
 }
 
 export interface BuildDevnetStateResult extends DevnetCachePaths {
@@ -276,10 +282,19 @@ export async function buildDevnetState(
   const paths = devnetCachePaths(options.cacheDir)
   const started = Date.now()
   const temporary =
-    options.rpcUrl === undefined ? await onFreePort((port) => startAnvil({ port })) : undefined
+    options.rpcUrl === undefined
+      ? await onFreePort((port) =>
+          startAnvil({
+            port,
+            ...(options.genesisTimestamp !== undefined ? { genesisTimestamp: options.genesisTimestamp } : {}),
+          }),
+        )
+      : undefined
   const rpcUrl = options.rpcUrl ?? temporary!.url
   try {
     const ctx = createDeployContext({ rpcUrl })
+    if (options.genesisTimestamp !== undefined)
+      await ctx.testClient.setBlockTimestampInterval({ interval: 1 })
     const cacheKey = devnetCacheKey()
     const deployment = await deployAll(ctx, {
       ...(options.prices !== undefined ? { prices: options.prices } : {}),
@@ -383,6 +398,8 @@ export interface LoadDevnetOptions {
   blockTimeSeconds?: number
   /** Where progress lines of slow steps go (default: stderr). */
   progress?: Progress
+  /** Build a missing state with this genesis time, one second per block (see BuildDevnetStateOptions). */
+  genesisTimestamp?: number
 }
 
 export interface LoadedDevnet {
@@ -405,6 +422,7 @@ export interface LoadedDevnet {
 export async function ensureDevnetState(
   cacheDir: string = DEFAULT_DEVNET_CACHE_DIR,
   progress: Progress = (m) => process.stderr.write(`${m}\n`),
+  genesisTimestamp?: number,
 ): Promise<StoredDevnetManifest> {
   const warm = readWarmManifest(cacheDir)
   if (warm !== undefined) return warm
@@ -414,7 +432,10 @@ export async function ensureDevnetState(
       const fresh = readWarmManifest(cacheDir)
       if (fresh !== undefined) return fresh
       progress('building the devnet state (first run after an install or a contract change: about 10 s)')
-      const built = await buildDevnetState({ cacheDir })
+      const built = await buildDevnetState({
+        cacheDir,
+        ...(genesisTimestamp !== undefined ? { genesisTimestamp } : {}),
+      })
       progress(`devnet state built in ${(built.buildMs / 1000).toFixed(1)} s, cached in ${cacheDir}`)
       return JSON.parse(readFileSync(devnetCachePaths(cacheDir).manifestPath, 'utf8')) as StoredDevnetManifest
     },
@@ -430,7 +451,7 @@ export async function loadDevnet(options: LoadDevnetOptions): Promise<LoadedDevn
   const started = Date.now()
   const cacheDir = options.cacheDir ?? DEFAULT_DEVNET_CACHE_DIR
   const cached = readWarmManifest(cacheDir)
-  const manifest = cached ?? (await ensureDevnetState(cacheDir, options.progress))
+  const manifest = cached ?? (await ensureDevnetState(cacheDir, options.progress, options.genesisTimestamp))
   const warm = cached !== undefined
   const anvil = await startAnvil({
     port: options.port,

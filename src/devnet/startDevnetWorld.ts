@@ -1,3 +1,4 @@
+import { createClient, http, rpcSchema } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { STOCK_TICKERS } from '../chain/tokenizedStocks.js'
 import { fromWad } from '../chain/units.js'
@@ -47,6 +48,14 @@ export interface StartDevnetWorldOptions {
   pushIntervalMs?: number
   /** How often the gTrade keeper looks for orders to fill. */
   keeperIntervalMs?: number
+  /**
+   * A world whose every figure repeats, on any machine (the route examples, scripts/routeExamples.ts): the
+   * state built apart in `cacheDir` from a genesis at `genesisTimestamp` (one second per block, see
+   * buildDevnetState), and the chain's clock set to `chainTime` (unix seconds, after the state's last block)
+   * and stepped one second per block from there instead of following the wall clock. Give the world a frozen
+   * `clock` too. Payments signed against the wall clock do not settle on such a chain.
+   */
+  pinned?: { cacheDir: string; genesisTimestamp: number; chainTime: number }
 }
 
 /**
@@ -57,14 +66,26 @@ export interface StartDevnetWorldOptions {
  */
 export async function startDevnetWorld(options: StartDevnetWorldOptions): Promise<DevnetWorld> {
   const { config, logger } = options
+  const { pinned } = options
   const devnet = await loadDevnet({
     port: config.devnet.rpcPort,
+    ...(pinned ? { cacheDir: pinned.cacheDir, genesisTimestamp: pinned.genesisTimestamp } : {}),
     progress: (message) => logger.info({ msg: message }),
     ...(config.devnet.blockTimeSeconds > 0 ? { blockTimeSeconds: config.devnet.blockTimeSeconds } : {}),
   })
   const stops: (() => Promise<void>)[] = [() => devnet.anvil.stop()]
   try {
     const ctx = createDeployContext({ rpcUrl: devnet.anvil.url })
+    if (pinned) {
+      // Before the first block this world mines (the price push). anvil refuses a next-block timestamp
+      // below the wall clock's after a state load; evm_setTime moves its clock itself.
+      const rpc = createClient({
+        transport: http(devnet.anvil.url),
+        rpcSchema: rpcSchema<[{ Method: 'evm_setTime'; Parameters: [number]; ReturnType: unknown }]>(),
+      })
+      await rpc.request({ method: 'evm_setTime', params: [pinned.chainTime] })
+      await ctx.testClient.setBlockTimestampInterval({ interval: 1 })
+    }
     const sim = createMarketSimulator({ seed: config.devnet.seed, clock: { now: options.clock } })
     const eth = () => sim.spot('ETH')
     const btc = () => sim.spot('BTC')

@@ -106,19 +106,41 @@ function abbreviateEnvelope(schema: JsonSchema): JsonSchema {
  * A read whose output schema alone is over READ_SCHEMA_BUDGET characters (the wallet positions, five
  * sections of positions) keeps in full only the sections its example shows: a top-level property the
  * example leaves empty ([] or null) is abbreviated to its bare type, so the challenge header stays within
- * what HTTP clients accept. /v1/openapi.json has every section in full.
+ * what HTTP clients accept. When that is not enough (the generated examples show every section a demo
+ * wallet holds), the largest remaining sections are abbreviated too, one at a time, until the schema is
+ * within the budget. /v1/openapi.json has every section in full.
  */
-const READ_SCHEMA_BUDGET = 6_000
+const READ_SCHEMA_BUDGET = 4_500
 
 function abbreviateUnexampled(schema: JsonSchema, example: unknown): JsonSchema {
   if (JSON.stringify(schema).length <= READ_SCHEMA_BUDGET || example === null || typeof example !== 'object')
     return schema
   const shown = example as Record<string, unknown>
   const properties = { ...((schema.properties ?? {}) as Record<string, JsonSchema>) }
+  const bare = (key: string, value: unknown): JsonSchema | undefined => {
+    if (Array.isArray(value)) return { type: 'array' }
+    if (value === null) return { anyOf: [{ type: 'object' }, { type: 'null' }] }
+    if (typeof value === 'object') return { type: 'object' }
+    return properties[key]
+  }
   for (const key of Object.keys(properties)) {
     const value = shown[key]
-    if (Array.isArray(value) && value.length === 0) properties[key] = { type: 'array' }
-    else if (value === null) properties[key] = { anyOf: [{ type: 'object' }, { type: 'null' }] }
+    if ((Array.isArray(value) && value.length === 0) || value === null)
+      properties[key] = bare(key, value) ?? {}
+  }
+  // Sized with the `$defs` still referred to, as withReachableDefs keeps them: a section's weight is
+  // mostly in the definitions it alone uses.
+  const size = (props: Record<string, JsonSchema>) =>
+    JSON.stringify(withReachableDefs({ ...schema, properties: props })).length
+  while (size(properties) > READ_SCHEMA_BUDGET) {
+    const options = Object.keys(properties)
+      .filter((k) => typeof shown[k] === 'object' && shown[k] !== null)
+      .map((k) => ({ k, props: { ...properties, [k]: bare(k, shown[k]) ?? {} } }))
+      .filter((o) => JSON.stringify(o.props[o.k]) !== JSON.stringify(properties[o.k]))
+      .sort((a, b) => size(a.props) - size(b.props))
+    const best = options[0]
+    if (best === undefined) break
+    properties[best.k] = best.props[best.k] as JsonSchema
   }
   return withReachableDefs({ ...schema, properties })
 }

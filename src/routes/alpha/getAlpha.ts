@@ -2,7 +2,7 @@ import { alphaOutput, alphaQuery, getAlpha } from '../../market/getAlpha.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { ETH_LONG, SUMMARY_EXAMPLE } from '../shared/ideaExamples.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getAlphaRoute = defineRoute({
   id: 'getAlpha',
@@ -30,18 +30,7 @@ export const getAlphaRoute = defineRoute({
   // Without `taker` the arbitrage section is skipped: that keeps this example (it travels in the 402 header) small.
   example: {
     query: { symbols: 'BTC,ETH,SOL', limit: '1' },
-    output: {
-      arbitrage: null,
-      arbitrageSkipped: 'taker omitted: pass taker to read arbitrage routes',
-      ideas: [ETH_LONG],
-      signals: [
-        { symbol: 'BTC', bias: 'short', conviction: 0.22 },
-        { symbol: 'ETH', bias: 'long', conviction: 0.31 },
-        { symbol: 'SOL', bias: 'neutral', conviction: 0.04 },
-      ],
-      summary: SUMMARY_EXAMPLE,
-      disclaimer: 'Indicative, not advice',
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getAlpha(ctx.deps.chain, ctx.deps.market, query, ctx.deps.clock()),
 })

@@ -1,83 +1,8 @@
-import type { z } from 'zod'
 import { arbitrageOutput, arbitrageQuery, getArbitrage } from '../../market/getArbitrage.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-
-/** Values the example shares, so it tells one consistent story (Base mainnet addresses). */
-const EXAMPLE_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-
-const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
-
-const WETH = '0x4200000000000000000000000000000000000006'
-
-// 100 USDC buys 0.0338 WETH on Aerodrome (WETH at ~2959 there), 0.033631 WETH (leg 1's minOut at 0.5 %)
-// sells for 100.842553 USDC on Uniswap's 0.05 % pool (ETH 3000); 408,000 gas at 0.01 gwei.
-const ARBITRAGE_EXAMPLE = {
-  target: 'USDC',
-  token: USDC,
-  referencePriceUsd: 1,
-  referenceSource: 'par',
-  budgetUsd: 100,
-  blockNumber: '31337000',
-  baseFeeWei: '10000000',
-  referencePrices: [
-    { symbol: 'USDC', priceUsd: 1, source: 'par' },
-    { symbol: 'WETH', priceUsd: 3000, source: 'coinbase:ETH-USD' },
-    { symbol: 'cbBTC', priceUsd: 60000, source: 'coinbase:BTC-USD' },
-    { symbol: 'ETH (gas)', priceUsd: 3000, source: 'coinbase:ETH-USD' },
-  ],
-  routes: [
-    {
-      rank: 1,
-      path: ['USDC', 'Aerodrome_V2', 'WETH', 'Uniswap_V3 0.05%', 'USDC'],
-      amountIn: '100000000',
-      expectedOut: '100842553',
-      minOut: '100338340',
-      minOutUsd: 100.33834,
-      leftoverUsd: 0.507,
-      gasUnits: '408000',
-      gasUsd: 0.01224,
-      feesUsd: 0.350447,
-      netUsd: 1.337313,
-      legs: [
-        {
-          venue: 'Aerodrome_V2',
-          fromToken: USDC,
-          toToken: WETH,
-          amountIn: '100000000',
-          expectedOut: '33800000000000000',
-          minOut: '33631000000000000',
-          swap: {
-            fromToken: USDC,
-            toToken: WETH,
-            fromAmount: '100000000',
-            taker: EXAMPLE_WALLET,
-            slippageBps: 50,
-          },
-        },
-        {
-          venue: 'Uniswap_V3 0.05%',
-          fromToken: WETH,
-          toToken: USDC,
-          amountIn: '33631000000000000',
-          expectedOut: '100842553',
-          minOut: '100338340',
-          swap: {
-            fromToken: WETH,
-            toToken: USDC,
-            fromAmount: '33631000000000000',
-            taker: EXAMPLE_WALLET,
-            slippageBps: 50,
-          },
-        },
-      ],
-    },
-  ],
-  reason: null,
-  disclaimer:
-    'Indicative, not advice: quotes move with every block and other traders; each leg is bounded only by its own minOut.',
-} satisfies z.input<typeof arbitrageOutput>
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getArbitrageRoute = defineRoute({
   id: 'getArbitrage',
@@ -135,8 +60,13 @@ export const getArbitrageRoute = defineRoute({
   },
   output: arbitrageOutput,
   example: {
-    query: { target: 'USDC', budget: '100', taker: EXAMPLE_WALLET, slippageBps: '50' },
-    output: ARBITRAGE_EXAMPLE,
+    query: {
+      target: 'USDC',
+      budget: '100',
+      taker: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      slippageBps: '50',
+    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getArbitrage(ctx.deps.chain, ctx.deps.market, query),
 })

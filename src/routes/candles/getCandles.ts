@@ -2,6 +2,7 @@ import { candlesOutput, candlesQuery, getCandles } from '../../market/getCandles
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getCandlesRoute = defineRoute({
   id: 'getCandles',
@@ -24,18 +25,7 @@ export const getCandlesRoute = defineRoute({
   output: candlesOutput,
   example: {
     query: { product: 'BTC-USD', days: '1' },
-    output: {
-      productId: 'BTC-USD',
-      days: 1,
-      granularitySec: 3600,
-      high: 95620.5,
-      low: 94880,
-      candles: 2,
-      series: [
-        [1795413600, 95010.2, 95620.5, 94880, 95480.1],
-        [1795417200, 95480.1, 95590, 95120.7, 95210.5],
-      ],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getCandles(ctx.deps.market, query, ctx.deps.clock()),
 })

@@ -4,6 +4,7 @@ import { symbolList } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getCrowdRoute = defineRoute({
   id: 'getCrowd',
@@ -26,34 +27,7 @@ export const getCrowdRoute = defineRoute({
   output: crowdOutput,
   example: {
     query: { symbols: 'BTC,ETH' },
-    output: {
-      totalBookUsd: 48210000,
-      pairs: [
-        {
-          symbol: 'BTC',
-          pair: 'BTC/USD',
-          pairIndex: 0,
-          longPct: 61.2,
-          shortPct: 38.8,
-          longUsd: 9180000,
-          shortUsd: 5820000,
-          totalUsd: 15000000,
-          bookSharePct: 31.11,
-        },
-        {
-          symbol: 'ETH',
-          pair: 'ETH/USD',
-          pairIndex: 1,
-          longPct: 47.5,
-          shortPct: 52.5,
-          longUsd: 4275000,
-          shortUsd: 4725000,
-          totalUsd: 9000000,
-          bookSharePct: 18.67,
-        },
-      ],
-      unknown: [],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getCrowd(ctx.deps.market, query.symbols),
 })

@@ -2,6 +2,7 @@ import { getVaults, vaultsOutput } from '../../market/getVaults.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getVaultsRoute = defineRoute({
   id: 'getVaults',
@@ -30,48 +31,7 @@ export const getVaultsRoute = defineRoute({
   input: {},
   output: vaultsOutput,
   example: {
-    output: {
-      block: { number: 38712004, timestamp: 1795420800 },
-      vaults: [
-        {
-          address: '0xc1256Ae5FF1cf2719D4937adb3bbCCab2E00A2Ca',
-          kind: 'erc4626',
-          protocol: 'metamorpho',
-          name: 'Moonwell Flagship USDC',
-          asset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
-          netApy: 0.0561,
-          apySource: 'morpho-allocation',
-          fee: 0.15,
-          tvl: '41250000000000',
-          tvlUsd: 41246287.5,
-          allocation: [
-            {
-              marketId: '0x9103c3b4e834476c9a62ea009ba2c884ee42e94e6e314a26f04d312434191836',
-              assets: '24750000000000',
-              supplyApy: 0.0671,
-            },
-            {
-              marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
-              assets: '16500000000000',
-              supplyApy: 0.0634,
-            },
-          ],
-        },
-        {
-          address: '0x4e65fE4DbA92790696d040ac24Aa414708F5c0AB',
-          kind: 'pool-lender',
-          protocol: 'aave-v3',
-          name: 'Aave Base USDC',
-          asset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
-          netApy: 0.0412,
-          apySource: 'aave-liquidity-rate',
-          fee: null,
-          tvl: '312400000000000',
-          tvlUsd: 312371884,
-          allocation: [],
-        },
-      ],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async (_input, ctx) => getVaults(ctx.deps.lending),
 })

@@ -5,6 +5,7 @@ import { queryInt } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { walletParams } from '../shared/readFields.js'
 
 const historyCursor = z
@@ -47,30 +48,7 @@ export const getHistoryRoute = defineRoute({
   output: historyOutput,
   example: {
     params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
-    output: {
-      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      trades: [
-        {
-          pair: { base: 'BTC', quote: 'USD' },
-          side: 'long',
-          leverage: 2,
-          collateralUsdc: 249.7,
-          openPrice: 95030.2,
-          closePrice: 94969.8,
-          pnlUsd: -0.62,
-          pnlPct: -0.2483,
-          closeReason: 'manual',
-          tradeIndex: 0,
-          openTx: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
-          closeTx: '0x9f2d1a3b6c7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f506172',
-          openedAt: 1795300000,
-          closedAt: 1795300004,
-          sl: null,
-        },
-      ],
-      nextCursor: null,
-      sources: { history: { ok: true } },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ params, query }, ctx) => ({
     address: getAddress(params.address),

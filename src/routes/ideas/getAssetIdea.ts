@@ -5,6 +5,7 @@ import { assetIdeaOutput, getAssetIdea } from '../../market/getAssetIdea.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getAssetIdeaRoute = defineRoute({
@@ -29,40 +30,7 @@ export const getAssetIdeaRoute = defineRoute({
   output: assetIdeaOutput,
   example: {
     params: { sym: 'ETH' },
-    output: {
-      symbol: 'ETH',
-      status: 'ok',
-      reason: null,
-      needed: null,
-      got: null,
-      idea: {
-        symbol: 'ETH',
-        pairIndex: 1,
-        category: 'crypto',
-        direction: 'long',
-        entry: 3012.7,
-        stop: 2921.3,
-        target: 3195.5,
-        liquidation: 2741.6,
-        edge: 0.012,
-        leverage: 9,
-        maxLeverage: 250,
-        conviction: 0.31,
-        open: {
-          pairIndex: 1,
-          long: true,
-          leverage: 9,
-          markPrice: 3012.7,
-          tradeType: 0,
-          tp: 3195.5,
-          sl: 2921.3,
-        },
-      },
-      basis: '1d-1y',
-      alternatives: [],
-      hedge: null,
-      disclaimer: 'Indicative, not advice',
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ params, query }, ctx) =>
     getAssetIdea(ctx.deps.market, params.sym, query.basis, ctx.deps.clock()),

@@ -2,7 +2,7 @@ import { getIdeas, ideasOutput, ideasQuery } from '../../market/getIdeas.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { BTC_SHORT, ETH_LONG, SOL_NEUTRAL_TAIL } from '../shared/ideaExamples.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getIdeasRoute = defineRoute({
@@ -36,13 +36,7 @@ export const getIdeasRoute = defineRoute({
   output: ideasOutput,
   example: {
     query: { symbols: 'BTC,ETH,SOL', limit: '2', worthwhileness: 'strict' },
-    output: {
-      worthwhileness: 'strict',
-      basis: '1d-1y',
-      ranking: 'edge-rate',
-      ideas: [ETH_LONG, BTC_SHORT],
-      ...SOL_NEUTRAL_TAIL,
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getIdeas(ctx.deps.market, query, ctx.deps.clock()),
 })

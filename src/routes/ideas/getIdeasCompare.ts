@@ -5,7 +5,7 @@ import { getIdeasCompare, ideasCompareOutput } from '../../market/getIdeasCompar
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { ETH_LONG } from '../shared/ideaExamples.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getIdeasCompareRoute = defineRoute({
@@ -33,31 +33,7 @@ export const getIdeasCompareRoute = defineRoute({
   output: ideasCompareOutput,
   example: {
     query: { a: 'ETH', b: 'BTC' },
-    output: {
-      a: {
-        symbol: 'ETH',
-        status: 'ok',
-        reason: null,
-        needed: null,
-        got: null,
-        idea: { ...ETH_LONG, target: 3195.5, liquidation: 2741.6, edge: 0.012 },
-      },
-      b: { symbol: 'BTC', status: 'neutral', reason: 'no_trend', needed: null, got: null, idea: null },
-      basis: '1d-1y',
-      status: 'ok',
-      bars: 365,
-      needed: null,
-      from: 1763856000,
-      to: 1795305600,
-      ratio: 0.03167,
-      relativeStrength: 4.2,
-      ratioSlopePctPerBar: 0.011,
-      ratioTrend: 'up',
-      zScore: 2.1,
-      correlation: 0.81,
-      suggestion: { long: 'BTC', short: 'ETH' },
-      disclaimer: 'Indicative, not advice',
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getIdeasCompare(ctx.deps.market, query, ctx.deps.clock()),
 })

@@ -4,7 +4,7 @@ import { getIdeasSummary, summaryOutput } from '../../market/getIdeasSummary.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { SUMMARY_EXAMPLE } from '../shared/ideaExamples.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { IDEA_RULES } from '../shared/ideaRules.js'
 
 export const getIdeasSummaryRoute = defineRoute({
@@ -23,6 +23,6 @@ export const getIdeasSummaryRoute = defineRoute({
     (markets short of history count in none; see \`skipped\`). Ideas in the list form. ${IDEA_RULES}`,
   input: { query: z.object({ basis: ideaBasis }) },
   output: summaryOutput,
-  example: { output: SUMMARY_EXAMPLE },
+  example: { output: exampleOutput(import.meta.url) },
   handler: async ({ query }, ctx) => getIdeasSummary(ctx.deps.market, query.basis, ctx.deps.clock()),
 })

@@ -2,6 +2,7 @@ import { fixedBooksOutput, getFixedBooks } from '../../market/getFixedBooks.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 /** The best level of one side of a fixed-rate book. */
 
@@ -29,39 +30,7 @@ export const getFixedBooksRoute = defineRoute({
   input: {},
   output: fixedBooksOutput,
   example: {
-    output: {
-      asOf: 1795420800,
-      books: [
-        {
-          marketId: '0x1ee49f8168cda1129ff8b501decd41128abaff90c55a18ca3fbc3fc8d47d2d34',
-          loanToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          loanTokenDecimals: 6,
-          collaterals: [
-            {
-              token: '0x4200000000000000000000000000000000000006',
-              lltv: 0.86,
-              oracle: '0xFEa2D58cEfCb9fcb597723c6bAE66fFE4193aFE4',
-            },
-            {
-              token: '0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf',
-              lltv: 0.86,
-              oracle: '0x663BECd10daE6C4A3Dcd89F1d76c1174199639B9',
-            },
-          ],
-          maturity: 1797984000,
-          borrowApr: 0.0701429748,
-          lendApr: 0.0499680201,
-          borrowDepth: {
-            tick: 4408,
-            price: 0.9943312,
-            units: '50000000000',
-            assets: '49716560000',
-            offers: 1,
-          },
-          lendDepth: { tick: 4476, price: 0.9959551, units: '50000000000', assets: '49797755000', offers: 1 },
-        },
-      ],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async (_input, ctx) =>
     getFixedBooks(ctx.deps.chain, ctx.deps.market, ctx.deps.clock(), ctx.logger),

@@ -5,7 +5,7 @@ import { getLoanAnalysis, loanAnalysisOutput } from '../../market/getLoanAnalysi
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { LOAN_ANALYSIS_EXAMPLE } from '../shared/walletExamples.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getLoanAnalysisRoute = defineRoute({
   id: 'getLoanAnalysis',
@@ -52,7 +52,13 @@ export const getLoanAnalysisRoute = defineRoute({
     }),
   },
   output: loanAnalysisOutput,
-  example: LOAN_ANALYSIS_EXAMPLE,
+  // Demo account #1 (a Morpho Blue and a Midnight debt). At the default target health nothing needs
+  // restoring: a target above its health would add restore amounts and builder bodies for both debts, and
+  // the 402 header carrying the example would pass what HTTP clients accept (test/payments/x402Extensions).
+  example: {
+    params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+    output: exampleOutput(import.meta.url),
+  },
   handler: (input, ctx) =>
     getLoanAnalysis(
       { chain: ctx.deps.chain, lending: ctx.deps.lending, market: ctx.deps.market },

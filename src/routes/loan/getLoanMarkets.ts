@@ -2,6 +2,7 @@ import { getLoanMarkets, loanMarketsOutput } from '../../market/getLoanMarkets.j
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getLoanMarketsRoute = defineRoute({
   id: 'getLoanMarkets',
@@ -25,35 +26,7 @@ export const getLoanMarketsRoute = defineRoute({
   input: {},
   output: loanMarketsOutput,
   example: {
-    output: {
-      block: { number: 38712004, timestamp: 1795420800 },
-      markets: [
-        {
-          marketId: '0x8793cf302b8ffd655ab97bd1c695dbd967807e8367a65cb2f4edaf1380ba1bda',
-          params: {
-            loanToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-            collateralToken: '0x4200000000000000000000000000000000000006',
-            oracle: '0xFEa2D58cEfCb9fcb597723c6bAE66fFE4193aFE4',
-            irm: '0x46415998764C29aB2a25CbeA6254146D50D22687',
-            lltv: '860000000000000000',
-          },
-          loanAsset: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
-          collateralAsset: {
-            address: '0x4200000000000000000000000000000000000006',
-            symbol: 'WETH',
-            decimals: 18,
-          },
-          borrowApy: 0.0712,
-          supplyApy: 0.0634,
-          utilization: 0.8904,
-          fee: 0,
-          lltv: 0.86,
-          totalSupplyAssets: '114000000000000',
-          totalBorrowAssets: '101500000000000',
-          liquidity: '12500000000000',
-        },
-      ],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async (_input, ctx) => getLoanMarkets(ctx.deps.lending),
 })

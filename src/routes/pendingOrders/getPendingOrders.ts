@@ -3,6 +3,7 @@ import { getPendingOrders, pendingOrdersOutput } from '../../market/getPendingOr
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { walletParams } from '../shared/readFields.js'
 
 /** The block a live gTrade read was taken at. */
@@ -28,34 +29,7 @@ export const getPendingOrdersRoute = defineRoute({
   output: pendingOrdersOutput,
   example: {
     params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
-    output: {
-      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      block: { number: 41234567, timestamp: 1795410012 },
-      orders: [
-        {
-          index: 2,
-          pairIndex: 1,
-          pair: 'ETH/USD',
-          long: true,
-          orderType: 'limit',
-          triggerPrice: 825,
-          leverage: 2,
-          collateralUsdc: 250,
-          sizeUsd: 500,
-          tp: null,
-          sl: null,
-          createdBlock: 41230001,
-          createdAt: 1795400000,
-          exposure: 'none',
-          cancel: {
-            method: 'POST',
-            path: '/v1/tx/risk/cancel',
-            body: { index: 2, owner: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
-          },
-        },
-      ],
-      sources: { chain: { ok: true } },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ params }, ctx) => ({
     address: getAddress(params.address),

@@ -3,6 +3,7 @@ import { getPortfolio, portfolioOutput } from '../../market/getPortfolio.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { walletParams } from '../shared/readFields.js'
 
 export const getPortfolioRoute = defineRoute({
@@ -45,49 +46,7 @@ export const getPortfolioRoute = defineRoute({
   output: portfolioOutput,
   example: {
     params: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
-    output: {
-      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      block: { number: 38712004, timestamp: 1795420800 },
-      totalUsd: 4012.44,
-      unpricedCount: 1,
-      tokens: [
-        {
-          token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
-          symbol: 'ETH',
-          decimals: 18,
-          balance: '500000000000000000',
-          usd: 1506.22,
-          priceSource: 'coinbase:ETH-USD',
-        },
-        {
-          token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          symbol: 'USDC',
-          decimals: 6,
-          balance: '2506220000',
-          usd: 2506.22,
-          priceSource: 'par:USD',
-        },
-        {
-          token: '0xdE7e000000000000000000000000000000000030',
-          symbol: 'adUSDC',
-          decimals: 18,
-          balance: '1000000000000000000000',
-          usd: null,
-          priceSource: null,
-        },
-      ],
-      screened: [
-        {
-          token: '0x5A11000000000000000000000000000000000001',
-          symbol: 'CLAIM',
-          name: 'Visit base-drop.xyz to claim',
-          decimals: 18,
-          balance: '1000000000000000000000',
-          reason: 'scam-pattern',
-        },
-      ],
-      sources: { explorer: { ok: true }, chain: { ok: true }, prices: { ok: true } },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ params }, ctx) =>
     getPortfolio(ctx.deps.chain, ctx.deps.market, ctx.deps.config, getAddress(params.address)),

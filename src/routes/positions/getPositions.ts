@@ -3,8 +3,8 @@ import { getPositions, positionsOutput } from '../../market/getPositions.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { walletParams } from '../shared/readFields.js'
-import { POSITIONS_EXAMPLE } from '../shared/walletExamples.js'
 
 export const getPositionsRoute = defineRoute({
   id: 'getPositions',
@@ -45,7 +45,10 @@ export const getPositionsRoute = defineRoute({
     Full risk analysis (stress, time to liquidation, restore amounts): /v1/loan/analysis/{address}.`,
   input: { params: walletParams },
   output: positionsOutput,
-  example: POSITIONS_EXAMPLE,
+  example: {
+    params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+    output: exampleOutput(import.meta.url),
+  },
   handler: (input, ctx) =>
     getPositions(
       { chain: ctx.deps.chain, lending: ctx.deps.lending, market: ctx.deps.market },

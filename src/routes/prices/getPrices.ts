@@ -4,6 +4,7 @@ import { symbolList } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getPricesRoute = defineRoute({
   id: 'getPrices',
@@ -26,36 +27,7 @@ export const getPricesRoute = defineRoute({
   output: pricesOutput,
   example: {
     query: { symbols: 'BTC,ETH' },
-    output: {
-      asOf: 1795420800,
-      prices: [
-        {
-          symbol: 'BTC',
-          spot: {
-            venue: 'coinbase',
-            usd: 95210.5,
-            change24h: 1.84,
-            volume24h: 8123.4,
-            high24h: 96020,
-            low24h: 93110.25,
-          },
-          perp: { venue: 'gtrade', pairIndex: 0, mark: 95214.3, index: 95208.1 },
-        },
-        {
-          symbol: 'ETH',
-          spot: {
-            venue: 'coinbase',
-            usd: 3012.44,
-            change24h: -0.62,
-            volume24h: 102344.1,
-            high24h: 3071.2,
-            low24h: 2984.05,
-          },
-          perp: { venue: 'gtrade', pairIndex: 1, mark: 3012.71, index: 3012.3 },
-        },
-      ],
-      unknown: [],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => ({
     asOf: Math.floor(ctx.deps.clock() / 1000),

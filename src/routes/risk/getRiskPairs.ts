@@ -2,6 +2,7 @@ import { getRiskPairs, riskPairsOutput } from '../../market/getRiskPairs.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getRiskPairsRoute = defineRoute({
   id: 'getRiskPairs',
@@ -20,26 +21,7 @@ export const getRiskPairsRoute = defineRoute({
   input: {},
   output: riskPairsOutput,
   example: {
-    output: {
-      pairs: [
-        {
-          pairIndex: 0,
-          symbol: 'BTC/USD',
-          group: 'crypto',
-          minLeverage: 1.1,
-          maxLeverage: 250,
-          spreadPct: 0.04,
-        },
-        {
-          pairIndex: 1,
-          symbol: 'ETH/USD',
-          group: 'crypto',
-          minLeverage: 1.1,
-          maxLeverage: 250,
-          spreadPct: 0.04,
-        },
-      ],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async (_input, ctx) => ({ pairs: await getRiskPairs(ctx.deps.market) }),
 })

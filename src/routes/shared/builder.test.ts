@@ -1,12 +1,12 @@
-import type { Address } from 'viem'
+import { type Address, toHex } from 'viem'
 import { describe, expect, expectTypeOf, test } from 'vitest'
 import { z } from 'zod'
+import type { BuilderEnvelope, WireStep } from '../../builders/txStep.js'
 import { address, atomicAmount, positiveAtomicAmount } from '../../chain/fields.js'
 import { InvalidInputError, NotImplementedError } from '../../errors.js'
 import type { HandlerContext } from '../route.js'
 import { routeTable } from '../table.js'
 import { type BuilderResult, builder } from './builder.js'
-import { exampleBuild } from './builderExample.js'
 
 const OWNER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' as const
 const body = z.strictObject({
@@ -36,12 +36,31 @@ const meta = {
 
 type DemoBody = z.output<typeof body>
 
+/** The envelope the engine wraps a plan in (no suffix, nothing short, nothing simulated), for these tests. */
+function envelope<A>(owner: Address, steps: WireStep[], action: A): BuilderEnvelope<A> {
+  return {
+    network: 'eip155:8453',
+    steps,
+    quotedAt: 1795305600,
+    expiresAt: 1795305720,
+    issues: { balance: null, allowance: null },
+    simulation: { blockNumber: '1', gasUsed: '0', steps: [], balanceChanges: [] },
+    walletSendCalls: {
+      version: '2.0.0',
+      chainId: toHex(8453),
+      from: owner,
+      atomicRequired: false,
+      calls: steps.map((s) => ({ to: s.to, data: s.data, value: toHex(BigInt(s.value)) })),
+    },
+    action,
+  }
+}
+
 /** As a builders/ module would: a plan typed by the route's schemas. */
 async function buildDemo(input: DemoBody): Promise<BuilderResult<typeof action>> {
-  return exampleBuild(input.owner, {
-    network: 'eip155:8453',
-    steps: [{ to: OWNER, data: '0x', value: '0', description: `demo ${input.memo}` }],
-    action: { type: 'demo', assets: input.assets.toString() },
+  return envelope(input.owner, [{ to: OWNER, data: '0x', value: '0', description: `demo ${input.memo}` }], {
+    type: 'demo',
+    assets: input.assets.toString(),
   })
 }
 
@@ -88,7 +107,7 @@ describe('builder()', () => {
 
   test('behavior: handlers whose result or body use does not match the schemas do not compile', () => {
     const otherAction = async (): Promise<BuilderResult<{ type: z.ZodLiteral<'other'> }>> =>
-      exampleBuild(OWNER, { network: 'eip155:8453', steps: [], action: { type: 'other' as const } })
+      envelope(OWNER, [], { type: 'other' as const })
     // @ts-expect-error the result is for another action schema
     builder({ ...meta, handler: otherAction })
     const noSteps = async (input: DemoBody) => ({

@@ -1,5 +1,5 @@
 /**
- * The description parts and example values the Morpho Blue loan builders (POST /v1/tx/loan/*) share (the
+ * The description parts and the example market the Morpho Blue loan builders (POST /v1/tx/loan/*) share (the
  * body and action fields are in builders/loanPositionFields.ts).
  */
 import { prose } from '../../prose.js'
@@ -30,10 +30,3 @@ export const UNHEALTHY = prose`
   \`healthFactorWad\`, \`debtAfter\`, \`maxBorrowAfter\`, \`oraclePrice\`, \`accruedTo\`, \`blockNumber\`.`
 
 export const EXAMPLE_MARKET = '0xd490e1596fe156525ba0564974c4069ea03907a81298ab87c889beddaab4e413'
-
-export const EXAMPLE_TOKENS = {
-  loanToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  collateralToken: '0x4200000000000000000000000000000000000006',
-  accruedTo: 1795409938,
-  oraclePrice: '3000000000000000000000000000',
-} as const

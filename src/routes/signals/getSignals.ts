@@ -2,6 +2,7 @@ import { getSignals, signalsOutput, signalsQuery } from '../../market/getSignals
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getSignalsRoute = defineRoute({
   id: 'getSignals',
@@ -58,39 +59,7 @@ export const getSignalsRoute = defineRoute({
   output: signalsOutput,
   example: {
     query: { symbols: 'BTC,NOPE' },
-    output: {
-      signals: [
-        {
-          symbol: 'BTC',
-          source: 'BTC-USD',
-          granularitySec: 3600,
-          bars: 168,
-          lastBarTime: 1795410000,
-          close: 94510.85,
-          rsi14: 31.274,
-          macdHistogram: -206.9963195,
-          bollingerPctB: 0.0088,
-          vwapPosition: -3.0808,
-          sma20Trend: 'down',
-          headAndShoulders: { pattern: 'top', confidence: 0.7987 },
-          fib: { swing: 'up', retracement: 0.5595, level: 0.618 },
-          fibConfidence: 0,
-          sentiment: 0.1753,
-          bias: 'short',
-          conviction: 0.6494,
-          parts: {
-            rsi: 0.3127,
-            macd: 0.2687,
-            bollinger: 0.0088,
-            vwap: 0.0007,
-            sma: 0.054,
-            headAndShoulders: 0.1007,
-            fib: 0.5,
-          },
-        },
-      ],
-      unknown: ['NOPE'],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getSignals(ctx.deps.market, query, ctx.deps.clock()),
 })

@@ -3,6 +3,7 @@ import { getStats, statsOutput } from '../../market/getStats.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 import { walletParams } from '../shared/readFields.js'
 
 export const getStatsRoute = defineRoute({
@@ -29,24 +30,7 @@ export const getStatsRoute = defineRoute({
   output: statsOutput,
   example: {
     params: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
-    output: {
-      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      trades: 12,
-      wins: 7,
-      losses: 5,
-      winRate: 0.5833,
-      netUsd: 84.2,
-      grossProfit: 231.5,
-      grossLoss: 147.3,
-      profitFactor: 1.57,
-      expectancyR: 0.21,
-      avgWin: 33.07,
-      avgLoss: 29.46,
-      bestTrade: 61.2,
-      worstTrade: -48.9,
-      truncated: false,
-      sources: { history: { ok: true } },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ params }, ctx) => ({
     address: getAddress(params.address),

@@ -3,6 +3,7 @@ import { STOCK_STATE_ERRORS } from '../../market/readErrors.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getStockPriceRoute = defineRoute({
   id: 'getStockPrice',
@@ -25,23 +26,7 @@ export const getStockPriceRoute = defineRoute({
   output: stockPriceOutput,
   example: {
     query: { sym: 'AAPLc', side: 'buy', amount: '1000' },
-    output: {
-      sym: 'AAPLc',
-      side: 'buy',
-      amountIn: '1000000000',
-      amountOut: '430710000',
-      pricePerShare: 232.17,
-      feedUsd: 231.42,
-      feedAgeSec: 42,
-      vsFeedPct: 0.32,
-      multiplier: 1.0042,
-      pool: {
-        address: '0x97F35d1E92795327614BE000cd18cba1Be2c1931',
-        fee: 3000,
-        usdc: 250000,
-        shares: 1075.6,
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getStockPrice(ctx.deps.chain, query, ctx.deps.clock()),
 })

@@ -2,6 +2,7 @@ import { getStocks, stocksOutput } from '../../market/getStocks.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getStocksRoute = defineRoute({
   id: 'getStocks',
@@ -23,34 +24,7 @@ export const getStocksRoute = defineRoute({
   input: {},
   output: stocksOutput,
   example: {
-    output: {
-      stocks: [
-        {
-          ticker: 'AAPLc',
-          token: '0xb200000000000000000000C2e324d24d7eEcd1fb',
-          feed: '0x787f13dEa48Db0897CbCDD985de77809D837F988',
-          usd: 231.42,
-          feedAgeSec: 42,
-          multiplier: 1.0042,
-          minted: true,
-          pool: '0x97F35d1E92795327614BE000cd18cba1Be2c1931',
-          tradable: true,
-          notTradableReason: null,
-        },
-        {
-          ticker: 'SPCXc',
-          token: '0xb2000000000000000000007b9fcbd005511aCBd5',
-          feed: '0x6A634B235903C4ad6376892180d6fF8612e3Fa68',
-          usd: 201.37,
-          feedAgeSec: 42,
-          multiplier: 1,
-          minted: false,
-          pool: null,
-          tradable: false,
-          notTradableReason: 'not_minted',
-        },
-      ],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async (_input, ctx) => ({ stocks: await getStocks(ctx.deps.chain, ctx.deps.clock()) }),
 })

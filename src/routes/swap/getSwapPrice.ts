@@ -2,6 +2,7 @@ import { getSwapPrice, swapPriceOutput, swapPriceQuery } from '../../market/getS
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getSwapPriceRoute = defineRoute({
   id: 'getSwapPrice',
@@ -42,31 +43,7 @@ export const getSwapPriceRoute = defineRoute({
       fromAmount: '1000000000',
       taker: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
     },
-    output: {
-      fromToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-      toToken: '0x4200000000000000000000000000000000000006',
-      fromAmount: '1000000000',
-      expectedOut: '333166666666666666',
-      minOut: '329834999999999999',
-      slippageBps: 100,
-      quotedBy: 'onchain',
-      blockNumber: '38950000',
-      fees: {
-        gasEstimate: '84000',
-        networkFeeWei: '840000000000',
-        gasUsd: 0.00252,
-        poolFeeBps: 5,
-        aggregatorFee: null,
-      },
-      route: [
-        {
-          source: 'Uniswap_V3',
-          from: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          to: '0x4200000000000000000000000000000000000006',
-          proportionBps: 10000,
-        },
-      ],
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getSwapPrice(ctx.deps.chain, ctx.deps.market, query),
 })

@@ -5,6 +5,7 @@ import { granularity } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getTaRoute = defineRoute({
   id: 'getTa',
@@ -50,28 +51,7 @@ export const getTaRoute = defineRoute({
     params: { sym: 'BTC' },
     query: { gran: '1H' },
     // Devnet output of GET /v1/ta/BTC?gran=1H; markers cut to the last 3 of 20 to keep the challenge small.
-    output: {
-      symbol: 'BTC',
-      source: 'BTC-USD',
-      granularitySec: 3600,
-      status: 'ok',
-      needed: null,
-      got: null,
-      trend: 'up',
-      momentum: { rsi: 62.2332, macdHistogram: 464.2534763, state: 'rising' },
-      support: 97123.14,
-      resistance: 99616.18,
-      markers: [
-        { t: 1795428000, kind: 'higher-high', price: 99616.18 },
-        { t: 1795428000, kind: 'breakout', price: 99616.18 },
-        { t: 1795435200, kind: 'higher-low', price: 97123.14 },
-      ],
-      gaps: 0,
-      barsUsed: 300,
-      lastBarTime: 1795449600,
-      experimental: true,
-      disclaimer: 'Indicative, not advice; experimental, no established edge',
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ params, query }, ctx) =>
     getChartRead(ctx.deps.market, params.sym, query.gran, ctx.deps.clock()),

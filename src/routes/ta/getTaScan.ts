@@ -4,6 +4,7 @@ import { symbolList } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const getTaScanRoute = defineRoute({
   id: 'getTaScan',
@@ -39,76 +40,7 @@ export const getTaScanRoute = defineRoute({
   example: {
     query: { symbols: 'BTC,ETH,NOPE' },
     // Devnet output of GET /v1/ta/scan?symbols=BTC,ETH,NOPE.
-    output: {
-      scans: [
-        {
-          symbol: 'BTC',
-          source: 'BTC-USD',
-          status: 'ok',
-          frames: {
-            '1m': {
-              buyPct: 28.9792,
-              sellPct: 71.0208,
-              dominance: 'sell',
-              basis: 'volume',
-              bars: 60,
-              lastBarTime: 1795454880,
-            },
-            '5m': {
-              buyPct: 51.125,
-              sellPct: 48.875,
-              dominance: 'even',
-              basis: 'volume',
-              bars: 60,
-              lastBarTime: 1795454400,
-            },
-            '15m': {
-              buyPct: 54.0666,
-              sellPct: 45.9334,
-              dominance: 'even',
-              basis: 'volume',
-              bars: 60,
-              lastBarTime: 1795453200,
-            },
-          },
-          lean: 'sell',
-        },
-        {
-          symbol: 'ETH',
-          source: 'ETH-USD',
-          status: 'ok',
-          frames: {
-            '1m': {
-              buyPct: 61.4534,
-              sellPct: 38.5466,
-              dominance: 'buy',
-              basis: 'volume',
-              bars: 60,
-              lastBarTime: 1795454880,
-            },
-            '5m': {
-              buyPct: 62.496,
-              sellPct: 37.504,
-              dominance: 'buy',
-              basis: 'volume',
-              bars: 60,
-              lastBarTime: 1795454400,
-            },
-            '15m': {
-              buyPct: 53.7495,
-              sellPct: 46.2505,
-              dominance: 'even',
-              basis: 'volume',
-              bars: 60,
-              lastBarTime: 1795453200,
-            },
-          },
-          lean: 'buy',
-        },
-      ],
-      unknown: ['NOPE'],
-      disclaimer: 'Indicative, not advice; experimental, no established edge',
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: async ({ query }, ctx) => getTaScan(ctx.deps.market, query.symbols, ctx.deps.clock()),
 })

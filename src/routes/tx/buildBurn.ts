@@ -2,7 +2,7 @@ import { buildBurn, burnAction, burnBody } from '../../builders/burn.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { builder } from '../shared/builder.js'
-import { hex } from '../shared/builderExample.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const buildBurnRoute = builder({
   id: 'buildBurn',
@@ -21,29 +21,7 @@ export const buildBurnRoute = builder({
   action: burnAction,
   example: {
     body: { amount: '250000000000000000000000', owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0xDE7e000000000000000000000000000000000001',
-          data: hex`
-            0xa9059cbb
-            000000000000000000000000000000000000000000000000000000000000dead
-            0000000000000000000000000000000000000000000034f086f3b33b68400000`,
-          value: '0',
-          description: 'Transfer 250000 UTIL to the dead address (burn)',
-        },
-      ],
-      action: {
-        type: 'burn',
-        token: '0xDE7e000000000000000000000000000000000001',
-        burnAddress: '0x000000000000000000000000000000000000dEaD',
-        amount: '250000000000000000000000',
-        totalSupply: '100000000000000000000000000000',
-        burnedAfter: '1250000000000000000000000',
-        supplyAfter: '99998750000000000000000000000',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildBurn(ctx.deps.builders, ctx.deps.config.utilToken, body),
 })

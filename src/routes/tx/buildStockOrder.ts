@@ -9,7 +9,7 @@ import { STOCK_STATE_ERRORS } from '../../market/readErrors.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { builder } from '../shared/builder.js'
-import { hex } from '../shared/builderExample.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const buildStockOrderRoute = builder({
   id: 'buildStockOrder',
@@ -54,51 +54,7 @@ export const buildStockOrderRoute = builder({
       taker: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
       slippageBps: 100,
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x2626664c2603336E57B271c5C0b26F421741e481',
-          data: hex`
-            0x5ae401dc
-            000000000000000000000000000000000000000000000000000000006b03c88c
-            0000000000000000000000000000000000000000000000000000000000000040
-            0000000000000000000000000000000000000000000000000000000000000001
-            0000000000000000000000000000000000000000000000000000000000000020
-            00000000000000000000000000000000000000000000000000000000000000e4
-            04e45aaf000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54
-            bda02913000000000000000000000000b20000000000000000000078ee7ce2fe
-            4908108c00000000000000000000000000000000000000000000000000000000
-            00000bb800000000000000000000000070997970c51812dc3a010c7d01b50e0d
-            17dc79c800000000000000000000000000000000000000000000000000000000
-            1dcd650000000000000000000000000000000000000000000000000000000000
-            1028313400000000000000000000000000000000000000000000000000000000
-            0000000000000000000000000000000000000000000000000000000000000000`,
-          value: '0',
-          description: 'Buy at least 2.71069492 NVDAc with 500 USDC in the 0.3% pool',
-        },
-      ],
-      action: {
-        type: 'stockOrder',
-        sym: 'NVDAc',
-        side: 'buy',
-        tokenIn: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-        amountIn: '500000000',
-        tokenOut: '0xb20000000000000000000078ee7ce2fE4908108C',
-        pool: '0x60661b315553EB81872deEA9a66d567Cf0CCd33B',
-      },
-      advisory: {
-        amountOut: '273807568',
-        amountOutMin: '271069492',
-        pricePerShare: 182.61,
-        feedUsd: 182.25,
-        feedUpdatedAt: 1795409898,
-        feedStale: false,
-        vsFeedPct: 0.1975,
-        multiplier: 1.0001,
-        pool: { fee: 3000, usdc: 1250000, shares: 6850 },
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildStockOrder(ctx.deps.builders, body),
 })

@@ -2,6 +2,7 @@ import { buildSwap, swapAction, swapBody } from '../../builders/swap.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { builder } from '../shared/builder.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
 
 export const buildSwapRoute = builder({
   id: 'buildSwap',
@@ -56,33 +57,7 @@ export const buildSwapRoute = builder({
       taker: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
       slippageBps: 50,
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x4200000000000000000000000000000000000006',
-          data: '0xd0e30db0',
-          value: '250000000000000000',
-          description: 'Wrap 0.25 ETH into WETH',
-        },
-      ],
-      action: {
-        type: 'swap',
-        quotedBy: 'onchain',
-        expectedOut: '250000000000000000',
-        minOut: '248750000000000000',
-        route: [
-          {
-            source: 'WETH',
-            from: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
-            to: '0x4200000000000000000000000000000000000006',
-            proportionBps: 10000,
-          },
-        ],
-        zid: null,
-        signingPayload: null,
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildSwap(ctx.deps.builders, ctx.deps.market.zeroEx, body),
 })

@@ -1,7 +1,7 @@
 import { buildVaultDeposit, vaultBody, vaultDepositAction } from '../../../builders/vaultDeposit.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
-import { hex } from '../../shared/builderExample.js'
+import { exampleOutput } from '../../shared/exampleOutput.js'
 
 export const buildEarnDepositRoute = builder({
   id: 'buildEarnDeposit',
@@ -19,35 +19,7 @@ export const buildEarnDepositRoute = builder({
       assets: '1000000000',
       owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          data: hex`
-            0x095ea7b3
-            000000000000000000000000de7e000000000000000000000000000000000030
-            000000000000000000000000000000000000000000000000000000003b9aca00`,
-          value: '0',
-          description: 'Approve 1000 USDC to agentdesk devnet USDC vault',
-        },
-        {
-          to: '0xdE7e000000000000000000000000000000000030',
-          data: hex`
-            0x6e553f65
-            000000000000000000000000000000000000000000000000000000003b9aca00
-            00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8`,
-          value: '0',
-          description: 'Deposit 1000 USDC into agentdesk devnet USDC vault',
-        },
-      ],
-      action: {
-        type: 'vaultDeposit',
-        vault: '0xdE7e000000000000000000000000000000000030',
-        assets: '1000000000',
-        expectedShares: '1000000000000000000000',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildVaultDeposit(ctx.deps.builders, ctx.deps.lending, body),
 })

@@ -2,7 +2,7 @@ import { vaultBody } from '../../../builders/vaultDeposit.js'
 import { buildVaultWithdraw, vaultWithdrawAction } from '../../../builders/vaultWithdraw.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
-import { hex } from '../../shared/builderExample.js'
+import { exampleOutput } from '../../shared/exampleOutput.js'
 
 export const buildEarnWithdrawRoute = builder({
   id: 'buildEarnWithdraw',
@@ -19,26 +19,7 @@ export const buildEarnWithdrawRoute = builder({
       assets: '500000000',
       owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0xdE7e000000000000000000000000000000000030',
-          data: hex`
-            0xb460af94
-            000000000000000000000000000000000000000000000000000000001dcd6500
-            00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8
-            00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8`,
-          value: '0',
-          description: 'Withdraw 500 USDC from agentdesk devnet USDC vault',
-        },
-      ],
-      action: {
-        type: 'vaultWithdraw',
-        vault: '0xdE7e000000000000000000000000000000000030',
-        assets: '500000000',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildVaultWithdraw(ctx.deps.builders, ctx.deps.lending, body),
 })

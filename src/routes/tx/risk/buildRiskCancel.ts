@@ -2,6 +2,7 @@ import { buildRiskCancel, riskCancelAction, riskCancelBody } from '../../../buil
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
+import { exampleOutput } from '../../shared/exampleOutput.js'
 import { COMMON } from '../../shared/riskFields.js'
 
 export const buildRiskCancelRoute = builder({
@@ -19,25 +20,7 @@ export const buildRiskCancelRoute = builder({
   action: riskCancelAction,
   example: {
     body: { index: 2, owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
-          data: '0x858863330000000000000000000000000000000000000000000000000000000000000002',
-          value: '0',
-          description: 'Cancel resting order 2; its 250 USDC returns',
-        },
-      ],
-      action: {
-        type: 'riskCancel',
-        index: 2,
-        pairIndex: 1,
-        orderType: 'limit',
-        triggerPrice: 875,
-        refund: '250000000',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildRiskCancel(ctx.deps.builders, body),
 })

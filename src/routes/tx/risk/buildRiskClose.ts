@@ -2,7 +2,7 @@ import { buildRiskClose, riskCloseAction, riskCloseBody } from '../../../builder
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
-import { hex } from '../../shared/builderExample.js'
+import { exampleOutput } from '../../shared/exampleOutput.js'
 import { COMMON } from '../../shared/riskFields.js'
 
 export const buildRiskCloseRoute = builder({
@@ -31,34 +31,7 @@ export const buildRiskCloseRoute = builder({
   action: riskCloseAction,
   example: {
     body: { index: 1, expectedPrice: 3500, owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
-          data: hex`
-            0x36ce736b
-            0000000000000000000000000000000000000000000000000000000000000001
-            00000000000000000000000000000000000000000000000000001fd512913000`,
-          value: '0',
-          description: 'Market-close ETH/USD trade 1 near 3500',
-        },
-      ],
-      action: {
-        type: 'riskClose',
-        index: 1,
-        pairIndex: 1,
-        pair: 'ETH/USD',
-        long: true,
-        leverage: 2,
-        collateral: '249700000',
-        openPrice: 3500.7,
-        expectedExitPrice: 3499.3,
-        expectedPnl: '-199720',
-        closingFee: '299640',
-        expectedPayout: '249200640',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildRiskClose(ctx.deps.builders, body),
 })

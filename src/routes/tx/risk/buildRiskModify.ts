@@ -2,7 +2,8 @@ import { buildRiskModify, riskModifyAction, riskModifyBody } from '../../../buil
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
-import { hex } from '../../shared/builderExample.js'
+
+import { exampleOutput } from '../../shared/exampleOutput.js'
 import { COMMON, LEVERAGE_ERRORS } from '../../shared/riskFields.js'
 
 export const buildRiskModifyRoute = builder({
@@ -47,37 +48,7 @@ export const buildRiskModifyRoute = builder({
   action: riskModifyAction,
   example: {
     body: { index: 1, owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', tp: 5000, sl: 3000 },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
-          data: hex`
-            0xf401f2bb
-            0000000000000000000000000000000000000000000000000000000000000001
-            00000000000000000000000000000000000000000000000000002d79883d2000`,
-          value: '0',
-          description: 'Set TP of trade 1 to 5000',
-        },
-        {
-          to: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
-          data: hex`
-            0xb5d9e9d0
-            0000000000000000000000000000000000000000000000000000000000000001
-            00000000000000000000000000000000000000000000000000001b48eb57e000`,
-          value: '0',
-          description: 'Set SL of trade 1 to 3000',
-        },
-      ],
-      action: {
-        type: 'riskModify',
-        index: 1,
-        pairIndex: 1,
-        changes: ['tp', 'sl'],
-        collateralDelta: '0',
-        newLeverage: null,
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildRiskModify(ctx.deps.builders, body),
 })

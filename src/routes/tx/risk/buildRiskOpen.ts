@@ -2,7 +2,8 @@ import { buildRiskOpen, riskOpenAction, riskOpenBody } from '../../../builders/r
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
-import { hex } from '../../shared/builderExample.js'
+
+import { exampleOutput } from '../../shared/exampleOutput.js'
 import { COMMON, LEVERAGE_ERRORS } from '../../shared/riskFields.js'
 
 export const buildRiskOpenRoute = builder({
@@ -51,53 +52,7 @@ export const buildRiskOpenRoute = builder({
       sl: 90250,
       slippagePct: 1,
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x6cD5aC19a07518A8092eEFfDA4f1174C72704eeb',
-          data: hex`
-            0x5bfcc4f8
-            00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8
-            0000000000000000000000000000000000000000000000000000000000000000
-            0000000000000000000000000000000000000000000000000000000000000000
-            0000000000000000000000000000000000000000000000000000000000002710
-            0000000000000000000000000000000000000000000000000000000000000001
-            0000000000000000000000000000000000000000000000000000000000000001
-            0000000000000000000000000000000000000000000000000000000000000001
-            0000000000000000000000000000000000000000000000000000000000000000
-            0000000000000000000000000000000000000000000000000000000005f5e100
-            000000000000000000000000000000000000000000000000000360051c896000
-            0000000000000000000000000000000000000000000000000003b66c05ca5000
-            000000000000000000000000000000000000000000000000000334d1a7e8e800
-            0000000000000000000000000000000000000000000000000000000000000000
-            0000000000000000000000000000000000000000000000000000000000000000
-            0000000000000000000000000000000000000000000000000000000000000000
-            00000000000000000000000000000000000000000000000000000000000003e8
-            0000000000000000000000000000000000000000000000000000000000000000`,
-          value: '0',
-          description: 'Open BTC/USD long 10x, 100 USDC, TP 104500, SL 90250',
-        },
-      ],
-      action: {
-        type: 'riskOpen',
-        pairIndex: 0,
-        pair: 'BTC/USD',
-        long: true,
-        tradeType: 0,
-        leverage: 10,
-        collateral: '100000000',
-        positionSize: '1000000000',
-        orderPrice: 95000,
-        expectedOpenPrice: 95019,
-        openingFee: '600000',
-        collateralAfterFee: '99400000',
-        liquidationPrice: 86524.3014,
-        tp: 104500,
-        sl: 90250,
-        maxSlippageP: 1000,
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildRiskOpen(ctx.deps.builders, body),
 })

@@ -2,7 +2,7 @@ import { aaveWithdrawAction, aaveWithdrawBody, buildAaveWithdraw } from '../../.
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'
-import { hex } from '../../../shared/builderExample.js'
+import { exampleOutput } from '../../../shared/exampleOutput.js'
 
 export const buildAaveWithdrawRoute = builder({
   id: 'buildAaveWithdraw',
@@ -27,29 +27,7 @@ export const buildAaveWithdrawRoute = builder({
       amount: '500000000',
       owner: '0xbcd4042de499d14e55001ccbb24a551f3b954096',
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0xA238Dd80C259a72e81d7e4664a9801593F98d1c5',
-          data: hex`
-            0x69328dec
-            000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913
-            000000000000000000000000000000000000000000000000000000001dcd6500
-            000000000000000000000000bcd4042de499d14e55001ccbb24a551f3b954096`,
-          value: '0',
-          description: 'Withdraw 500 USDC from Aave v3',
-        },
-      ],
-      action: {
-        type: 'aaveWithdraw',
-        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-        amount: '500000000',
-        aToken: '0x4e65fE4DbA92790696d040ac24Aa414708F5c0AB',
-        expectedAmount: '500000000',
-        expectedATokenBalanceAfter: '19999612345678',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildAaveWithdraw(ctx.deps.builders, ctx.deps.lending, body),
 })

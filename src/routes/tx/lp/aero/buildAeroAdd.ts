@@ -2,7 +2,7 @@ import { aeroAddAction, aeroAddBody, buildAeroAdd } from '../../../../builders/l
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'
-import { hex } from '../../../shared/builderExample.js'
+import { exampleOutput } from '../../../shared/exampleOutput.js'
 import { COMMON_ERRORS, MINS } from '../../../shared/lpFields.js'
 
 export const buildAeroAddRoute = builder({
@@ -38,57 +38,7 @@ export const buildAeroAddRoute = builder({
       owner: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
       slippageBps: 50,
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x4200000000000000000000000000000000000006',
-          data: hex`
-            0x095ea7b3
-            000000000000000000000000cf77a3ba9a5ca399b7c97c74d54e5b1beb874e43
-            000000000000000000000000000000000000000000000000016345785d8a0000`,
-          value: '0',
-          description: 'Approve 0.1 WETH to the Aerodrome router',
-        },
-        {
-          to: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          data: hex`
-            0x095ea7b3
-            000000000000000000000000cf77a3ba9a5ca399b7c97c74d54e5b1beb874e43
-            0000000000000000000000000000000000000000000000000000000011e1a300`,
-          value: '0',
-          description: 'Approve 300 USDC to the Aerodrome router',
-        },
-        {
-          to: '0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43',
-          data: hex`
-            0x5a47ddc3
-            0000000000000000000000004200000000000000000000000000000000000006
-            000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913
-            0000000000000000000000000000000000000000000000000000000000000000
-            000000000000000000000000000000000000000000000000016345785d8a0000
-            0000000000000000000000000000000000000000000000000000000011e1a300
-            00000000000000000000000000000000000000000000000001617eb90b26c000
-            0000000000000000000000000000000000000000000000000000000011cabfa0
-            00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8
-            000000000000000000000000000000000000000000000000000000006b043868`,
-          value: '0',
-          description: 'Add up to 0.1 WETH + 300 USDC to the volatile Aerodrome WETH/USDC pool',
-        },
-      ],
-      action: {
-        type: 'aeroAdd',
-        pool: '0xAE130edbE1A17824F82970664A96bAAF847D1566',
-        nativeSide: null,
-        amountA: '100000000000000000',
-        amountB: '300000000',
-        amountAMin: '99500000000000000',
-        amountBMin: '298500000',
-        amountAMax: '100000000000000000',
-        amountBMax: '300000000',
-        expectedLiquidity: '5477225575051',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildAeroAdd(ctx.deps.builders, body),
 })

@@ -2,7 +2,7 @@ import { aeroRemoveAction, aeroRemoveBody, buildAeroRemove } from '../../../../b
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'
-import { hex } from '../../../shared/builderExample.js'
+import { exampleOutput } from '../../../shared/exampleOutput.js'
 import { COMMON_ERRORS, MINS } from '../../../shared/lpFields.js'
 
 export const buildAeroRemoveRoute = builder({
@@ -31,44 +31,7 @@ export const buildAeroRemoveRoute = builder({
       owner: '0xbcd4042de499d14e55001ccbb24a551f3b954096',
       slippageBps: 50,
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0xAE130edbE1A17824F82970664A96bAAF847D1566',
-          data: hex`
-            0x095ea7b3
-            000000000000000000000000cf77a3ba9a5ca399b7c97c74d54e5b1beb874e43
-            000000000000000000000000000000000000000000000000000000014677d467`,
-          value: '0',
-          description: 'Approve 5477225575 vAMM-WETH/USDC LP to the Aerodrome router',
-        },
-        {
-          to: '0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43',
-          data: hex`
-            0x0dede6c4
-            0000000000000000000000004200000000000000000000000000000000000006
-            000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913
-            0000000000000000000000000000000000000000000000000000000000000000
-            000000000000000000000000000000000000000000000000000000014677d467
-            00000000000000000000000000000000000000000000000000005a7ea627b454
-            0000000000000000000000000000000000000000000000000000000000048e03
-            000000000000000000000000bcd4042de499d14e55001ccbb24a551f3b954096
-            000000000000000000000000000000000000000000000000000000006b0438ab`,
-          value: '0',
-          description: 'Remove 5477225575 LP from vAMM-WETH/USDC',
-        },
-      ],
-      action: {
-        type: 'aeroRemove',
-        pool: '0xAE130edbE1A17824F82970664A96bAAF847D1566',
-        nativeSide: null,
-        amountA: '99999999999056',
-        amountB: '299999',
-        amountAMin: '99499999999060',
-        amountBMin: '298499',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildAeroRemove(ctx.deps.builders, body),
 })

@@ -2,7 +2,8 @@ import { buildUniCollect, uniCollectAction, uniCollectBody } from '../../../../b
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'
-import { hex } from '../../../shared/builderExample.js'
+
+import { exampleOutput } from '../../../shared/exampleOutput.js'
 import { COMMON_ERRORS, POSITION_ERRORS } from '../../../shared/lpFields.js'
 
 export const buildUniCollectRoute = builder({
@@ -24,30 +25,7 @@ export const buildUniCollectRoute = builder({
       tokenId: '1',
       owner: '0xbcd4042de499d14e55001ccbb24a551f3b954096',
     },
-    output: {
-      network: 'eip155:8453',
-      steps: [
-        {
-          to: '0x03a520b32C04BF3bEEf7BEb72E919cf822Ed34f1',
-          data: hex`
-            0xfc6f7865
-            0000000000000000000000000000000000000000000000000000000000000001
-            000000000000000000000000bcd4042de499d14e55001ccbb24a551f3b954096
-            00000000000000000000000000000000ffffffffffffffffffffffffffffffff
-            00000000000000000000000000000000ffffffffffffffffffffffffffffffff`,
-          value: '0',
-          description: 'Collect the fees of position 1',
-        },
-      ],
-      action: {
-        type: 'uniCollect',
-        tokenId: '1',
-        token0: '0x4200000000000000000000000000000000000006',
-        token1: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-        fees0: '0',
-        fees1: '129507629',
-      },
-    },
+    output: exampleOutput(import.meta.url),
   },
   handler: (body, ctx) => buildUniCollect(ctx.deps.builders, body),
 })
