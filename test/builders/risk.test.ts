@@ -51,18 +51,22 @@ let keeper: ReturnType<typeof ownerWallet>
 beforeAll(async () => {
   keeper = ownerWallet(sw, 7)
   // The admin registers the test's keeper once (impersonated: its key also runs the world's keeper).
-  const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
-  await testClient.impersonateAccount({ address: devnetDeployer.address })
-  const admin = createWalletClient({ chain: base, transport: http(sw.world.rpcUrl) })
-  const hash = await admin.writeContract({
-    account: devnetDeployer.address,
-    address: DIAMOND,
-    abi: gtradeStandInAbi,
-    functionName: 'setKeeper',
-    args: [keeper.account.address, true],
+  // While no other sender of that key (the world's keeper, the price pusher) sends: a nonce race with a
+  // keeper transaction in flight was refused as `replacement transaction underpriced` under load.
+  await sw.world.asDeployer(async () => {
+    const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
+    await testClient.impersonateAccount({ address: devnetDeployer.address })
+    const admin = createWalletClient({ chain: base, transport: http(sw.world.rpcUrl) })
+    const hash = await admin.writeContract({
+      account: devnetDeployer.address,
+      address: DIAMOND,
+      abi: gtradeStandInAbi,
+      functionName: 'setKeeper',
+      args: [keeper.account.address, true],
+    })
+    await pollReceipt(sw.chain, hash, RECEIPT)
+    await testClient.stopImpersonatingAccount({ address: devnetDeployer.address })
   })
-  await pollReceipt(sw.chain, hash, RECEIPT)
-  await testClient.stopImpersonatingAccount({ address: devnetDeployer.address })
 }, 120_000)
 
 // --- reads of the diamond and the owners ---
