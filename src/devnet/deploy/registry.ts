@@ -33,7 +33,14 @@ export interface DevnetModule {
  * Plug-in modules, in deploy order. Each is a file src/devnet/deploy/<name>.ts that exports
  * `export const devnetModule: DevnetModule`. Files that do not exist yet are reported as missing.
  */
-export const PLUGIN_MODULE_NAMES = ['gtrade', 'midnight', 'stocks', 'aerodrome', 'zeroEx'] as const
+export const PLUGIN_MODULE_NAMES = [
+  'gtrade',
+  'midnight',
+  'stocks',
+  'aerodrome',
+  'zeroEx',
+  'batchSettlement',
+] as const
 
 export interface LoadedModules {
   modules: DevnetModule[]
