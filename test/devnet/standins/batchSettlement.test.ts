@@ -35,6 +35,7 @@ import {
 import { BatchSettlementEvmScheme as BatchFacilitator } from '@x402/evm/batch-settlement/facilitator'
 import { BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
 import {
+  type Abi,
   type Account,
   type Address,
   type BaseError,
@@ -47,6 +48,7 @@ import {
   type WalletClient,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { formatAbiItem } from 'viem/utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NETWORK, USDC, USDC_EIP712 } from '../../../src/chain/network.js'
 import { pollReceipt } from '../../../src/chain/pollReceipt.js'
@@ -57,7 +59,7 @@ import {
 } from '../../../src/devnet/deploy/batchSettlement.js'
 import { deployTokens, fundToken } from '../../../src/devnet/deploy/tokens.js'
 import { RECEIPT } from '../../helpers/chainChecks.js'
-import { type Harness, startHarness } from './harness.js'
+import { compileStandIns, type Harness, startHarness } from './harness.js'
 
 const SETTLEMENT = BATCH_SETTLEMENT_ADDRESSES.settlement
 const PRICE = 10_000n // $0.01 per call
@@ -132,7 +134,9 @@ async function newPayer(wallet: Wallet): Promise<Payer> {
   const startBalance = await usdcOf(wallet.account.address)
   await fundToken(h.ctx, USDC, wallet.account.address, FUNDING)
   const storage = new InMemoryClientChannelStorage()
-  const client = new BatchClient(toClientEvmSigner(wallet.account, h.ctx.publicClient), { storage })
+  const account = wallet.account
+  if (account.type !== 'local') throw new Error('payers sign with local keys')
+  const client = new BatchClient(toClientEvmSigner(account, h.ctx.publicClient), { storage })
   const config = client.buildChannelConfig(requirements)
   const channelId = (await h.ctx.publicClient.readContract({
     address: SETTLEMENT,
@@ -260,6 +264,20 @@ afterAll(async () => {
 })
 
 describe('x402 batch-settlement against the x402BatchSettlement stand-in', () => {
+  it('has every function, event (with its indexed layout) and custom error of the real ABI', () => {
+    const compiled = compileStandIns()
+    const standIn = ['X402BatchSettlementStandIn', 'ERC3009DepositCollectorStandIn'].flatMap(
+      (n) => compiled.get(n)!.abi,
+    )
+    const key = (item: Abi[number]) =>
+      item.type === 'function' || item.type === 'event' || item.type === 'error'
+        ? `${item.type} ${formatAbiItem(item)}${item.type === 'event' ? ` ${item.inputs.map((i) => i.indexed === true)}` : ''}`
+        : item.type
+    const have = new Set(standIn.map(key))
+    const missing = batchSettlementAbi.map(key).filter((k) => !have.has(k))
+    expect(missing).toEqual([])
+  })
+
   it('announces the deposit terms the package expects', () => {
     expect(requirements.extra).toMatchObject({
       receiverAuthorizer: authorizer.address,
