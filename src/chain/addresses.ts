@@ -73,6 +73,18 @@ export const BASE_ADDRESSES = {
  */
 export const ZEROX_SETTLER_REGISTRY: Address = '0x00000000000004533Fe15556B1E086BB1A72cEae'
 
+/**
+ * x402's `batch-settlement` contracts (@x402/evm 2.27.0 BATCH_SETTLEMENT_ADDRESS and
+ * ERC3009_DEPOSIT_COLLECTOR_ADDRESS; CREATE2, the same on every chain): the channel contract agents deposit
+ * into and the collector their EIP-3009 `receiveWithAuthorization` names as payee. The devnet etches
+ * stand-ins at these addresses (src/devnet/deploy/batchSettlement.ts). Deliberately outside BASE_ADDRESSES:
+ * payment plumbing the facilitator talks to, not a contract a builder may send a caller to.
+ */
+export const X402_BATCH_SETTLEMENT = {
+  settlement: '0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003',
+  erc3009DepositCollector: '0x4020806089470a89826cB9fB1f4059150b550004',
+} as const satisfies Record<string, Address>
+
 /** Burning (UTIL or anything else) means sending it here. */
 export const DEAD_ADDRESS: Address = '0x000000000000000000000000000000000000dEaD'
 

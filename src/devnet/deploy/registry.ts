@@ -40,6 +40,7 @@ export const PLUGIN_MODULE_NAMES = [
   'stocks',
   'aerodrome',
   'zeroEx',
+  'batchSettlement',
 ] as const
 
 export interface LoadedModules {
