@@ -41,6 +41,12 @@ export type PaymentErrorCode = keyof typeof PAYMENT_ERRORS
 
 /** The payment faults on our side (the classes below): never charged, and answered 503 rather than 402. */
 export const PAYMENT_FAULTS = {
+  payment_challenge_too_long: {
+    status: 414,
+    meaning:
+      'The request URL is too long for its payment challenge to fit the 8 kB PAYMENT-REQUIRED header (`field`: the ' +
+      'part to shorten, usually the query string); nothing was charged.',
+  },
   payment_facilitator_unavailable: {
     status: 503,
     meaning:
@@ -132,5 +138,23 @@ export function fromFacilitatorReason(reason: string | undefined): PaymentErrorC
       return 'payment_gas_limit_exceeded'
     default:
       return 'payment_settlement_failed'
+  }
+}
+
+/**
+ * The request's challenge would not fit CHALLENGE_HEADER_LIMIT (a very long URL, echoed in the challenge's
+ * `resource.url`): a clear 414 naming the part to shorten, instead of a header proxies and clients refuse.
+ */
+export class ChallengeTooLongError extends AppError {
+  override readonly name = 'ChallengeTooLongError'
+  constructor(field: 'query' | 'path', headerLength: number, limit: number) {
+    super(
+      PAYMENT_FAULTS.payment_challenge_too_long.status,
+      'payment_challenge_too_long',
+      `The payment challenge for this URL would be ${headerLength} characters, over the ${limit} a PAYMENT-REQUIRED ` +
+        `header may carry: shorten the ${field === 'query' ? 'query string' : 'path'}. Nothing was charged.`,
+      field,
+      { headerLength, limit },
+    )
   }
 }
