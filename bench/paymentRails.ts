@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { Worker } from 'node:worker_threads'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http'
@@ -6,6 +7,7 @@ import type { PaymentRequired } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { x402Client } from '@x402/fetch'
 import autocannon from 'autocannon'
+import pg from 'pg'
 import { createPublicClient, encodeFunctionData, erc20Abi, type Hex, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createApp } from '../src/app.js'
@@ -29,8 +31,9 @@ import { startBareHono, startReferenceStack } from './referenceStack.js'
  * A. Automining devnet: a whole paid call, sequential, signing excluded (ours vs the reference, calls
  *    interleaved so both see the same machine); the gate's added latency (Server-Timing `gate`); unpaid
  *    402s per second (autocannon, 16 connections) for the bare handler, ours and the reference.
- * B. Base-like devnet (a block every 2 s): paid calls per second on one relayer key, one worker per
- *    wallet (a wallet settles one payment at a time), each call's receipt checked included onchain.
+ * B. Base-like devnet (a block every 2 s), PostgreSQL ledger and Redis shared state: paid calls per second
+ *    on one relayer key, one caller per wallet (a wallet settles one payment at a time), the callers in a
+ *    worker thread, each call's receipt checked included onchain.
  */
 const SEQUENTIAL = Number(process.env.BENCH_RAILS_SEQUENTIAL ?? 60)
 const UNPAID_S = Number(process.env.BENCH_RAILS_UNPAID_S ?? 5)
@@ -182,46 +185,82 @@ async function phaseA() {
   }
 }
 
+/**
+ * The load of phase B runs in a worker thread: 500 concurrent callers' fetches in the service's own thread
+ * would take the CPU the gate needs (the service is measured, not the client).
+ */
+const LOAD_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+;(async () => {
+  const { url, groups } = workerData
+  const answers = []
+  let failures = 0
+  const started = performance.now()
+  await Promise.all(groups.map(async (mine) => {
+    for (const header of mine) {
+      const t0 = performance.now()
+      const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': header } })
+      await res.arrayBuffer()
+      if (res.status === 200) answers.push({ ms: performance.now() - t0, receipt: res.headers.get('payment-response') })
+      else failures++
+    }
+  }))
+  parentPort.postMessage({ answers, failures, elapsedMs: performance.now() - started })
+})()
+`
+
+interface LoadResult {
+  answers: { ms: number; receipt: string }[]
+  failures: number
+  elapsedMs: number
+}
+
 async function phaseB() {
-  const ours = await startService({ DEVNET_BLOCK_TIME: '2' })
+  // The production shape: PostgreSQL for the ledger, Redis for shared state (a schema of its own).
+  const schema = `bench_rails_${Date.now()}`
+  const db = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
+  db.searchParams.set('options', `-c search_path=${schema}`)
+  const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' })
+  await admin.connect()
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  const ours = await startService({
+    DEVNET_BLOCK_TIME: '2',
+    DATABASE_URL: db.toString(),
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  })
   try {
     const url = `${ours.url}/v1/prices?symbols=BTC`
     const keys = await fundWallets(ours.rpcUrl, WALLETS)
     const challenge = await challengeOf(url)
-    const headers = await Promise.all(
+    const groups = await Promise.all(
       keys.map((k) => Promise.all(Array.from({ length: CALLS_PER_WALLET }, () => sign(k, challenge)))),
     )
-    const answers: PaidAnswer[] = []
-    let failures = 0
-    const started = performance.now()
-    await Promise.all(
-      headers.map(async (mine) => {
-        for (const h of mine) {
-          try {
-            answers.push(await paidCall(url, h))
-          } catch {
-            failures++
-          }
-        }
-      }),
-    )
-    const elapsedS = (performance.now() - started) / 1000
+    const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { url, groups } })
+    const load = await new Promise<LoadResult>((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+    await worker.terminate()
     const chain = createPublicClient({ transport: http(ours.rpcUrl) })
-    const hashes = [...new Set(answers.map((a) => a.transaction as Hex))]
+    const hashes = [...new Set(load.answers.map((a) => decodePaymentResponseHeader(a.receipt).transaction as Hex))]
     const receipts = await Promise.all(hashes.map((hash) => chain.getTransactionReceipt({ hash })))
     return {
       blockTimeS: 2,
+      ledger: 'PostgreSQL',
+      sharedState: 'Redis',
       wallets: WALLETS,
-      calls: answers.length + failures,
-      served: answers.length,
-      failures,
-      paidCallsPerSec: Math.round(answers.length / elapsedS),
+      calls: load.answers.length + load.failures,
+      served: load.answers.length,
+      failures: load.failures,
+      paidCallsPerSec: Math.round(load.answers.length / (load.elapsedMs / 1000)),
       receiptsIncludedSuccess: receipts.filter((r) => r.status === 'success').length,
       blocksUsed: new Set(receipts.map((r) => r.blockNumber)).size,
-      callMsP50: p50(answers.map((a) => a.ms)),
+      callMsP50: p50(load.answers.map((a) => a.ms)),
     }
   } finally {
     await ours.close()
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+    await admin.end()
   }
 }
 
