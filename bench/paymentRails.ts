@@ -1,8 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { Worker } from 'node:worker_threads'
 import type { AddressInfo } from 'node:net'
+import { Worker } from 'node:worker_threads'
 import { serve } from '@hono/node-server'
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http'
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http'
 import type { PaymentRequired } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { x402Client } from '@x402/fetch'
@@ -61,7 +65,12 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
     ...extraEnv,
   }
   const config = loadConfig(env)
-  const world = await startDevnetWorld({ config, logger: createLogger('silent'), clock: Date.now, pushIntervalMs: 0 })
+  const world = await startDevnetWorld({
+    config,
+    logger: createLogger('silent'),
+    clock: Date.now,
+    pushIntervalMs: 0,
+  })
   const services = await createServices(config, createLogger('silent'), createReadiness())
   const server = serve({ fetch: createApp({ deps: services.deps }).fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise((r) => server.once('listening', r))
@@ -109,7 +118,8 @@ async function challengeOf(url: string): Promise<PaymentRequired> {
   return decodePaymentRequiredHeader(res.headers.get('payment-required') as string)
 }
 
-const clientOf = (key: Hex) => new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key)))
+const clientOf = (key: Hex) =>
+  new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key)))
 const sign = async (key: Hex, challenge: PaymentRequired) =>
   encodePaymentSignatureHeader(await clientOf(key).createPaymentPayload(challenge))
 
@@ -154,7 +164,10 @@ async function phaseA() {
     const ourCalls: PaidAnswer[] = []
     const refCalls: PaidAnswer[] = []
     for (let i = 0; i < SEQUENTIAL + 10; i++) {
-      const [a, b] = [await paidCall(ourUrl, ourHeaders[i] as string), await paidCall(refUrl, refHeaders[i] as string)]
+      const [a, b] = [
+        await paidCall(ourUrl, ourHeaders[i] as string),
+        await paidCall(refUrl, refHeaders[i] as string),
+      ]
       // The first ten warm both up (JIT, pools, learned gas).
       if (i >= 10) {
         ourCalls.push(a)
@@ -169,7 +182,12 @@ async function phaseA() {
     const ourP50 = p50(ourCalls.map((c) => c.ms))
     const refP50 = p50(refCalls.map((c) => c.ms))
     return {
-      paidCallMs: { ours: ourP50, reference: refP50, ratio: round(ourP50 / refP50), samples: ourCalls.length },
+      paidCallMs: {
+        ours: ourP50,
+        reference: refP50,
+        ratio: round(ourP50 / refP50),
+        samples: ourCalls.length,
+      },
       gateMsP50: p50(ourCalls.map((c) => c.gateMs ?? Number.NaN)),
       unpaid402PerSec: {
         ...rps,
@@ -220,7 +238,9 @@ async function phaseB() {
   const schema = `bench_rails_${Date.now()}`
   const db = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
   db.searchParams.set('options', `-c search_path=${schema}`)
-  const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' })
+  const admin = new pg.Client({
+    connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  })
   await admin.connect()
   await admin.query(`CREATE SCHEMA ${schema}`)
   const ours = await startService({
@@ -242,7 +262,9 @@ async function phaseB() {
     })
     await worker.terminate()
     const chain = createPublicClient({ transport: http(ours.rpcUrl) })
-    const hashes = [...new Set(load.answers.map((a) => decodePaymentResponseHeader(a.receipt).transaction as Hex))]
+    const hashes = [
+      ...new Set(load.answers.map((a) => decodePaymentResponseHeader(a.receipt).transaction as Hex)),
+    ]
     const receipts = await Promise.all(hashes.map((hash) => chain.getTransactionReceipt({ hash })))
     return {
       blockTimeS: 2,

@@ -53,7 +53,8 @@ export async function startReferenceStack(options: {
   const client: FacilitatorClient = {
     verify: (p, r) => facilitator.verify(p, r),
     settle: (p, r) => facilitator.settle(p, r),
-    getSupported: async () => facilitator.getSupported() as Awaited<ReturnType<FacilitatorClient['getSupported']>>,
+    getSupported: async () =>
+      facilitator.getSupported() as Awaited<ReturnType<FacilitatorClient['getSupported']>>,
   }
   const server = new x402ResourceServer(client).register('eip155:8453', new ExactServerScheme())
   const app = new Hono()
