@@ -44,7 +44,17 @@ function alreadyKnown(err: unknown): boolean {
 
 /** The node refused the transaction for its nonce: re-signing with a fresh one is safe. */
 function nonceRefused(err: unknown): boolean {
-  return /nonce too low|lower than the current nonce|nonce has already been used/i.test(rpcError(err).message)
+  // A replacement refused: one of ours holds the nonce already (the counter is behind the pool).
+  return /nonce too low|lower than the current nonce|nonce has already been used|replacement transaction underpriced/i.test(
+    rpcError(err).message,
+  )
+}
+
+/** The node refused the transaction's fee (the base fee rose past the quote's headroom). */
+function feeRefused(err: unknown): boolean {
+  return /fee per gas less than|fee cap less than|feecap too low|less than block base fee/i.test(
+    rpcError(err).message,
+  )
 }
 
 /** EIP-7966: the transaction was accepted but not included within the timeout (error code 4). */
@@ -174,8 +184,9 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
   return {
     address: account.address,
     async send(tx) {
+      let nonce: number | undefined
       for (let attempt = 1; ; attempt++) {
-        const nonce = await takeNonce()
+        nonce ??= await takeNonce()
         let signed: { serialized: Hex; hash: Hex }
         try {
           signed = await sign(tx, nonce)
@@ -210,6 +221,12 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
           }
           if (nonceRefused(err) && attempt < 3) {
             next = undefined
+            nonce = undefined
+            continue
+          }
+          // Its nonce was not used: the same nonce again, with fees read afresh.
+          if (feeRefused(err) && attempt < 3) {
+            fees.forget()
             continue
           }
           releaseNonce(nonce)

@@ -144,6 +144,24 @@ describe('relayer sender', () => {
     expect(nonce).toBe((await chainReads.getTransactionCount({ address: sender.address })) - 1)
   })
 
+  test('behavior: a base fee that jumps past the quoted fees gets the transaction re-signed with fresh fees, same nonce', async () => {
+    const { sender } = senderFor(6)
+    await sender.send(self(sender))
+    const start = await chainReads.getTransactionCount({ address: sender.address })
+    // 3 gwei from the next block: far past twice the quoted (idle devnet) base fee.
+    await chainReads.request({
+      method: 'anvil_setNextBlockBaseFeePerGas' as never,
+      params: ['0xb2d05e00'] as never,
+    })
+    counting()
+    const sent = await sender.send(self(sender))
+    expect(sent.receipt?.status).toBe('success')
+    expect((await chainReads.getTransaction({ hash: sent.hash })).nonce).toBe(start)
+    // Refused once, then the fees were read again before the second try.
+    expect(count('eth_sendRawTransactionSync')).toBe(2)
+    expect(count('eth_getBlockByNumber')).toBeGreaterThanOrEqual(1)
+  })
+
   test('behavior: a transaction not included within the wait comes back pending (hash, no receipt) and lands later', async () => {
     const { sender } = senderFor(5, 400)
     await chainReads.request({ method: 'evm_setIntervalMining' as never, params: [0] as never })

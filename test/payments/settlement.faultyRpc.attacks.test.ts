@@ -8,6 +8,7 @@ import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import type { PaymentRecord } from '../../src/store/ledger.js'
 import { cancelAuthorization } from '../helpers/attackKit.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   faultyRpcProxy,
@@ -113,7 +114,7 @@ async function payRaw(url: string, payload: PaymentPayload): Promise<Paid> {
   const text = await res.text()
   let code: string | undefined
   try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code
+    code = errorOf(JSON.parse(text))?.code
   } catch {
     code = undefined
   }
