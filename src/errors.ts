@@ -3,7 +3,7 @@
  * them into `{ "error": { "code", "message", "field"?, "details"? } }`. Anything else reaching the error
  * handler is a bug and answers 500 `internal_error`.
  */
-export type ErrorStatus = 400 | 402 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 501 | 502 | 503
+export type ErrorStatus = 400 | 402 | 403 | 404 | 405 | 409 | 413 | 414 | 422 | 429 | 500 | 501 | 502 | 503
 
 /**
  * The codes any route or the HTTP layer itself can answer, besides a builder's, a read's and a payment's own

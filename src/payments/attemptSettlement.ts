@@ -46,7 +46,10 @@ export async function attemptSettlement(settling: Settling): Promise<Attempt> {
 
   const settleStarted = performance.now()
   const disposition = await resolveSettlement(
-    () => services.facilitator.settle(forwarded, payment.requirements),
+    () =>
+      services.facilitator.settle(forwarded, payment.requirements, {
+        plainEoa: !hasCode && payment.signatureRecovered,
+      }),
     (txHash, receipt) =>
       settlementOutcome(
         services.chain,

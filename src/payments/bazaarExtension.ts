@@ -88,6 +88,25 @@ export function bazaarExtension(route: DescribedRoute): BazaarExtension {
 }
 
 /**
+ * The `bazaar` entry as the PAYMENT-REQUIRED header carries it (issue 24): how to call the route (the
+ * example input and its schema, without prose), not what it answers. Headers past 8 kB break behind
+ * common proxies (nginx's default buffers turn the 402 into a 502) and leave no room under Node's
+ * 16 kB limit; the output example and schema stay in the 402 body's copy and in /v1/openapi.json. Still
+ * a valid discovery extension: the package validates `info` against `schema`, and `output` is optional.
+ */
+export function headerBazaar(full: BazaarExtension): BazaarExtension {
+  const { info, schema } = full as { info: Record<string, unknown>; schema: JsonSchema }
+  const { output: _output, ...input } = info
+  const properties = withoutKey((schema.properties ?? {}) as Record<string, unknown>, 'output')
+  const required = ((schema.required ?? []) as string[]).filter((k) => k !== 'output')
+  return {
+    ...full,
+    info: input,
+    schema: withReachableDefs(withoutDescriptions({ ...schema, properties, required })),
+  }
+}
+
+/**
  * The blocks every builder answer shares (issues, simulation, walletSendCalls), as bare objects: spelled
  * out they would push a builder's PAYMENT-REQUIRED header past what HTTP clients accept (undici: 16 kB),
  * and they are the same for every builder (/v1/openapi.json has them in full). walletSendCalls, which

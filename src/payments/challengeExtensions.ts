@@ -6,7 +6,12 @@ import {
   MAX_SERVER_SERVICE_CODES,
 } from '@x402/extensions/builder-code'
 import type { Config } from '../config.js'
-import { bazaarExtension, type DescribedRoute } from './bazaarExtension.js'
+import {
+  type BazaarExtension,
+  bazaarExtension,
+  type DescribedRoute,
+  headerBazaar,
+} from './bazaarExtension.js'
 
 /** The `extensions` block of a route's 402 challenge. */
 export type ChallengeExtensions = Record<string, unknown>
@@ -30,6 +35,11 @@ export function challengeExtensions(route: DescribedRoute, config: Config): Chal
           ),
         }),
   }
+}
+
+/** The extensions as the PAYMENT-REQUIRED header carries them: `bazaar` without its output (see headerBazaar). */
+export function headerExtensions(extensions: ChallengeExtensions): ChallengeExtensions {
+  return { ...extensions, bazaar: headerBazaar(extensions.bazaar as BazaarExtension) }
 }
 
 /**

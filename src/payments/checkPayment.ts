@@ -101,6 +101,10 @@ export async function checkPayment(header: string, terms: PriceTerms): Promise<C
     throw new PaymentError('payment_wrong_recipient')
   }
 
+  // A transfer from payTo to itself moves nothing, yet would cost the relayer gas and could count as
+  // paid volume (for referrals): refused before the signature is even recovered.
+  if (getAddress(auth.from) === payTo) throw new PaymentError('payment_self_payment')
+
   const message = {
     from: getAddress(auth.from),
     to: getAddress(auth.to),
@@ -130,7 +134,9 @@ export async function checkPayment(header: string, terms: PriceTerms): Promise<C
   }
   if (message.validBefore < BigInt(terms.nowSec + MIN_VALIDITY_SECONDS))
     throw new PaymentError('payment_expired')
-  if (message.validAfter > BigInt(terms.nowSec)) throw new PaymentError('payment_not_yet_valid')
+  // USDC wants block.timestamp > validAfter, strictly: an authorization valid from this very second
+  // could revert in a block stamped with it, at the relayer's cost (settlements are not estimated first).
+  if (message.validAfter >= BigInt(terms.nowSec)) throw new PaymentError('payment_not_yet_valid')
   const latestValidBefore = terms.nowSec + MAX_TIMEOUT_SECONDS + CLOCK_SKEW_SECONDS
   if (message.validBefore > BigInt(latestValidBefore)) {
     throw new PaymentError('payment_window_too_long', {

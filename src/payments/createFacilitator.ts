@@ -11,33 +11,28 @@ import {
 } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { BuilderCodeFacilitatorExtension } from '@x402/extensions/builder-code'
-import type { TransactionReceipt } from 'viem'
-import { NETWORK } from '../chain/network.js'
+import { createPublicClient, defineChain, type Hex, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { CHAIN_ID, NETWORK } from '../chain/network.js'
 import type { Config } from '../config.js'
+import { createEoaTransferSettler, learnedSettlementGas } from './eoaTransferSettler.js'
 import { GAS_LIMIT_REASON, GENERIC_FAILURE, NOT_BROADCAST_REASON } from './facilitatorReasons.js'
+import { createFeeBook } from './feeBook.js'
+import { createRelayerSender } from './relayerSender.js'
 import { createRelayerSigner, newTrace, withTrace } from './relayerSigner.js'
+import { type Settlement, SettlementNotAttemptedError } from './settlement.js'
 
-/**
- * A settlement's answer; the built-in facilitator adds the receipt it waited for, so the gate can check
- * the transaction's own events without reading the receipt again.
- */
-export type Settlement = SettleResponse & { receipt?: TransactionReceipt | undefined }
+/** What the gate knows about the payer when it settles (the built-in facilitator picks its path by it). */
+export interface SettleHint {
+  /** The payer holds no code (read uncached beside the handler) and its signature recovered to it. */
+  plainEoa: boolean
+}
 
 export interface Facilitator extends FacilitatorClient {
   readonly kind: 'built-in' | 'remote'
   /** The relayer that pays gas (built-in only). */
   readonly relayer?: `0x${string}`
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<Settlement>
-}
-
-/**
- * The facilitator certainly did not act on the settlement: the connection was refused, or it answered
- * a client error (4xx: unauthorized, malformed, rate-limited) without a settlement body. Nothing can
- * have been broadcast, so the payment can be released. Any other failure (a timeout, a 5xx, a dropped
- * connection) leaves the outcome unknown.
- */
-export class SettlementNotAttemptedError extends Error {
-  override readonly name = 'SettlementNotAttemptedError'
+  settle(payload: PaymentPayload, requirements: PaymentRequirements, hint?: SettleHint): Promise<Settlement>
 }
 
 function neverReceived(err: unknown): boolean {
@@ -116,9 +111,30 @@ export function createFacilitator(
   }
   const key = payments.relayerPrivateKey
   if (key === undefined) throw new Error('RELAYER_PRIVATE_KEY or FACILITATOR_URL is required')
+  const account = privateKeyToAccount(key)
+  const client = createPublicClient({
+    chain: defineChain({
+      id: CHAIN_ID,
+      name: 'Base',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [config.rpcUrl] } },
+    }),
+    // A synchronous send holds its request until inclusion: SETTLE_TIMEOUT_MS bounds that wait.
+    transport: http(config.rpcUrl, { timeout: payments.settleTimeoutMs, retryCount: 0 }),
+    pollingInterval: payments.pollingIntervalMs,
+  })
+  const sender = createRelayerSender({
+    account,
+    client,
+    chainId: CHAIN_ID,
+    // Base makes a block every 2 s: a quote is re-read at least once a second.
+    fees: createFeeBook(client, { maxAgeMs: 1_000 }),
+    timeoutMs: payments.settleTimeoutMs,
+    pollingIntervalMs: payments.pollingIntervalMs,
+  })
   const { signer, relayer } = createRelayerSigner({
-    privateKey: key,
-    rpcUrl: config.rpcUrl,
+    client,
+    sender,
     gasLimit: payments.settlementGasLimit,
     pollingIntervalMs: payments.pollingIntervalMs,
     settleTimeoutMs: payments.settleTimeoutMs,
@@ -135,9 +151,20 @@ export function createFacilitator(
   // payment's `builder-code` extension (our app code, see settlementExtensions); as the facilitator that
   // pays the gas we are also the wallet code `w`. Contracts ignore the trailing bytes.
   const appCode = config.builderCodes[0]
-  core.registerExtension(
-    new BuilderCodeFacilitatorExtension(appCode === undefined ? {} : { builderCode: appCode }),
+  const builderCode = new BuilderCodeFacilitatorExtension(
+    appCode === undefined ? {} : { builderCode: appCode },
   )
+  core.registerExtension(builderCode)
+  const settleEoa = createEoaTransferSettler({
+    sender,
+    gas: learnedSettlementGas({
+      estimate: ({ to, data }) =>
+        client.estimateGas({ account: relayer, to, data, gas: payments.settlementGasLimit }),
+      ceiling: payments.settlementGasLimit,
+    }),
+    dataSuffix: (paymentPayload, paymentRequirements): Hex | undefined =>
+      builderCode.buildDataSuffix({ paymentPayload, paymentRequirements }),
+  })
   return {
     kind: 'built-in',
     relayer,
@@ -147,7 +174,9 @@ export function createFacilitator(
       if (!result.isValid && trace.gasLimitHit) return { ...result, invalidReason: GAS_LIMIT_REASON }
       return result
     },
-    async settle(p, r) {
+    async settle(p, r, hint) {
+      // A plain EOA's transfer runs only USDC's code: settled directly, one round trip (issue 24).
+      if (hint?.plainEoa === true) return settleEoa(p, r)
       const trace = newTrace()
       let result: SettleResponse
       try {

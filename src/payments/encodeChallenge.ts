@@ -3,7 +3,13 @@ import type { Challenge } from './buildChallenge.js'
 export interface EncodedChallenge {
   /** PAYMENT-REQUIRED: base64 of the UTF-8 JSON of the x402 PaymentRequired (no `promote`, `utilCredit`). */
   header: string
-  /** The 402 body: the same object plus the `promote` and `utilCredit` siblings. */
+  /** The 402 body: the same object (with the full `bazaar`) plus `promote`, `utilCredit` and, on a refusal, `refusal`. */
+  body: string
+}
+
+/** A route's extensions serialized once at start: the header's compact copy and the body's full one. */
+export interface ExtensionsJson {
+  header: string
   body: string
 }
 
@@ -16,22 +22,24 @@ export interface EncodedChallenge {
  */
 export function encodeChallenge(
   challenge: Challenge,
-  extensionsJson: string,
+  extensionsJson: ExtensionsJson,
   error?: { code: string; body: unknown },
 ): EncodedChallenge {
   const { promote, utilCredit, extensions: _serializedApart, ...required } = challenge
   const header = withExtensions(
     JSON.stringify(error === undefined ? required : { ...required, error: error.code }),
-    extensionsJson,
+    extensionsJson.header,
   )
+  // The body is a valid x402 v2 PaymentRequired too (`error` a string: clients such as the Python SDK
+  // validate it); our code, message and details travel beside it, under `refusal`.
   const body = withExtensions(
     JSON.stringify({
       ...required,
-      ...(error === undefined ? {} : { error: error.body }),
+      ...(error === undefined ? {} : { error: error.code, refusal: error.body }),
       promote,
       utilCredit,
     }),
-    extensionsJson,
+    extensionsJson.body,
   )
   return { header: Buffer.from(header, 'utf8').toString('base64'), body }
 }

@@ -9,6 +9,8 @@ export const PAYMENT_ERRORS = {
   payment_wrong_network: 'Payments are accepted on eip155:8453 (Base) only.',
   payment_wrong_asset: 'The payment asset must be USDC at the address in the challenge.',
   payment_wrong_recipient: 'The authorization pays a different address than the challenge’s payTo.',
+  payment_self_payment:
+    'The paying wallet is the service’s own payTo address: such a transfer moves nothing. Pay from another wallet.',
   payment_invalid_signature:
     'The authorization signature does not match its fields: it was altered after signing or signed for another domain.',
   payment_underpaid:
@@ -17,7 +19,7 @@ export const PAYMENT_ERRORS = {
     'The authorized value differs from the quoted amount. Sign the amount in the challenge exactly.',
   payment_quote_expired: 'The quoted price is no longer valid. Sign the amount in the new challenge.',
   payment_expired: 'The authorization has expired (validBefore must be at least 6 seconds ahead).',
-  payment_not_yet_valid: 'The authorization is not valid yet (validAfter is in the future).',
+  payment_not_yet_valid: 'The authorization is not valid yet (validAfter must be in the past).',
   payment_window_too_long:
     'The authorization stays valid for too long: validBefore may be at most the challenge’s maxTimeoutSeconds (plus 30 s of clock skew) ahead.',
   payment_insufficient_funds: 'The paying wallet does not hold enough USDC for this payment.',
@@ -39,6 +41,12 @@ export type PaymentErrorCode = keyof typeof PAYMENT_ERRORS
 
 /** The payment faults on our side (the classes below): never charged, and answered 503 rather than 402. */
 export const PAYMENT_FAULTS = {
+  payment_challenge_too_long: {
+    status: 414,
+    meaning:
+      'The request URL is too long for its payment challenge to fit the 8 kB PAYMENT-REQUIRED header (`field`: the ' +
+      'part to shorten, usually the query string); nothing was charged.',
+  },
   payment_facilitator_unavailable: {
     status: 503,
     meaning:
@@ -130,5 +138,23 @@ export function fromFacilitatorReason(reason: string | undefined): PaymentErrorC
       return 'payment_gas_limit_exceeded'
     default:
       return 'payment_settlement_failed'
+  }
+}
+
+/**
+ * The request's challenge would not fit CHALLENGE_HEADER_LIMIT (a very long URL, echoed in the challenge's
+ * `resource.url`): a clear 414 naming the part to shorten, instead of a header proxies and clients refuse.
+ */
+export class ChallengeTooLongError extends AppError {
+  override readonly name = 'ChallengeTooLongError'
+  constructor(field: 'query' | 'path', headerLength: number, limit: number) {
+    super(
+      PAYMENT_FAULTS.payment_challenge_too_long.status,
+      'payment_challenge_too_long',
+      `The payment challenge for this URL would be ${headerLength} characters, over the ${limit} a PAYMENT-REQUIRED ` +
+        `header may carry: shorten the ${field === 'query' ? 'query string' : 'path'}. Nothing was charged.`,
+      field,
+      { headerLength, limit },
+    )
   }
 }

@@ -3,16 +3,22 @@ import { address } from '../chain/fields.js'
 import { InvalidInputError } from '../errors.js'
 import type { DescribedRoute } from './bazaarExtension.js'
 import { buildChallenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
-import { challengeExtensions } from './challengeExtensions.js'
+import { challengeExtensions, headerExtensions } from './challengeExtensions.js'
 import { type CheckedPayment, checkPayment } from './checkPayment.js'
 import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
 import type { GateOutcome, GateRequest } from './gateOutcome.js'
 import { CLAIM_GRACE_SECONDS } from './payerSettlements.js'
-import { PaymentError } from './paymentError.js'
+import { ChallengeTooLongError, PaymentError } from './paymentError.js'
 import type { PaymentServices } from './paymentServices.js'
 import { settleClaimed } from './settleClaimed.js'
 import { surgedAmount } from './surgeMeter.js'
 import { usdToAtomic } from './usdToAtomic.js'
+
+/**
+ * The most a PAYMENT-REQUIRED header may carry (issue 24): nginx's default proxy buffers (4 or 8 kB)
+ * turn a larger 402 into a 502, and Node's 16 kB header limit must leave room for the rest.
+ */
+export const CHALLENGE_HEADER_LIMIT = 8_192
 
 /** The route a gate stands in front of: what its challenge states (a `Route` of src/routes/route.ts is one). */
 export interface GatedRoute extends DescribedRoute {
@@ -42,7 +48,10 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
   const scope = `${route.method} ${route.path}`
   const { config, surge, quotes, state, limiter, payerSettlements } = services
   const extensions = challengeExtensions(route, config)
-  const extensionsJson = JSON.stringify(extensions)
+  const extensionsJson = {
+    header: JSON.stringify(headerExtensions(extensions)),
+    body: JSON.stringify(extensions),
+  }
 
   // Probes repeat: an indexer or a retrying client sends the same unpaid request again and again, and
   // within one second, at one price, the challenge is byte for byte the same (the quote expires on the
@@ -180,7 +189,15 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
         if (request.payment === undefined || request.method === 'HEAD') {
           const nowSec = Math.floor(services.clock() / 1000)
           const amount = surgedAmount(baseAmount, surge.multiplier())
-          return { kind: 'challenge', challenge: challengeOf(request, amount, nowSec) }
+          const challenge = challengeOf(request, amount, nowSec)
+          // Only the unpaid path refuses a long URL: a paid request with one (its payment signed on a
+          // shorter URL's challenge) is served or refused as any other, and a refusal's header stays far
+          // below the 16 kB clients read.
+          if (challenge.header.length > CHALLENGE_HEADER_LIMIT) {
+            const part = new URL(request.url).search.length > 0 ? 'query' : 'path'
+            throw new ChallengeTooLongError(part, challenge.header.length, CHALLENGE_HEADER_LIMIT)
+          }
+          return { kind: 'challenge', challenge }
         }
         return await admitPayment(request, request.payment)
       } catch (err) {

@@ -3,18 +3,14 @@ import { toFacilitatorEvmSigner } from '@x402/evm'
 import {
   type Abi,
   concat,
-  createWalletClient,
   decodeFunctionResult,
-  defineChain,
   encodeFunctionData,
   type Hex,
-  http,
-  publicActions,
+  type PublicClient,
   type TransactionReceipt,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { CHAIN_ID } from '../chain/network.js'
 import { pollReceipt } from '../chain/pollReceipt.js'
+import type { RelayerSender } from './relayerSender.js'
 
 /**
  * What one settlement did inside x402's facilitator, which reports a failure only as a reason string:
@@ -47,12 +43,6 @@ function outOfGas(err: unknown): boolean {
   return /out of gas|gas required exceeds|OutOfGas|intrinsic gas too low/i.test(text)
 }
 
-/** The node refused a transaction for its nonce: it was not accepted, so sending again is safe. */
-function nonceRefused(err: unknown): boolean {
-  const text = `${(err as Error)?.message ?? ''} ${String((err as { details?: unknown })?.details ?? '')}`
-  return /nonce too low|lower than the current nonce|replacement transaction underpriced/i.test(text)
-}
-
 /** A contract call as x402's signer describes it (its ABI untyped), as calldata (with its suffix). */
 function contractCall(a: {
   address: `0x${string}`
@@ -72,30 +62,17 @@ function contractCall(a: {
  * code runs inside verification (ERC-1271 `isValidSignature`, reached directly and through USDC's
  * SignatureChecker) and inside the settlement: without a bound, a wallet that loops on its signature
  * makes the relayer pay millions of gas for a $0.001 call (issue 22). So every read is an `eth_call`
- * capped at `gasLimit`, the estimate is capped at it, and a transaction never carries more.
+ * capped at `gasLimit`, the estimate is capped at it, and a transaction never carries more. Broadcasts go
+ * through the relayer's one sender (nonces, fees, inclusion), shared with the direct EOA path.
  */
 export function createRelayerSigner(options: {
-  privateKey: Hex
-  rpcUrl: string
+  client: PublicClient
+  sender: RelayerSender
   gasLimit: bigint
   pollingIntervalMs: number
   settleTimeoutMs: number
 }) {
-  const { gasLimit } = options
-  const account = privateKeyToAccount(options.privateKey)
-  const chain = defineChain({
-    id: CHAIN_ID,
-    name: 'Base',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [options.rpcUrl] } },
-  })
-  const wallet = createWalletClient({
-    account,
-    chain,
-    transport: http(options.rpcUrl, { timeout: 10_000, retryCount: 0 }),
-    // Without this, viem polls receipts every 4 s on a chain it does not know.
-    pollingInterval: options.pollingIntervalMs,
-  }).extend(publicActions)
+  const { gasLimit, client, sender } = options
 
   const markGasLimit = (err: unknown) => {
     if (outOfGas(err)) {
@@ -104,41 +81,24 @@ export function createRelayerSigner(options: {
     }
   }
 
-  // One key, many concurrent settlements: nonces are handed out here, one broadcast at a time, from a
-  // counter synced with the node's pending count. A broadcast that fails resyncs the counter (the node
-  // knows what it accepted); one the node refused for its nonce is sent again with the fresh one, which
-  // is safe: it was not accepted, and an EIP-3009 authorization can be used only once anyway.
-  let nextNonce: number | undefined
-  let queue: Promise<unknown> = Promise.resolve()
-  const broadcast = <T>(send: (nonce: number) => Promise<T>): Promise<T> => {
+  // The sender waits for inclusion; x402 asks for the receipt right after, by hash.
+  const receipts = new Map<Hex, TransactionReceipt | undefined>()
+  const broadcast = async (tx: { to: `0x${string}`; data: Hex; gas: bigint }): Promise<Hex> => {
     const trace = traces.getStore()
     if (trace !== undefined) trace.broadcast = true
-    const run = queue.then(async () => {
-      for (let attempt = 1; ; attempt++) {
-        nextNonce ??= await wallet.getTransactionCount({ address: account.address, blockTag: 'pending' })
-        const nonce = nextNonce
-        try {
-          const result = await send(nonce)
-          nextNonce = nonce + 1
-          return result
-        } catch (err) {
-          nextNonce = undefined
-          if (!nonceRefused(err) || attempt >= 3) throw err
-        }
-      }
-    })
-    queue = run.catch(() => undefined)
-    return run
+    const { hash, receipt } = await sender.send(tx)
+    receipts.set(hash, receipt)
+    return hash
   }
 
   const signer = toFacilitatorEvmSigner(
     {
-      address: account.address,
+      address: sender.address,
       // viem's readContract takes no gas cap, so the read is an eth_call of our own with one.
       readContract: async (a) => {
         const { to, data, abi } = contractCall(a)
         try {
-          const { data: returned } = await wallet.call({ to, data, gas: gasLimit })
+          const { data: returned } = await client.call({ to, data, gas: gasLimit })
           return decodeFunctionResult({ abi, functionName: a.functionName, data: returned ?? '0x' })
         } catch (err) {
           markGasLimit(err)
@@ -150,41 +110,44 @@ export function createRelayerSigner(options: {
       verifyTypedData: async () => {
         throw new Error('verifyTypedData is not offered by the bounded relayer signer')
       },
-      // Estimate before a nonce is taken: viem's nonce manager takes one before it estimates and resets
-      // on a failed estimate, which leaves a gap behind the settlements in flight. The estimate is capped
-      // at the gas limit, and the transaction carries exactly the estimate: a payer's code cannot make it
-      // spend more whatever it does between the estimate and the inclusion.
+      // The estimate is capped at the gas limit, and the transaction carries exactly the estimate: a
+      // payer's code cannot make it spend more whatever it does between the estimate and the inclusion.
       writeContract: async (a) => {
         const { to, data } = contractCall(a)
-        const [gas, fees] = await Promise.all([
-          wallet.estimateGas({ account, to, data, gas: gasLimit }).catch((err: unknown) => {
+        const gas = await client
+          .estimateGas({ account: sender.address, to, data, gas: gasLimit })
+          .catch((err: unknown) => {
             markGasLimit(err)
             throw err
-          }),
-          wallet.estimateFeesPerGas(),
-        ])
+          })
         if (gas > gasLimit) {
           markGasLimit(new Error('out of gas'))
           throw new SettlementGasLimitError(`the settlement needs ${gas} gas, above the limit ${gasLimit}`)
         }
-        return broadcast((nonce) => wallet.sendTransaction({ to, data, gas, ...fees, nonce }))
+        return broadcast({ to, data, gas })
       },
-      sendTransaction: (a) => broadcast((nonce) => wallet.sendTransaction({ ...a, gas: gasLimit, nonce })),
-      // Asks for the receipt itself, not only on new blocks (see pollReceipt); bounded like the x402
-      // signer's own wait, past which the settlement is reported pending. The receipt is kept on the trace.
+      sendTransaction: (a) => broadcast({ to: a.to, data: a.data, gas: gasLimit }),
+      // The sender already waited (bounded) for inclusion: its receipt is handed over; a transaction not
+      // seen included in that wait is reported pending at once (x402 turns the timeout into
+      // `settlement_pending`), never waited for twice. The receipt is kept on the trace.
       waitForTransactionReceipt: async (a) => {
-        const receipt = await pollReceipt(wallet, a.hash, {
-          intervalMs: options.pollingIntervalMs,
-          timeoutMs: options.settleTimeoutMs,
-        })
+        const known = receipts.has(a.hash)
+        const held = receipts.get(a.hash)
+        receipts.delete(a.hash)
+        const receipt =
+          held ??
+          (await pollReceipt(client, a.hash, {
+            intervalMs: options.pollingIntervalMs,
+            timeoutMs: known ? 0 : options.settleTimeoutMs,
+          }))
         const trace = traces.getStore()
         if (trace !== undefined) trace.receipt = receipt
         return receipt
       },
-      getCode: (a) => wallet.getCode(a),
+      getCode: (a) => client.getCode(a),
     },
     // The bounded wait: past it the settlement is reported pending, recorded, and reconciled later.
     { confirmationTimeoutMs: options.settleTimeoutMs },
   )
-  return { signer, relayer: account.address }
+  return { signer, relayer: sender.address }
 }

@@ -1,7 +1,7 @@
 import type { TransactionReceipt } from 'viem'
-import { type Settlement, SettlementNotAttemptedError } from './createFacilitator.js'
 import { GENERIC_FAILURE } from './facilitatorReasons.js'
 import { fromFacilitatorReason, type PaymentErrorCode } from './paymentError.js'
+import { type Settlement, SettlementNotAttemptedError } from './settlement.js'
 import type { SettlementOutcome } from './settlementOutcome.js'
 
 /**

@@ -7,6 +7,7 @@ import type { BuilderEnvelope } from '../../src/builders/txStep.js'
 import { DEVNET_LENDING_CATALOG } from '../../src/chain/lendingCatalog.js'
 import { TOKENIZED_STOCKS } from '../../src/chain/tokenizedStocks.js'
 import { ownerWallet } from '../helpers/builderCalls.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   faultyRpcProxy,
@@ -86,7 +87,7 @@ async function paidCall(on: Instance, who: Wallet, path: string, body?: unknown)
   const text = await res.text()
   let code: string | undefined
   try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code
+    code = errorOf(JSON.parse(text))?.code
   } catch {
     code = undefined
   }
@@ -104,7 +105,7 @@ const refusal = (o: Outcome) => ({ status: o.status, code: o.code, charged: o.ch
 async function payRaw(url: string, payload: PaymentPayload) {
   const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
   const json = (await res.json()) as { error?: { code?: string } }
-  return { status: res.status, code: json.error?.code }
+  return { status: res.status, code: errorOf(json)?.code }
 }
 
 /** Waits until the payer's rows are exactly `n` settled, served ones of `amount` each. */

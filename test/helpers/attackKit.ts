@@ -25,6 +25,7 @@ import type { ErrorBody } from '../../src/errors.js'
 import { USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
 import { RECEIPT } from './chainChecks.js'
 import { testContracts } from './compileSolidity.js'
+import { errorOf } from './errorOf.js'
 import { encodePayment, type ServiceWorld } from './serviceWorld.js'
 
 /** What a test reads of an answer: the status, the error code, the body (JSON, else its text), the headers. */
@@ -49,7 +50,7 @@ export async function send<B = Partial<ErrorBody> & Record<string, unknown>>(
   } catch {
     body = text
   }
-  const code = (body as Partial<ErrorBody> | null)?.error?.code
+  const code = errorOf(body)?.code
   return { status: res.status, code, body: body as B, headers: res.headers }
 }
 

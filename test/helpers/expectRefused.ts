@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { ErrorBody } from '../../src/errors.js'
+import { errorOf } from './errorOf.js'
 
 /** What a refusal must look like: the status, and the code, field, message and details where given. */
 export interface Refusal {
@@ -35,8 +35,6 @@ export interface RefusedAnswer {
   receipt?: string | null
 }
 
-const errorOf = (answer: RefusedAnswer) => (answer.body as Partial<ErrorBody> | null)?.error
-
 /**
  * Expects `call` refused as `want` says and free: charged nothing, no settlement receipt, every
  * `untouched` reading as it was. Returns the answer (its error to check further).
@@ -48,7 +46,7 @@ export async function expectRefused<A extends RefusedAnswer>(
   const readings = want.untouched ?? []
   const before = await Promise.all(readings.map((r) => ('before' in r ? r.before : r.read())))
   const answer = await (typeof call === 'function' ? call() : call)
-  const error = errorOf(answer)
+  const error = errorOf(answer.body)
   const label = `${want.name === undefined ? '' : `${want.name}: `}${JSON.stringify(error ?? answer.body).slice(0, 400)}`
   const witnesses =
     answer.charged !== undefined || answer.headers !== undefined || answer.receipt !== undefined

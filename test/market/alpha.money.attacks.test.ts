@@ -2,6 +2,7 @@ import type { PaymentPayload } from '@x402/core/types'
 import { type Address, getAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
@@ -35,7 +36,7 @@ async function pay(url: string, payload: PaymentPayload): Promise<Answer> {
   const text = await res.text()
   let error: { code?: string; field?: string } | undefined
   try {
-    error = (JSON.parse(text) as { error?: { code?: string; field?: string } }).error
+    error = errorOf(JSON.parse(text))
   } catch {
     error = undefined
   }

@@ -6,6 +6,7 @@ import { type Address, decodeFunctionData, getAddress, type Hex, parseAbi } from
 import { afterAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import { challengeOf, encodePayment, signChallenge, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
@@ -35,7 +36,7 @@ async function pay(url: string, payload: PaymentPayload): Promise<Answer> {
   const text = await res.text()
   let code: string | undefined
   try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code
+    code = errorOf(JSON.parse(text))?.code
   } catch {
     code = undefined
   }

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
@@ -51,7 +52,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     const before = await sw.usdcBalance(who.account.address)
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pay(i % 2 ? a : b, path, header)))
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
-    expect(results.filter((r) => r.body.error?.code === 'payment_replayed')).toHaveLength(49)
+    expect(results.filter((r) => errorOf(r.body)?.code === 'payment_replayed')).toHaveLength(49)
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
     // One settled row in the shared ledger, seen alike from both instances (the outcome is written just
     // after the response, so wait for it).
@@ -89,7 +90,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     const before = await sw.usdcBalance(who.account.address)
     const replay = await pay(b, path, encodePayment(payload))
     expect(replay.status).toBe(402)
-    expect(replay.body.error?.code).toBe('payment_replayed')
+    expect(errorOf(replay.body)?.code).toBe('payment_replayed')
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
   })
 
@@ -105,7 +106,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     const nonceBefore = await sw.chain.getTransactionCount({ address: relayer })
     const results = await Promise.all(payloads.map((p, i) => pay(i % 2 ? a : b, path, encodePayment(p))))
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
-    expect(results.filter((r) => r.body.error?.code === 'payment_insufficient_funds')).toHaveLength(9)
+    expect(results.filter((r) => errorOf(r.body)?.code === 'payment_insufficient_funds')).toHaveLength(9)
     expect(await sw.chain.getTransactionCount({ address: relayer })).toBe(nonceBefore + 1)
     expect(await sw.usdcBalance(who.account.address)).toBe(0n)
   })

@@ -10,6 +10,7 @@ import type { ErrorBody } from '../../src/errors.js'
 import { propQuoteRoute } from '../../src/routes/prop/propQuote.js'
 import { send } from '../helpers/attackKit.js'
 import { authorize } from '../helpers/authorize.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
@@ -127,13 +128,13 @@ describe('x402 payment gate on the devnet', () => {
     expect(ok).toHaveLength(1)
     for (const r of results.filter((r) => r.status !== 200)) {
       expect(r.status).toBe(402)
-      expect(r.body.error.code).toBe('payment_replayed')
+      expect(errorOf(r.body)?.code).toBe('payment_replayed')
     }
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
     expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(1)
     // And once more, after it settled.
     const again = await sendHeader('/v1/prices?symbols=BTC', header)
-    expect(again.body.error.code).toBe('payment_replayed')
+    expect(errorOf(again.body)?.code).toBe('payment_replayed')
   })
 
   test('errors: tampered, wrong recipient, wrong network, wrong asset, expired, underpaid and unfunded payments get their own codes and move nothing', async () => {
@@ -171,18 +172,18 @@ describe('x402 payment gate on the devnet', () => {
     for (const [code, payload] of cases) {
       const res = await sendHeader(path, encodePayment(payload))
       expect(res.status, code).toBe(402)
-      expect(res.body.error.code, code).toBe(code)
+      expect(errorOf(res.body)?.code, code).toBe(code)
       expect(res.headers.get('payment-required'), code).toBeTruthy()
       expect(res.body.accepts, code).toBeDefined()
     }
     const garbage = await sendHeader(path, 'not-base64-json')
-    expect(garbage.body.error.code).toBe('payment_malformed')
+    expect(errorOf(garbage.body)?.code).toBe('payment_malformed')
 
     // A wallet without USDC signs a perfectly valid authorization; the chain refuses it at settlement.
     const broke = payerClient(generatePrivateKey())
     const unfunded = await sendHeader(path, encodePayment(await signChallenge(broke, challenge)))
     expect(unfunded.status).toBe(402)
-    expect(unfunded.body.error.code).toBe('payment_insufficient_funds')
+    expect(errorOf(unfunded.body)?.code).toBe('payment_insufficient_funds')
     // The raw RPC error (URL, revert reason, calldata) never reaches the caller.
     const raw = JSON.stringify(unfunded.body) + JSON.stringify([...unfunded.headers])
     expect(raw).not.toContain(sw.world.rpcUrl)

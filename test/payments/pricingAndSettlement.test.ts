@@ -3,6 +3,7 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { createTestClient, http } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import { challengeOf, encodePayment, payer, signChallenge, useWorld } from '../helpers/serviceWorld.js'
 import { withinOneWindow } from '../helpers/withinOneWindow.js'
@@ -66,7 +67,7 @@ describe('surge pricing', () => {
     // Without the signed quote, the old amount is simply too little now.
     const late = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': encodePayment(stripped) } })
     expect(late.status).toBe(402)
-    expect(((await late.json()) as { error: { code: string } }).error.code).toBe('payment_underpaid')
+    expect(errorOf(await late.json())?.code).toBe('payment_underpaid')
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
   })
 })

@@ -8,6 +8,7 @@ import { generatePrivateKey } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { createFacilitator } from '../../src/payments/createFacilitator.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   challengeOf,
@@ -135,9 +136,7 @@ describe('remote facilitator', () => {
       },
     })
     expect(refused.status).toBe(402)
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
-      'payment_insufficient_funds',
-    )
+    expect(errorOf(await refused.json())?.code).toBe('payment_insufficient_funds')
   })
 
   test('error: a facilitator that refuses the request (401) is a 503 that charges nothing; the authorization stays usable', async () => {
@@ -148,9 +147,7 @@ describe('remote facilitator', () => {
     const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
     const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
     expect(res.status).toBe(503)
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
-      'payment_facilitator_unavailable',
-    )
+    expect(errorOf(await res.json())?.code).toBe('payment_facilitator_unavailable')
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
     // Nothing can have been broadcast: the row fails, the claim and the funds are released.
     const [row] = await svc.services.deps.ledger.byPayer(who.account.address)
@@ -209,7 +206,7 @@ describe('remote facilitator', () => {
     const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
     const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
     expect(res.status).toBe(503)
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payment_settlement_unknown')
+    expect(errorOf(await res.json())?.code).toBe('payment_settlement_unknown')
     expect(res.headers.get('payment-response')).toBeNull()
     const rows = () => svc.services.deps.ledger.byPayer(who.account.address)
     expect((await rows()).at(-1)).toMatchObject({ status: 'pending', served: false })
@@ -220,7 +217,7 @@ describe('remote facilitator', () => {
     const again = await fetch(`${svc.url}${path}`, {
       headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) },
     })
-    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('payment_replayed')
+    expect(errorOf(await again.json())?.code).toBe('payment_replayed')
   })
 
   test('behavior: a refusal saying "already used" is checked against the chain: a copy that paid us still serves the call', async () => {

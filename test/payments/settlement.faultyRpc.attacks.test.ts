@@ -8,6 +8,7 @@ import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import type { PaymentRecord } from '../../src/store/ledger.js'
 import { cancelAuthorization } from '../helpers/attackKit.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import {
   faultyRpcProxy,
@@ -54,6 +55,7 @@ afterAll(async () => {
 })
 
 const RATE_LIMIT = { code: -32005, message: 'rate limit exceeded' }
+const METHOD_NOT_FOUND = { code: -32601, message: 'the method eth_sendRawTransactionSync does not exist' }
 const asList = (answer: RpcAnswer | RpcAnswer[]) => (Array.isArray(answer) ? answer : [answer])
 
 /** A read the settlement check or the reconciler makes (never one the gate needs to admit a payment). */
@@ -67,12 +69,16 @@ const settlementRead = (c: RpcCall) =>
       .includes(AUTHORIZATION_STATE))
 
 /**
- * The facilitator's own receipt polls (single requests) are rate-limited, so a settlement that lands is
+ * This RPC lacks `eth_sendRawTransactionSync` (so the relayer falls back to polling receipts) and the
+ * facilitator's own receipt polls (single requests) are rate-limited, so a settlement that lands is
  * served `settlement_pending`; batches holding a settlement read get `batch`'s treatment (or pass).
  */
 function faults(batch: Rule | null): Rule {
   return (body) => {
     if (!Array.isArray(body)) {
+      if (body.method === 'eth_sendRawTransactionSync') {
+        return { answer: { status: 200, body: { jsonrpc: '2.0', id: body.id, error: METHOD_NOT_FOUND } } }
+      }
       return body.method === 'eth_getTransactionReceipt'
         ? { answer: { status: 429, body: { jsonrpc: '2.0', id: body.id, error: RATE_LIMIT } } }
         : null
@@ -108,7 +114,7 @@ async function payRaw(url: string, payload: PaymentPayload): Promise<Paid> {
   const text = await res.text()
   let code: string | undefined
   try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code
+    code = errorOf(JSON.parse(text))?.code
   } catch {
     code = undefined
   }

@@ -29,6 +29,7 @@ export const BODY_ERRORS = [
 ] as const satisfies readonly ErrorCode[]
 export const PRICED_ERRORS = [
   ...(Object.keys(PAYMENT_ERRORS) as (keyof typeof PAYMENT_ERRORS)[]),
+  'payment_challenge_too_long',
   'payment_facilitator_unavailable',
   'payment_settlement_unknown',
 ] as const satisfies readonly ErrorCode[]

@@ -1,0 +1,238 @@
+import { type Hex, keccak256, type LocalAccount, type PublicClient, type TransactionReceipt } from 'viem'
+import { sendRawTransactionSync } from 'viem/actions'
+import { pollReceipt } from '../chain/pollReceipt.js'
+import type { FeeBook } from './feeBook.js'
+
+/** A transaction handed to the node: its receipt, or none when it was not seen included within the wait. */
+export interface SentTransaction {
+  hash: Hex
+  receipt: TransactionReceipt | undefined
+}
+
+/** The node refused the transaction: nothing was broadcast, and its nonce is reused or filled. */
+export class BroadcastRefusedError extends Error {
+  override readonly name = 'BroadcastRefusedError'
+}
+
+export interface RelayerSender {
+  readonly address: `0x${string}`
+  /** Signs `to`/`data` with exactly `gas`, broadcasts it and waits (bounded) for its inclusion. */
+  send(tx: { to: `0x${string}`; data: Hex; gas: bigint }): Promise<SentTransaction>
+}
+
+export interface RelayerSenderOptions {
+  account: LocalAccount
+  client: PublicClient
+  chainId: number
+  fees: FeeBook
+  /** How long a settlement waits for inclusion before it is reported pending. */
+  timeoutMs: number
+  /** Receipt polling, where the node lacks `eth_sendRawTransactionSync`. */
+  pollingIntervalMs: number
+}
+
+/** The node does not offer the method (error -32601, or a node that words it). */
+function methodMissing(err: unknown): boolean {
+  const { code, message } = rpcError(err)
+  return code === -32601 || /method not found|not supported|does not exist|unknown method/i.test(message)
+}
+
+/** The node answered, and its answer says the transaction is known: accepted earlier. */
+function alreadyKnown(err: unknown): boolean {
+  return /already known|already imported|known transaction/i.test(rpcError(err).message)
+}
+
+/** The node refused the transaction for its nonce: re-signing with a fresh one is safe. */
+function nonceRefused(err: unknown): boolean {
+  // A replacement refused: one of ours holds the nonce already (the counter is behind the pool).
+  return /nonce too low|lower than the current nonce|nonce has already been used|replacement transaction underpriced/i.test(
+    rpcError(err).message,
+  )
+}
+
+/** The node refused the transaction's fee (the base fee rose past the quote's headroom). */
+function feeRefused(err: unknown): boolean {
+  return /fee per gas less than|fee cap less than|feecap too low|less than block base fee/i.test(
+    rpcError(err).message,
+  )
+}
+
+/** EIP-7966: the transaction was accepted but not included within the timeout (error code 4). */
+function syncTimedOut(err: unknown): boolean {
+  const { code, message } = rpcError(err)
+  return code === 4 || /timed? ?out|timeout/i.test(message)
+}
+
+/** Our request's own timeout (viem's TimeoutError): the node had it for the whole wait. */
+function requestTimedOut(err: unknown): boolean {
+  for (let e = err as { name?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.name === 'TimeoutError') return true
+  }
+  return false
+}
+
+/** The node answered with a JSON-RPC error (as opposed to no answer at all: a dropped connection). */
+function nodeAnswered(err: unknown): boolean {
+  return rpcError(err).code !== undefined
+}
+
+function rpcError(err: unknown): { code: number | undefined; message: string } {
+  // viem wraps the node's error; its `cause` chain carries the JSON-RPC code.
+  let code: number | undefined
+  let message = ''
+  for (
+    let e = err as { code?: unknown; details?: unknown; message?: unknown; cause?: unknown } | undefined;
+    e;
+  ) {
+    if (code === undefined && typeof e.code === 'number') code = e.code
+    message += ` ${String(e.message ?? '')} ${String(e.details ?? '')}`
+    e = e.cause as typeof e
+  }
+  return { code, message }
+}
+
+/**
+ * The relayer's one way to put a transaction onchain (issue 24): nonces assigned here, so broadcasts
+ * are ordered by nonce but never wait for each other's inclusion (many settlements ride one block);
+ * fees from the fee book (refreshed per block, not read per transaction); and one round trip per
+ * transaction with `eth_sendRawTransactionSync` (EIP-7966: the node answers with the receipt, at a
+ * Flashblocks preconfirmation on Base), falling back to `eth_sendRawTransaction` and receipt polling on
+ * a node without it.
+ *
+ * A nonce the node refused is given back when nothing was signed after it, else filled with a 0-value
+ * self-transfer so the transactions queued behind it are not stuck. A nonce the node calls too low (the
+ * key was used elsewhere) is resynced from the node's pending count and the transaction re-signed.
+ * One key serves one instance: two instances counting nonces for one key would collide.
+ */
+export function createRelayerSender(options: RelayerSenderOptions): RelayerSender {
+  const { account, client, fees } = options
+  let next: number | undefined
+  let syncing: Promise<number> | undefined
+  let syncSupported = true
+
+  const takeNonce = async (): Promise<number> => {
+    if (next === undefined) {
+      syncing ??= client
+        .getTransactionCount({ address: account.address, blockTag: 'pending' })
+        .finally(() => {
+          syncing = undefined
+        })
+      const pending = await syncing
+      next ??= pending
+    }
+    return next++
+  }
+
+  // After the node took the transaction, a failed or slow receipt read only means "not seen included
+  // yet": pending, decided later from the chain, never a refusal.
+  const waitReceipt = async (hash: Hex): Promise<TransactionReceipt | undefined> => {
+    try {
+      return await pollReceipt(client, hash, {
+        intervalMs: options.pollingIntervalMs,
+        timeoutMs: options.timeoutMs,
+      })
+    } catch {
+      return undefined
+    }
+  }
+
+  const submit = async (serializedTransaction: Hex, hash: Hex): Promise<TransactionReceipt | undefined> => {
+    if (syncSupported) {
+      try {
+        // No timeout parameter: nodes disagree on its encoding (anvil refuses a number); the request's own
+        // timeout (the client transport's, SETTLE_TIMEOUT_MS) bounds the wait instead.
+        return await sendRawTransactionSync(client, { serializedTransaction, throwOnReceiptRevert: false })
+      } catch (err) {
+        if (!methodMissing(err)) throw err
+        syncSupported = false
+      }
+    }
+    await client.sendRawTransaction({ serializedTransaction })
+    return waitReceipt(hash)
+  }
+
+  const sign = async (tx: { to: `0x${string}`; data: Hex; gas: bigint; value?: bigint }, nonce: number) => {
+    const quote = await fees.fees()
+    const serialized = await account.signTransaction({
+      type: 'eip1559',
+      chainId: options.chainId,
+      to: tx.to,
+      data: tx.data,
+      value: tx.value ?? 0n,
+      gas: tx.gas,
+      nonce,
+      ...quote,
+    })
+    return { serialized, hash: keccak256(serialized) }
+  }
+
+  /** Gives nonce `n` back, or fills it when later nonces were signed already. */
+  const releaseNonce = (n: number) => {
+    if (next === n + 1) {
+      next = n
+      return
+    }
+    void (async () => {
+      const filler = await sign({ to: account.address, data: '0x', gas: 21_000n }, n)
+      await submit(filler.serialized, filler.hash)
+    })().catch(() => {
+      // The filler failed too: resync from the node, which knows what it holds.
+      next = undefined
+    })
+  }
+
+  return {
+    address: account.address,
+    async send(tx) {
+      let nonce: number | undefined
+      for (let attempt = 1; ; attempt++) {
+        nonce ??= await takeNonce()
+        let signed: { serialized: Hex; hash: Hex }
+        try {
+          signed = await sign(tx, nonce)
+        } catch (err) {
+          releaseNonce(nonce)
+          throw new BroadcastRefusedError('the settlement could not be signed', { cause: err })
+        }
+        try {
+          const receipt = await submit(signed.serialized, signed.hash)
+          if (receipt !== undefined) fees.observe(receipt.blockNumber)
+          return { hash: signed.hash, receipt }
+        } catch (err) {
+          // Accepted, not included in time: pending, decided later from the chain.
+          if (syncTimedOut(err) || alreadyKnown(err)) return { hash: signed.hash, receipt: undefined }
+          if (!nodeAnswered(err)) {
+            // No answer (a dropped connection): the node may hold it. Handing the same bytes over again
+            // is idempotent (same hash); "already known" means it was accepted.
+            try {
+              await client.sendRawTransaction({ serializedTransaction: signed.serialized })
+            } catch (again) {
+              // Known, or its nonce used (by this very transaction, mined meanwhile): wait for it.
+              if (!alreadyKnown(again) && !nonceRefused(again)) {
+                if (nodeAnswered(again)) releaseNonce(nonce)
+                throw new BroadcastRefusedError('the node did not take the settlement', { cause: again })
+              }
+            }
+            // Our own wait ran out: it is pending. A dropped connection: wait for it once more.
+            return {
+              hash: signed.hash,
+              receipt: requestTimedOut(err) ? undefined : await waitReceipt(signed.hash),
+            }
+          }
+          if (nonceRefused(err) && attempt < 3) {
+            next = undefined
+            nonce = undefined
+            continue
+          }
+          // Its nonce was not used: the same nonce again, with fees read afresh.
+          if (feeRefused(err) && attempt < 3) {
+            fees.forget()
+            continue
+          }
+          releaseNonce(nonce)
+          throw new BroadcastRefusedError('the node refused the settlement', { cause: err })
+        }
+      }
+    },
+  }
+}

@@ -1,0 +1,178 @@
+import { createPublicClient, createWalletClient, defineChain, type Hex, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type AnvilInstance, DEVNET_CHAIN_ID, freePort, startAnvil } from '../../src/devnet/anvil.js'
+import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { createFeeBook } from '../../src/payments/feeBook.js'
+import {
+  BroadcastRefusedError,
+  createRelayerSender,
+  type RelayerSender,
+} from '../../src/payments/relayerSender.js'
+import { faultyRpcProxy, type RpcCall, type RpcProxy } from '../helpers/faultyRpcProxy.js'
+
+// The relayer's sender against a real anvil mining a block every second (as Base does every 2 s), behind
+// a proxy that counts the methods it is asked and can play a node without eth_sendRawTransactionSync.
+
+const chain = defineChain({
+  id: DEVNET_CHAIN_ID,
+  name: 'devnet',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
+})
+
+let anvil: AnvilInstance
+let proxy: RpcProxy
+const calls: string[] = []
+let chainReads: PublicClient
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: await freePort(), blockTimeSeconds: 1 })
+  proxy = await faultyRpcProxy(anvil.url)
+  chainReads = createPublicClient({ chain, transport: http(anvil.url) })
+}, 60_000)
+
+afterAll(async () => {
+  await proxy?.close()
+  await anvil?.stop()
+})
+
+/** A sender on a fresh key (one per test: nonces stay independent), through the counting proxy. */
+function senderFor(keyIndex: number, timeoutMs = 10_000): { sender: RelayerSender; client: PublicClient } {
+  const client = createPublicClient({
+    chain,
+    transport: http(proxy.url, { timeout: timeoutMs, retryCount: 0 }),
+  })
+  const account = privateKeyToAccount((demoAccounts[keyIndex] as { privateKey: Hex }).privateKey)
+  const sender = createRelayerSender({
+    account,
+    client,
+    chainId: DEVNET_CHAIN_ID,
+    fees: createFeeBook(client, { maxAgeMs: 1_000 }),
+    timeoutMs,
+    pollingIntervalMs: 50,
+  })
+  return { sender, client }
+}
+
+/** Counts every method the proxy forwards (batches included); `extra` may answer some itself. */
+function counting(extra?: (call: RpcCall) => unknown | undefined) {
+  calls.length = 0
+  proxy.set((body) => {
+    for (const c of Array.isArray(body) ? body : [body]) calls.push(c.method)
+    if (!Array.isArray(body) && extra !== undefined) {
+      const answer = extra(body)
+      if (answer !== undefined) return { answer: { status: 200, body: answer } }
+    }
+    return null
+  })
+}
+const count = (method: string) => calls.filter((m) => m === method).length
+const self = (s: RelayerSender) => ({ to: s.address, data: '0x' as Hex, gas: 21_000n })
+
+describe('relayer sender', () => {
+  test('behavior: 40 concurrent sends take consecutive nonces, share blocks, and cost one round trip each', async () => {
+    const { sender } = senderFor(1)
+    const start = await chainReads.getTransactionCount({ address: sender.address })
+    counting()
+    const sent = await Promise.all(Array.from({ length: 40 }, () => sender.send(self(sender))))
+    expect(sent.every((s) => s.receipt?.status === 'success')).toBe(true)
+    const txs = await Promise.all(sent.map((s) => chainReads.getTransaction({ hash: s.hash })))
+    expect(txs.map((t) => t.nonce).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, i) => start + i),
+    )
+    // Nobody waited for another's inclusion: the 40 landed in a few one-second blocks.
+    expect(new Set(sent.map((s) => s.receipt?.blockNumber)).size).toBeLessThanOrEqual(3)
+    expect(count('eth_sendRawTransactionSync')).toBe(40)
+    expect(count('eth_getTransactionCount')).toBe(1)
+    // Fees come from the fee book (a block and a tip), not from a read per transaction.
+    expect(count('eth_getBlockByNumber')).toBeLessThanOrEqual(4)
+    expect(count('eth_estimateGas') + count('eth_gasPrice') + count('eth_getTransactionReceipt')).toBe(0)
+  })
+
+  test('behavior: on a node without eth_sendRawTransactionSync it falls back to sending and polling, and stops asking', async () => {
+    const { sender } = senderFor(2)
+    counting((c) =>
+      c.method === 'eth_sendRawTransactionSync'
+        ? { jsonrpc: '2.0', id: c.id, error: { code: -32601, message: 'the method does not exist' } }
+        : undefined,
+    )
+    const first = await sender.send(self(sender))
+    const second = await sender.send(self(sender))
+    for (const s of [first, second]) {
+      expect(s.receipt?.status).toBe('success')
+      expect((await chainReads.getTransactionReceipt({ hash: s.hash })).status).toBe('success')
+    }
+    expect(count('eth_sendRawTransactionSync')).toBe(1)
+    expect(count('eth_sendRawTransaction')).toBe(2)
+  })
+
+  test('behavior: a transaction the node refuses throws BroadcastRefusedError, and the transactions signed after it still land (its nonce filled)', async () => {
+    const { sender } = senderFor(3)
+    const start = await chainReads.getTransactionCount({ address: sender.address })
+    counting()
+    const results = await Promise.allSettled([
+      sender.send(self(sender)),
+      // Below the intrinsic gas of a transfer: the node refuses it outright.
+      sender.send({ ...self(sender), gas: 1_000n }),
+      sender.send(self(sender)),
+      sender.send(self(sender)),
+    ])
+    expect(results[1]?.status).toBe('rejected')
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(BroadcastRefusedError)
+    for (const i of [0, 2, 3]) {
+      const r = results[i] as PromiseFulfilledResult<Awaited<ReturnType<RelayerSender['send']>>>
+      expect(r.status).toBe('fulfilled')
+      expect(r.value.receipt?.status).toBe('success')
+    }
+    // Four nonces used: three transfers and the filler in the refused one's place.
+    await expect
+      .poll(() => chainReads.getTransactionCount({ address: sender.address }), { timeout: 5_000 })
+      .toBe(start + 4)
+  })
+
+  test('behavior: a nonce taken outside the sender is resynced from the node and the transaction re-signed', async () => {
+    const { sender } = senderFor(4)
+    await sender.send(self(sender))
+    const account = privateKeyToAccount((demoAccounts[4] as { privateKey: Hex }).privateKey)
+    const outside = createWalletClient({ account, chain, transport: http(anvil.url) })
+    const hash = await outside.sendTransaction({ to: account.address, value: 0n })
+    await chainReads.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+    const after = await sender.send(self(sender))
+    expect(after.receipt?.status).toBe('success')
+    const nonce = (await chainReads.getTransaction({ hash: after.hash })).nonce
+    expect(nonce).toBe((await chainReads.getTransactionCount({ address: sender.address })) - 1)
+  })
+
+  test('behavior: a base fee that jumps past the quoted fees gets the transaction re-signed with fresh fees, same nonce', async () => {
+    const { sender } = senderFor(6)
+    await sender.send(self(sender))
+    const start = await chainReads.getTransactionCount({ address: sender.address })
+    // 3 gwei from the next block: far past twice the quoted (idle devnet) base fee.
+    await chainReads.request({
+      method: 'anvil_setNextBlockBaseFeePerGas' as never,
+      params: ['0xb2d05e00'] as never,
+    })
+    counting()
+    const sent = await sender.send(self(sender))
+    expect(sent.receipt?.status).toBe('success')
+    expect((await chainReads.getTransaction({ hash: sent.hash })).nonce).toBe(start)
+    // Refused once, then the fees were read again before the second try.
+    expect(count('eth_sendRawTransactionSync')).toBe(2)
+    expect(count('eth_getBlockByNumber')).toBeGreaterThanOrEqual(1)
+  })
+
+  test('behavior: a transaction not included within the wait comes back pending (hash, no receipt) and lands later', async () => {
+    const { sender } = senderFor(5, 400)
+    await chainReads.request({ method: 'evm_setIntervalMining' as never, params: [0] as never })
+    try {
+      const sent = await sender.send(self(sender))
+      expect(sent.receipt).toBeUndefined()
+      expect(sent.hash).toMatch(/^0x[0-9a-f]{64}$/)
+      await chainReads.request({ method: 'evm_mine' as never })
+      expect((await chainReads.getTransactionReceipt({ hash: sent.hash })).status).toBe('success')
+    } finally {
+      await chainReads.request({ method: 'evm_setIntervalMining' as never, params: [1] as never })
+    }
+  })
+})
