@@ -44,7 +44,8 @@ export interface PaymentGate {
  * maps its outcomes to responses).
  *
  * Unpaid → 402 before any input validation. Paid (PAYMENT-SIGNATURE or its alias X-PAYMENT) → a retry
- * of a call already answered under the same payment identifier gets its stored answer → local checks (unproven payments count against the client's unpaid ceiling) → claim on the
+ * of a call already answered under the same payment identifier gets its stored answer → local checks
+ * (unproven payments count against the client's unpaid ceiling) → the payment identifier taken → claim on the
  * authorization → the wallet's paid ceiling → funds reserved against its balance → handler → settle
  * only if the handler answered < 400 → served with the receipt (PAYMENT-RESPONSE and X-PAYMENT-RESPONSE).
  * Every refusal is a 402 with a specific code and a fresh challenge; a failed handler keeps its own
@@ -223,9 +224,9 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
 
   /**
    * A served call's answer is stored before it leaves (a response lost after the settlement can be asked
-   * again); any other outcome charged nothing and stores nothing: the identifier is freed, a retry runs
-   * again. Best effort: a paid, served call never turns into an error over it (a retry then meets the
-   * authorization's claim, `payment_replayed`, never a second charge).
+   * again). A call not served stores nothing and frees the identifier: its retry runs again, and meets the
+   * authorization's claim (`payment_replayed`) wherever money moved or may have. Best effort: a paid,
+   * served call never turns into an error over it (its retry then meets that claim, never a second charge).
    */
   const settleRetry = async (request: GateRequest, retry: RetryKey, outcome: GateOutcome, ttlMs: number) => {
     if (outcome.kind === 'serve') {
