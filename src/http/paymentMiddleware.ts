@@ -6,7 +6,9 @@ import { unreachable } from '../errors.js'
 import type { EncodedChallenge } from '../payments/encodeChallenge.js'
 import type { GateOutcome } from '../payments/gateOutcome.js'
 import { createPaymentGate } from '../payments/paymentGate.js'
+import type { StoredAnswer } from '../payments/paymentRetries.js'
 import type { Route } from '../routes/route.js'
+import { bodyDigest } from './bodyDigest.js'
 import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'
 
@@ -28,6 +30,12 @@ export function paymentMiddleware(route: Route, deps: AppDeps): MiddlewareHandle
         await next()
         return c.res.status
       },
+      bodyDigest: () => bodyDigest(c, deps.config.bodyLimitBytes),
+      answer: async () => ({
+        status: c.res.status,
+        contentType: c.res.headers.get('content-type'),
+        body: await c.res.clone().text(),
+      }),
     })
     return respond(c, outcome)
   }
@@ -47,6 +55,8 @@ function respond(c: Context<AppEnv>, outcome: GateOutcome): Response | undefined
       setReceipt(c, outcome.receipt)
       c.header('Server-Timing', outcome.serverTiming)
       return undefined
+    case 'replay':
+      return replayResponse(c, outcome.answer)
     case 'pass':
       return undefined
     case 'error':
@@ -71,6 +81,13 @@ function challengeResponse(c: Context<AppEnv>, encoded: EncodedChallenge): Respo
     'PAYMENT-REQUIRED': encoded.header,
     'Cache-Control': 'no-store',
   })
+}
+
+/** A retry's answer: the stored one, as it first left (its status, body and receipt). */
+function replayResponse(c: Context<AppEnv>, answer: StoredAnswer): Response {
+  setReceipt(c, answer.receipt)
+  if (answer.contentType !== null) c.header('Content-Type', answer.contentType)
+  return c.body(answer.body, answer.status as 200)
 }
 
 function setReceipt(c: Context<AppEnv>, receipt: SettleResponse): void {

@@ -23,7 +23,8 @@ describe('challenge extensions', () => {
     const config = base()
     expect(config.builderCodes).toEqual([])
     const ext = challengeExtensions(getPricesRoute, config)
-    expect(Object.keys(ext)).toEqual(['bazaar'])
+    expect(Object.keys(ext)).toEqual(['bazaar', 'payment-identifier'])
+    expect(ext['payment-identifier']).toMatchObject({ info: { required: false } })
     expect(settlementExtensions(ext, { 'builder-code': { info: { a: 'bc_client' } } }, [])).toEqual({
       bazaar: ext.bazaar,
     })

@@ -5,6 +5,7 @@ import {
   MAX_CLIENT_SERVICE_CODES,
   MAX_SERVER_SERVICE_CODES,
 } from '@x402/extensions/builder-code'
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier'
 import type { Config } from '../config.js'
 import {
   type BazaarExtension,
@@ -18,14 +19,17 @@ export type ChallengeExtensions = Record<string, unknown>
 
 /**
  * Built once per route when the gate is created, never per request (the 402 path stays as fast as
- * without them): `bazaar` (discovery: how to call the route and what it answers) and, when
- * BUILDER_CODES is set, `builder-code` (ERC-8021 attribution of the settlement: our app code `a`, the
- * other configured codes as service codes `s`). Clients echo both into their payment payload.
+ * without them): `bazaar` (discovery: how to call the route and what it answers), `payment-identifier`
+ * (optional idempotency key: a retry with the same id and payment gets the stored answer, see
+ * paymentRetries.ts) and, when BUILDER_CODES is set, `builder-code` (ERC-8021 attribution of the
+ * settlement: our app code `a`, the other configured codes as service codes `s`). Clients echo them into
+ * their payment payload.
  */
 export function challengeExtensions(route: DescribedRoute, config: Config): ChallengeExtensions {
   const [appCode, ...serviceCodes] = config.builderCodes
   return {
     bazaar: bazaarExtension(route),
+    [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
     ...(appCode === undefined
       ? {}
       : {

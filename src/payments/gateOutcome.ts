@@ -1,5 +1,6 @@
 import type { SettleResponse } from '@x402/core/types'
 import type { EncodedChallenge } from './encodeChallenge.js'
+import type { StoredAnswer } from './paymentRetries.js'
 
 /** One request as the payment gate sees it: plain values, whatever framework carried it. */
 export interface GateRequest {
@@ -14,6 +15,13 @@ export interface GateRequest {
   client: string
   /** Runs the route's handler once the payment is admitted; resolves to the status it answered. */
   next: () => Promise<number>
+  /**
+   * SHA-256 (hex) of the request body, '' without one; read within the body limit (a larger body throws
+   * the limit's error). Asked only of payments that carry a payment identifier.
+   */
+  bodyDigest: () => Promise<string>
+  /** The handler's answer as it stands (after `next`): kept for the retries of a paid call with an identifier. */
+  answer: () => Promise<Omit<StoredAnswer, 'receipt'>>
 }
 
 /**
@@ -28,6 +36,11 @@ export type GateOutcome =
   | { kind: 'refuse'; challenge: EncodedChallenge; discard: boolean }
   /** Paid (settled, or broadcast and pending): the route's answer stands, with the receipt and the gate's Server-Timing. */
   | { kind: 'serve'; receipt: SettleResponse; serverTiming: string }
+  /**
+   * A retry (same payment identifier, payment and request) of a call already paid and answered: its stored
+   * answer, with its receipt. The handler does not run and nothing is charged.
+   */
+  | { kind: 'replay'; answer: StoredAnswer }
   /** The route answered an error (≥ 400): its answer stands, and nothing is charged. */
   | { kind: 'pass' }
   /** A typed error for the error handler: a malformed `ref` (400), a ceiling (429), a store or the facilitator down (503) … */

@@ -39,7 +39,10 @@ export const PAYMENT_ERRORS = {
 
 export type PaymentErrorCode = keyof typeof PAYMENT_ERRORS
 
-/** The payment faults on our side (the classes below): never charged, and answered 503 rather than 402. */
+/**
+ * The gate's answers other than a 402 refusal (the classes below): faults on our side (503), a URL too long
+ * for its challenge (414), and the payment-identifier answers (409). Never charged.
+ */
 export const PAYMENT_FAULTS = {
   payment_challenge_too_long: {
     status: 414,
@@ -56,6 +59,18 @@ export const PAYMENT_FAULTS = {
     status: 503,
     meaning:
       'The settlement failed and may still land: the call was not served; do not reuse the authorization (a transfer that lands anyway is recorded paid and unserved, for a refund).',
+  },
+  payment_identifier_conflict: {
+    status: 409,
+    meaning:
+      'This wallet already used this payment identifier (`field`) with another payment or another request ' +
+      '(`details.differs`: `payment` or `request`); nothing was charged. Use a new identifier for a new call.',
+  },
+  payment_in_progress: {
+    status: 409,
+    meaning:
+      'The call this payment identifier and payment started is still being served; nothing more is charged. ' +
+      'Send the same request again after Retry-After to get its answer.',
   },
 } as const satisfies Record<string, { status: ErrorStatus; meaning: string }>
 
@@ -155,6 +170,42 @@ export class ChallengeTooLongError extends AppError {
         `header may carry: shorten the ${field === 'query' ? 'query string' : 'path'}. Nothing was charged.`,
       field,
       { headerLength, limit },
+    )
+  }
+}
+
+/** Where a payment's identifier sits in its payload (the `payment-identifier` extension's `info.id`). */
+export const PAYMENT_ID_FIELD = 'extensions.payment-identifier.info.id'
+
+/**
+ * The payer used this payment identifier for another payment or another request: the stored answer is not
+ * this request's, and this one is not run (it would be a second call under one identifier).
+ */
+export class PaymentIdentifierConflictError extends AppError {
+  override readonly name = 'PaymentIdentifierConflictError'
+  constructor(differs: 'payment' | 'request') {
+    super(
+      PAYMENT_FAULTS.payment_identifier_conflict.status,
+      'payment_identifier_conflict',
+      `This wallet already used this payment identifier with ${differs === 'payment' ? 'another payment authorization' : 'another request (method, path, query or body)'}. ` +
+        'Nothing was charged; use a new identifier for a new call.',
+      PAYMENT_ID_FIELD,
+      { differs },
+    )
+  }
+}
+
+/** A retry arrived while the call it repeats is still running: it must not run the handler a second time. */
+export class PaymentInProgressError extends AppError {
+  override readonly name = 'PaymentInProgressError'
+  readonly retryAfterSec = 1
+  constructor() {
+    super(
+      PAYMENT_FAULTS.payment_in_progress.status,
+      'payment_in_progress',
+      'The call started with this payment identifier and payment is still being served. Nothing more is charged; ' +
+        'send the same request again shortly to get its answer.',
+      PAYMENT_ID_FIELD,
     )
   }
 }

@@ -9,6 +9,14 @@ import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
 import type { GateOutcome, GateRequest } from './gateOutcome.js'
 import { CLAIM_GRACE_SECONDS } from './payerSettlements.js'
 import { ChallengeTooLongError, PaymentError } from './paymentError.js'
+import {
+  beginRetryable,
+  earlyRetry,
+  type RetryKey,
+  type RetryVerdict,
+  retryKeyOf,
+  storeAnswer,
+} from './paymentRetries.js'
 import type { PaymentServices } from './paymentServices.js'
 import { settleClaimed } from './settleClaimed.js'
 import { surgedAmount } from './surgeMeter.js'
@@ -35,8 +43,9 @@ export interface PaymentGate {
  * The x402 v2 gate in front of one priced route, free of any HTTP framework (src/http/paymentMiddleware.ts
  * maps its outcomes to responses).
  *
- * Unpaid → 402 before any input validation. Paid (PAYMENT-SIGNATURE or its alias X-PAYMENT) →
- * local checks (unproven payments count against the client's unpaid ceiling) → claim on the
+ * Unpaid → 402 before any input validation. Paid (PAYMENT-SIGNATURE or its alias X-PAYMENT) → a retry
+ * of a call already answered under the same payment identifier gets its stored answer → local checks
+ * (unproven payments count against the client's unpaid ceiling) → the payment identifier taken → claim on the
  * authorization → the wallet's paid ceiling → funds reserved against its balance → handler → settle
  * only if the handler answered < 400 → served with the receipt (PAYMENT-RESPONSE and X-PAYMENT-RESPONSE).
  * Every refusal is a 402 with a specific code and a fresh challenge; a failed handler keeps its own
@@ -114,6 +123,26 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
       return { kind: 'error', error: ref, discard: false }
     }
 
+    // A payment identifier (the `payment-identifier` extension) makes the call idempotent for its payer:
+    // the very same payment and request again get the stored answer, before any check (the clock or the
+    // price may have moved since) and before the authorization's claim (which refuses a copy).
+    let retry: RetryKey | undefined
+    try {
+      retry = await retryKeyOf(payment, request)
+    } catch (err) {
+      if (err instanceof PaymentError) return refuse(err, false)
+      throw err
+    }
+    // Replays and 409s are free traffic: they count against the sender's unpaid ceiling.
+    const retried = async (verdict: RetryVerdict): Promise<GateOutcome> => {
+      await limiter.unpaid(request.client)
+      return verdict.kind === 'replay'
+        ? { kind: 'replay', answer: verdict.answer }
+        : { kind: 'error', error: verdict.error, discard: false }
+    }
+    const early = retry === undefined ? undefined : await earlyRetry(state, retry)
+    if (early !== undefined) return retried(early)
+
     let checked: CheckedPayment
     try {
       checked = await checkPayment(payment, {
@@ -143,8 +172,18 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
 
     const claimKey = `auth:${checked.payer.toLowerCase()}:${checked.nonce.toLowerCase()}`
     const claimTtlMs = (Math.max(0, checked.validBefore - nowSec) + CLAIM_GRACE_SECONDS) * 1000
+    // The identifier is taken for this call on every instance (its record lives as long as the claim, so a
+    // retry within the authorization's validity finds it); a copy racing it, or another payment or request
+    // under the same identifier, is answered from what it finds.
+    if (retry !== undefined) {
+      const begun = await beginRetryable(state, retry, claimTtlMs)
+      if (begun !== undefined) return retried(begun)
+    }
     // A copy of an authorization in use or used proves nothing about who sends it.
-    if (!(await state.claim(claimKey, claimTtlMs))) return refuse(new PaymentError('payment_replayed'), false)
+    if (!(await state.claim(claimKey, claimTtlMs))) {
+      if (retry !== undefined) await state.release(retry.key)
+      return refuse(new PaymentError('payment_replayed'), false)
+    }
     const claimedMs = performance.now() - verifiedAt
 
     // From here on every exit either keeps the claim (money moved or may have) or releases it, and the
@@ -163,6 +202,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
       timing: { started, verifiedAt, claimedMs },
     })
     const { payer, nonce } = checked
+    let outcome = held.outcome
     try {
       await Promise.all([
         held.keepClaim ? undefined : state.release(claimKey),
@@ -176,9 +216,30 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
         ).catch((err: unknown) => services.logger.warn({ msg: 'funds book update failed', err })),
       ])
     } catch (err) {
-      return { kind: 'release_failed', error: err, decided: held.outcome }
+      outcome = { kind: 'release_failed', error: err, decided: held.outcome }
     }
-    return held.outcome
+    if (retry !== undefined) await settleRetry(request, retry, outcome, claimTtlMs)
+    return outcome
+  }
+
+  /**
+   * A served call's answer is stored before it leaves (a response lost after the settlement can be asked
+   * again). A call not served stores nothing and frees the identifier: its retry runs again, and meets the
+   * authorization's claim (`payment_replayed`) wherever money moved or may have. Best effort: a paid,
+   * served call never turns into an error over it (its retry then meets that claim, never a second charge).
+   */
+  const settleRetry = async (request: GateRequest, retry: RetryKey, outcome: GateOutcome, ttlMs: number) => {
+    if (outcome.kind === 'serve') {
+      try {
+        await storeAnswer(state, retry, { ...(await request.answer()), receipt: outcome.receipt }, ttlMs)
+        return
+      } catch (err) {
+        services.logger.warn({ msg: 'payment identifier: answer not stored', err })
+      }
+    }
+    await state
+      .release(retry.key)
+      .catch((err: unknown) => services.logger.warn({ msg: 'payment identifier: release failed', err }))
   }
 
   return {

@@ -27,6 +27,29 @@ describe.each(kinds)('shared state (%s)', (_kind, make, now) => {
     await state.release(key)
   })
 
+  test('putIfAbsent: one writer wins, the others read its value; put replaces; release and expiry drop it', async () => {
+    const state = make()
+    opened.push(state)
+    const key = `test:value:${randomUUID()}`
+    expect(await state.get(key)).toBeUndefined()
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => state.putIfAbsent(key, `v${i}`, 10_000)),
+    )
+    const winners = results.filter((r) => r === undefined)
+    expect(winners).toHaveLength(1)
+    const written = `v${results.indexOf(undefined)}`
+    expect(results.filter((r) => r !== undefined).every((r) => r === written)).toBe(true)
+    expect(await state.get(key)).toBe(written)
+    await state.put(key, 'replaced', 10_000)
+    expect(await state.putIfAbsent(key, 'other', 10_000)).toBe('replaced')
+    await state.release(key)
+    expect(await state.get(key)).toBeUndefined()
+    expect(await state.putIfAbsent(key, 'short', 1)).toBeUndefined()
+    clockMs += 5
+    await new Promise((r) => setTimeout(r, 5))
+    expect(await state.get(key)).toBeUndefined()
+  })
+
   test('hits count within one window and report the time to reset', async () => {
     const state = make()
     opened.push(state)

@@ -3,13 +3,21 @@ import { StoreUnavailableError } from '../errors.js'
 
 /**
  * Short-lived state that instances behind one load balancer must agree on: in-flight claims on payment
- * authorizations and rate-limit counters. In memory by default; in Redis when REDIS_URL is set.
+ * authorizations, rate-limit counters and the answers kept for retries (payment identifiers). In memory
+ * by default; in Redis when REDIS_URL is set.
  */
 export interface SharedState {
   readonly kind: 'memory' | 'redis'
   /** Atomically takes `key` for `ttlMs`; false when someone holds it already. */
   claim(key: string, ttlMs: number): Promise<boolean>
+  /** Drops `key` (a claim, or a value `put` or `putIfAbsent` stored). */
   release(key: string): Promise<void>
+  /** Atomically stores `value` under `key` for `ttlMs` unless `key` holds a value: then that value, unchanged. */
+  putIfAbsent(key: string, value: string, ttlMs: number): Promise<string | undefined>
+  /** Stores `value` under `key` for `ttlMs`, replacing what it held. */
+  put(key: string, value: string, ttlMs: number): Promise<void>
+  /** The value stored under `key` (undefined when none, or expired). */
+  get(key: string): Promise<string | undefined>
   /** Counts one hit in the fixed window `windowMs` that `key` names; returns the count and ms until reset. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>
   /** The current count of a `hit` window (0 when none), without counting. */
@@ -83,6 +91,7 @@ export function createSharedState(redisUrl: string | undefined, now: () => numbe
 
 export function createMemoryState(now: () => number = Date.now): SharedState {
   const entries = new Map<string, { count: number; expiresAt: number }>()
+  const values = new Map<string, { value: string; expiresAt: number }>()
   const books = new Map<
     string,
     { balance?: { amount: number; readAtMs: number; expiresAt: number }; entries: Map<string, BookEntry> }
@@ -109,10 +118,19 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
     if (++sweeps % 10_000 !== 0) return
     const t = now()
     for (const [key, entry] of entries) if (entry.expiresAt <= t) entries.delete(key)
+    for (const [key, entry] of values) if (entry.expiresAt <= t) values.delete(key)
     for (const [owner, b] of books) {
       for (const [id, e] of b.entries) if (e.expiresAt <= t) b.entries.delete(id)
       if (b.entries.size === 0 && (b.balance?.expiresAt ?? 0) <= t) books.delete(owner)
     }
+  }
+  const liveValue = (key: string) => {
+    const entry = values.get(key)
+    if (entry !== undefined && entry.expiresAt <= now()) {
+      values.delete(key)
+      return undefined
+    }
+    return entry?.value
   }
   return {
     kind: 'memory',
@@ -124,6 +142,21 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
     },
     async release(key) {
       entries.delete(key)
+      values.delete(key)
+    },
+    async putIfAbsent(key, value, ttlMs) {
+      const held = liveValue(key)
+      if (held !== undefined) return held
+      sweep()
+      values.set(key, { value, expiresAt: now() + ttlMs })
+      return undefined
+    },
+    async put(key, value, ttlMs) {
+      sweep()
+      values.set(key, { value, expiresAt: now() + ttlMs })
+    },
+    async get(key) {
+      return liveValue(key)
     },
     async hit(key, windowMs) {
       let entry = live(key)
@@ -165,6 +198,7 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
     },
     async close() {
       entries.clear()
+      values.clear()
       books.clear()
     },
   }
@@ -238,6 +272,19 @@ export function createRedisState(url: string, now: () => number = Date.now): Sha
     },
     async release(key) {
       await guard(redis.del(prefix + key))
+    },
+    async putIfAbsent(key, value, ttlMs) {
+      // SET NX GET (Redis 7): the value written, or the one already there, in one atomic step.
+      const held = await guard(
+        redis.set(prefix + key, value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX', 'GET'),
+      )
+      return held ?? undefined
+    },
+    async put(key, value, ttlMs) {
+      await guard(redis.set(prefix + key, value, 'PX', Math.max(1, Math.ceil(ttlMs))))
+    },
+    async get(key) {
+      return (await guard(redis.get(prefix + key))) ?? undefined
     },
     async hit(key, windowMs) {
       const reply = await guard(redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs)))

@@ -15,7 +15,7 @@ const PAYMENT_REFUSALS = Object.fromEntries(
 
 /**
  * Every error code the API can answer with, once: the generic ones (src/errors.ts), the payment gate's
- * (PAYMENT_ERRORS, answered 402, and its 503 faults), the builders' (BUILD_ERRORS and BUILDER_FAULTS) and
+ * (PAYMENT_ERRORS, answered 402, and PAYMENT_FAULTS: 503, 414, 409), the builders' (BUILD_ERRORS and BUILDER_FAULTS) and
  * the reads' (READ_ERRORS). A route lists the ones it answers by these keys (`Route.errors`); the OpenAPI
  * responses and the error lists of docs/ are generated from here (scripts/generateErrorDocs.ts).
  * test/errorCodes.test.ts checks the maps share no key.

@@ -12,7 +12,7 @@ import { ERROR_CODES, type ErrorCode } from './errorCodes.js'
  *   reads an upstream or the chain, and every operation has published a 502 since the first document, which
  *   may only grow, so the few that read neither keep it);
  * - a route with a body: `malformed_body`, `unsupported_media_type`, `body_too_large` (read before parsing);
- * - a priced route: every payment refusal (402, PAYMENT_ERRORS) and the gate's 503 faults;
+ * - a priced route: every payment refusal (402, PAYMENT_ERRORS) and the gate's other answers (PAYMENT_FAULTS);
  * - a builder: the engine's own checks of every bundle, `simulation_reverted` and `unlisted_target`.
  */
 export const EVERY_ROUTE_ERRORS = [
@@ -32,6 +32,8 @@ export const PRICED_ERRORS = [
   'payment_challenge_too_long',
   'payment_facilitator_unavailable',
   'payment_settlement_unknown',
+  'payment_identifier_conflict',
+  'payment_in_progress',
 ] as const satisfies readonly ErrorCode[]
 export const ENGINE_ERRORS = [
   'simulation_reverted',
