@@ -1,6 +1,7 @@
 import { encodePaymentResponseHeader } from '@x402/core/http'
 import type { SettleResponse } from '@x402/core/types'
 import type { Context, MiddlewareHandler } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppDeps } from '../deps.js'
 import { unreachable } from '../errors.js'
 import type { EncodedChallenge } from '../payments/encodeChallenge.js'
@@ -87,7 +88,8 @@ function challengeResponse(c: Context<AppEnv>, encoded: EncodedChallenge): Respo
 function replayResponse(c: Context<AppEnv>, answer: StoredAnswer): Response {
   setReceipt(c, answer.receipt)
   if (answer.contentType !== null) c.header('Content-Type', answer.contentType)
-  return c.body(answer.body, answer.status as 200)
+  // A served answer's own status (< 400, with a body), as the handler set it.
+  return c.body(answer.body, answer.status as ContentfulStatusCode)
 }
 
 function setReceipt(c: Context<AppEnv>, receipt: SettleResponse): void {
