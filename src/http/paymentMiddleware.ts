@@ -47,6 +47,9 @@ function respond(c: Context<AppEnv>, outcome: GateOutcome): Response | undefined
       setReceipt(c, outcome.receipt)
       c.header('Server-Timing', outcome.serverTiming)
       return undefined
+    case 'answer':
+      setReceipt(c, outcome.receipt)
+      return c.json(outcome.body as object, 200)
     case 'pass':
       return undefined
     case 'error':
