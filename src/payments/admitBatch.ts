@@ -160,6 +160,7 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     const settled = await settle(services, payload, requirements)
     if (settled instanceof Error) return { kind: 'error', error: settled, discard: false }
     if (!settled.success) return refused(settled.errorReason, false)
+    batch.noteRefundClaim()
     return { kind: 'answer', body: verified.skipHandler.body ?? {}, receipt: receiptOf(settled, payer) }
   }
 
@@ -250,9 +251,20 @@ function chargedTotal(settled: SettleResponse): bigint | undefined {
   return typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : undefined
 }
 
-/** The receipt: the scheme's answer (its `extra` carries the channel state the client books), with the payer. */
+/**
+ * The receipt: the scheme's answer (its `extra` carries the channel state the client books), with the
+ * payer; only the wire fields (the built-in facilitator's answer also holds the transaction's receipt).
+ */
 function receiptOf(settled: SettleResponse, payer: `0x${string}`): SettleResponse {
-  return { ...settled, payer: settled.payer ?? payer }
+  const { success, transaction, network, amount, extra } = settled
+  return {
+    success,
+    transaction,
+    network,
+    payer: settled.payer ?? payer,
+    ...(amount === undefined ? {} : { amount }),
+    ...(extra === undefined ? {} : { extra }),
+  }
 }
 
 function isSame(a: string, b: string): boolean {

@@ -27,6 +27,13 @@ export interface BatchRail {
   /** Runs the scheme's hooks around our facilitator: verifyPayment, settlePayment, cancellation. */
   readonly server: x402ResourceServer
   readonly manager: BatchSettlementChannelManager
+  /**
+   * Claims every claimable voucher (batches of maxClaimsPerBatch) and sweeps the claimed funds to payTo:
+   * what the interval does, on demand. Also sweeps what a refund claimed (outside the manager).
+   */
+  claimAndSweep(): Promise<{ claimTransactions: string[]; sweep: string | undefined }>
+  /** A refund claimed the channel's last voucher in its own transaction: the next round sweeps it. */
+  noteRefundClaim(): void
   /** Starts the interval claims and sweeps. */
   start(): void
   /** Stops them, claiming and sweeping what is left first (`flush`). */
@@ -87,6 +94,21 @@ export function createBatchRail(options: {
 
   // Requirements differ by amount only (surge moves it): a few kept, rebuilt when a new amount comes.
   const byAmount = new Map<bigint, PaymentRequirements>()
+  // The manager sweeps only after claims of its own; a refund's claim leaves funds claimed, unswept.
+  let refundClaimed = false
+  const claimAndSweep = async () => {
+    const owed = refundClaimed
+    refundClaimed = false
+    try {
+      const { claims, settle } = await manager.claimAndSettle({ maxClaimsPerBatch: batch.maxClaimsPerBatch })
+      const sweep = settle?.transaction ?? (owed ? (await manager.settle()).transaction : undefined)
+      return { claimTransactions: claims.map((c) => c.transaction), sweep }
+    } catch (err) {
+      refundClaimed ||= owed
+      throw err
+    }
+  }
+  let sweeper: NodeJS.Timeout | undefined
   return {
     scheme,
     server,
@@ -113,7 +135,19 @@ export function createBatchRail(options: {
       byAmount.set(amount, built)
       return built
     },
+    claimAndSweep,
+    noteRefundClaim() {
+      refundClaimed = true
+    },
     start() {
+      sweeper = setInterval(() => {
+        if (refundClaimed) {
+          void claimAndSweep().catch((err: unknown) =>
+            logger.warn({ msg: 'sweeping a refund claim failed', err }),
+          )
+        }
+      }, batch.claimIntervalMs)
+      sweeper.unref()
       manager.start({
         claimIntervalSecs: batch.claimIntervalMs / 1000,
         settleIntervalSecs: batch.claimIntervalMs / 1000,
@@ -124,6 +158,10 @@ export function createBatchRail(options: {
         onError: (err) => logger.warn({ msg: 'batch claim or sweep failed; retried on the next round', err }),
       })
     },
-    stop: (opts) => manager.stop(opts),
+    async stop(opts) {
+      clearInterval(sweeper)
+      await manager.stop()
+      if (opts?.flush === true) await claimAndSweep()
+    },
   }
 }
