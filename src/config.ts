@@ -51,6 +51,19 @@ export interface Config {
   lending: LendingCatalog
 }
 
+export interface BatchOptions {
+  /** How often vouchers are claimed (in batches of `maxClaimsPerBatch`, one transaction each) and swept to payTo. */
+  claimIntervalMs: number
+  maxClaimsPerBatch: number
+  /**
+   * The most gas one deposit, claim, sweep or refund transaction may use (built-in facilitator): a claim
+   * carries up to `maxClaimsPerBatch` vouchers, far more than one `exact` settlement.
+   */
+  gasLimit: bigint
+  /** The channel's withdraw delay the server asks for (seconds, 900 to 30 days): the payer's escape hatch. */
+  withdrawDelaySeconds: number
+}
+
 export interface PaymentOptions {
   /** Where UTIL is sent to buy prepaid credit (the challenge's `utilCredit.recipient`). */
   creditRecipient: `0x${string}`
@@ -70,6 +83,8 @@ export interface PaymentOptions {
   settlementGasLimit: bigint
   /** How long a payer whose settlement reverted onchain is refused (its calls count as unpaid traffic). */
   payerCooldownMs: number
+  /** x402 `batch-settlement`: the voucher claims, sweeps and refunds of the channel manager. */
+  batch: BatchOptions
   /**
    * How many settlements of payers with code (smart wallets, EIP-7702 EOAs) may revert within one
    * cool-down window before every payer with code is refused until the window ends.
@@ -183,6 +198,10 @@ const envSchema = z.object({
   FACILITATOR_HEADERS: z.string().optional(),
   SETTLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
   SETTLEMENT_GAS_LIMIT: z.coerce.number().int().min(60_000).max(2_000_000).default(150_000),
+  BATCH_CLAIM_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(60),
+  BATCH_MAX_CLAIMS: z.coerce.number().int().min(1).max(500).default(50),
+  BATCH_GAS_LIMIT: z.coerce.number().int().min(200_000).max(15_000_000).default(3_000_000),
+  BATCH_WITHDRAW_DELAY_SECONDS: z.coerce.number().int().min(900).max(2_592_000).default(900),
   PAYER_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   CODE_PAYER_REVERT_BUDGET: z.coerce.number().int().min(1).max(10_000).default(5),
   CHAIN_POLLING_MS: z.coerce.number().int().min(10).max(10_000).optional(),
@@ -307,6 +326,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       settleTimeoutMs: e.SETTLE_TIMEOUT_MS,
       settlementGasLimit: BigInt(e.SETTLEMENT_GAS_LIMIT),
       payerCooldownMs: e.PAYER_COOLDOWN_SECONDS * 1000,
+      batch: {
+        claimIntervalMs: Math.round(e.BATCH_CLAIM_INTERVAL_SECONDS * 1000),
+        maxClaimsPerBatch: e.BATCH_MAX_CLAIMS,
+        gasLimit: BigInt(e.BATCH_GAS_LIMIT),
+        withdrawDelaySeconds: e.BATCH_WITHDRAW_DELAY_SECONDS,
+      },
       codePayerRevertBudget: e.CODE_PAYER_REVERT_BUDGET,
       // Base makes a block every 2 s; the automining devnet answers at once.
       pollingIntervalMs: e.CHAIN_POLLING_MS ?? (devnet ? 25 : 250),

@@ -9,6 +9,7 @@ import type { AppDeps } from './deps.js'
 import type { Logger } from './logger.js'
 import { createLendingChain } from './market/lendingChain.js'
 import { createMarketData } from './market/marketData.js'
+import { createBatchRail } from './payments/batchRail.js'
 import { createCodeCache } from './payments/codeCache.js'
 import { createFacilitator, type SettleDeadline } from './payments/createFacilitator.js'
 import { createFundsGuard } from './payments/fundsGuard.js'
@@ -22,7 +23,9 @@ import { createDatabase } from './store/database.js'
 import { createLedger } from './store/ledger.js'
 import { migrate } from './store/migrations.js'
 import { readPgliteTemplate } from './store/pgliteTemplate.js'
+import { createRedisChannelStorage } from './store/redisChannelStorage.js'
 import { createSharedState } from './store/sharedState.js'
+import { createSqlChannelStorage } from './store/sqlChannelStorage.js'
 
 const FAST_RECONCILE_MS = 2_000
 const FAST_RECONCILE_ROUNDS = 4
@@ -62,6 +65,17 @@ export async function createServices(
   }
   const chain = createChainClient(config.rpcUrl, config.rpcBatchSize)
   const ledger = createLedger(db)
+  const facilitator = createFacilitator(config, settleDeadline)
+  // batch-settlement channels live where instances meet: Redis when configured, else the ledger's database.
+  const channelRedis =
+    config.storage.redisUrl === undefined ? undefined : createRedisChannelStorage(config.storage.redisUrl)
+  const batch = createBatchRail({
+    config,
+    facilitator,
+    storage: channelRedis?.storage ?? createSqlChannelStorage(db),
+    logger,
+    clock,
+  })
   const deps: AppDeps = {
     config,
     logger,
@@ -71,7 +85,8 @@ export async function createServices(
     ledger,
     state,
     limiter: createRateLimiter(state, config.rateLimits, clock),
-    facilitator: createFacilitator(config, settleDeadline),
+    facilitator,
+    batch,
     funds: createFundsGuard(
       state.funds,
       (owner) =>
@@ -154,17 +169,24 @@ export async function createServices(
     soon.unref()
   }
   deps.reconcileSoon = reconcileSoon
+  batch.start()
   return {
     deps,
     reconcile,
     async close() {
       clearInterval(timer)
       clearTimeout(soon)
+      // The vouchers taken so far are claimed and swept before the process lets go (best effort: what is
+      // left stays in the channel storage for the next start).
+      await batch
+        .stop({ flush: true })
+        .catch((err: unknown) => logger.warn({ msg: 'batch flush failed', err }))
       await queued
       await running
       // Outcomes recorded after their response must reach the books before the store closes.
       await ledger.drain()
       await state.close()
+      channelRedis?.close()
       await db.close()
     },
   }

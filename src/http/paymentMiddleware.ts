@@ -58,6 +58,9 @@ function respond(c: Context<AppEnv>, outcome: GateOutcome): Response | undefined
       return undefined
     case 'replay':
       return replayResponse(c, outcome.answer)
+    case 'answer':
+      setReceipt(c, outcome.receipt)
+      return c.json(outcome.body as object, 200)
     case 'pass':
       return undefined
     case 'error':

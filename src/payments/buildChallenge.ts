@@ -21,6 +21,8 @@ export interface ChallengeInput {
   ref?: `0x${string}` | undefined
   /** Signed quote (see quoteToken.ts), echoed back by the client so the amount stays payable. */
   quote?: string | undefined
+  /** The `batch-settlement` entry at the same amount (x402's server scheme builds it: batchRail.ts), offered second. */
+  batch?: PaymentRequirements | undefined
 }
 
 /** The 402 body: the x402 v2 PaymentRequired object plus the `promote` and `utilCredit` siblings. */
@@ -40,7 +42,8 @@ export type Challenge = PaymentRequired & {
 }
 
 /**
- * Builds the challenge for one priced call. Pure: the caller supplies the quoted amount (base price times
+ * Builds the challenge for one priced call: `exact` (one EIP-3009 transfer per call) and, when offered,
+ * `batch-settlement` (one deposit, then a voucher per call, claimed in batches). Pure: the caller supplies the quoted amount (base price times
  * surge) and the URLs; the same object goes base64-encoded into PAYMENT-REQUIRED and, with the two
  * siblings, into the JSON body.
  */
@@ -60,7 +63,7 @@ export function buildChallenge(input: ChallengeInput): Challenge {
     x402Version: 2,
     error: 'Payment required',
     resource: { url: input.resourceUrl, description: input.description, mimeType: 'application/json' },
-    accepts: [accepts],
+    accepts: input.batch === undefined ? [accepts] : [accepts, input.batch],
     promote: {
       pitch: `Pay-per-call market data, alpha and unsigned calldata on Base, in USDC over x402. Refer agents with ?ref=${wallet}.`,
       shareUrl: `${base}/v1?ref=${wallet}`,

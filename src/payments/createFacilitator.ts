@@ -9,6 +9,7 @@ import {
   type SupportedResponse,
   VerifyError,
 } from '@x402/core/types'
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator'
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { BuilderCodeFacilitatorExtension } from '@x402/extensions/builder-code'
 import { createPublicClient, defineChain, type Hex, http } from 'viem'
@@ -143,10 +144,23 @@ export function createFacilitator(
   // the next settlement carrying the same bytes: a smart wallet that accepts any signature would have a
   // second authorization served on the first one's transfer (issue 22). Our gate never retries a
   // settlement (a pending row is decided by the reconciler from the chain), so nothing is remembered.
-  const core = new x402Facilitator().register(
-    NETWORK,
-    new ExactEvmScheme(signer, { pendingSettlementStore: FORGETFUL_STORE }),
-  )
+  // x402's batch-settlement facilitator on the same relayer (one sender: one nonce sequence), bounded by a
+  // gas ceiling of its own (a claim carries many vouchers). The relayer key is also the channels'
+  // receiverAuthorizer: it signs the claim batches and cooperative refunds it submits, and /supported
+  // advertises it, which is where the challenge's `extra.receiverAuthorizer` comes from.
+  const { signer: batchSigner } = createRelayerSigner({
+    client,
+    sender,
+    gasLimit: payments.batch.gasLimit,
+    pollingIntervalMs: payments.pollingIntervalMs,
+    settleTimeoutMs: payments.settleTimeoutMs,
+  })
+  const core = new x402Facilitator()
+    .register(NETWORK, new ExactEvmScheme(signer, { pendingSettlementStore: FORGETFUL_STORE }))
+    .register(
+      NETWORK,
+      new BatchSettlementEvmScheme(batchSigner, account, { pendingSettlementStore: FORGETFUL_STORE }),
+    )
   // ERC-8021: the settlement's calldata ends with the builder-code suffix (schema 2) built from the
   // payment's `builder-code` extension (our app code, see settlementExtensions); as the facilitator that
   // pays the gas we are also the wallet code `w`. Contracts ignore the trailing bytes.

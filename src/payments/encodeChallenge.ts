@@ -23,11 +23,13 @@ export interface ExtensionsJson {
 export function encodeChallenge(
   challenge: Challenge,
   extensionsJson: ExtensionsJson,
-  error?: { code: string; body: unknown },
+  error?: { code: string; body: unknown; wire?: string | undefined },
 ): EncodedChallenge {
   const { promote, utilCredit, extensions: _serializedApart, ...required } = challenge
   const header = withExtensions(
-    JSON.stringify(error === undefined ? required : { ...required, error: error.code }),
+    // `wire`: the x402 reason a scheme's client acts on (batch-settlement resumes a channel on its own
+    // cumulative-mismatch reason), where it has one; our code otherwise.
+    JSON.stringify(error === undefined ? required : { ...required, error: error.wire ?? error.code }),
     extensionsJson.header,
   )
   // The body is a valid x402 v2 PaymentRequired too (`error` a string: clients such as the Python SDK

@@ -41,6 +41,11 @@ export type GateOutcome =
    * answer, with its receipt. The handler does not run and nothing is charged.
    */
   | { kind: 'replay'; answer: StoredAnswer }
+  /**
+   * The payment itself was the request (a batch-settlement refund): the gate answers it, with its receipt,
+   * and the route's handler never runs. Nothing is charged.
+   */
+  | { kind: 'answer'; body: unknown; receipt: SettleResponse }
   /** The route answered an error (≥ 400): its answer stands, and nothing is charged. */
   | { kind: 'pass' }
   /** A typed error for the error handler: a malformed `ref` (400), a ceiling (429), a store or the facilitator down (503) … */

@@ -4,8 +4,9 @@ import { GAS_LIMIT_REASON } from './facilitatorReasons.js'
 /** Stable codes for every way a payment can be refused. Each answers 402 with a fresh challenge. */
 export const PAYMENT_ERRORS = {
   payment_malformed:
-    'The payment header is not a base64 x402 v2 PaymentPayload with an EIP-3009 authorization.',
-  payment_wrong_scheme: 'Only the "exact" scheme is accepted.',
+    'The payment header is not a base64 x402 v2 PaymentPayload with an EIP-3009 authorization (`exact`) or a ' +
+    'deposit, voucher or refund (`batch-settlement`).',
+  payment_wrong_scheme: 'Only the "exact" and "batch-settlement" schemes are accepted.',
   payment_wrong_network: 'Payments are accepted on eip155:8453 (Base) only.',
   payment_wrong_asset: 'The payment asset must be USDC at the address in the challenge.',
   payment_wrong_recipient: 'The authorization pays a different address than the challenge’s payTo.',
@@ -35,6 +36,21 @@ export const PAYMENT_ERRORS = {
     'A recent settlement from this wallet reverted onchain (its funds or its signature changed after the payment was accepted). Its payments are refused for a while; nothing was charged.',
   payment_payer_busy:
     'Another settlement from this wallet is still waiting for inclusion; a wallet settles one payment at a time. Nothing was charged; retry with a new authorization.',
+  payment_voucher_stale:
+    'The batch-settlement voucher does not follow the channel’s charged total (cumulative amount = charged so ' +
+    'far + this call’s price). The challenge’s batch-settlement entry carries the channel state to resume from; ' +
+    'nothing was charged.',
+  payment_voucher_exceeds_deposit:
+    'The batch-settlement voucher claims more than the channel holds: deposit more (a deposit payload) or ' +
+    'refund and open a new channel. Nothing was charged.',
+  payment_channel_busy:
+    'Another call on this batch-settlement channel is in flight; a channel serves one call at a time. Nothing ' +
+    'was charged; retry once it is answered.',
+  payment_channel_invalid:
+    'The batch-settlement channel does not match the challenge (receiver, receiverAuthorizer, token, ' +
+    'withdrawDelay or channel id), or is unknown to the service. Nothing was charged.',
+  payment_deposit_too_small:
+    'The batch-settlement deposit is below the challenge’s extra.minDeposit. Nothing was charged.',
 } as const
 
 export type PaymentErrorCode = keyof typeof PAYMENT_ERRORS
@@ -149,6 +165,55 @@ export function fromFacilitatorReason(reason: string | undefined): PaymentErrorC
       return 'payment_replayed'
     case 'invalid_exact_evm_insufficient_balance':
       return 'payment_insufficient_funds'
+    case GAS_LIMIT_REASON:
+      return 'payment_gas_limit_exceeded'
+    default:
+      return 'payment_settlement_failed'
+  }
+}
+
+/** x402 batch-settlement reasons (the server scheme's hooks and the facilitator's) mapped to our codes. */
+export function fromBatchReason(reason: string | undefined): PaymentErrorCode {
+  switch (reason) {
+    case 'invalid_batch_settlement_evm_cumulative_amount_mismatch':
+    case 'invalid_batch_settlement_evm_cumulative_below_claimed':
+    case 'invalid_batch_settlement_evm_charge_exceeds_signed_cumulative':
+      return 'payment_voucher_stale'
+    case 'invalid_batch_settlement_evm_cumulative_exceeds_balance':
+    case 'invalid_batch_settlement_evm_insufficient_balance':
+      return 'payment_voucher_exceeds_deposit'
+    case 'invalid_batch_settlement_evm_channel_busy':
+      return 'payment_channel_busy'
+    case 'invalid_batch_settlement_evm_deposit_below_min_deposit':
+      return 'payment_deposit_too_small'
+    case 'invalid_batch_settlement_evm_voucher_signature':
+    case 'invalid_batch_settlement_evm_receive_authorization_signature':
+      return 'payment_invalid_signature'
+    case 'invalid_batch_settlement_evm_receiver_mismatch':
+      return 'payment_wrong_recipient'
+    case 'invalid_batch_settlement_evm_token_mismatch':
+      return 'payment_wrong_asset'
+    case 'invalid_batch_settlement_evm_network_mismatch':
+      return 'payment_wrong_network'
+    case 'invalid_batch_settlement_evm_scheme':
+      return 'payment_wrong_scheme'
+    case 'invalid_batch_settlement_evm_payload_type':
+    case 'invalid_batch_settlement_evm_refund_payload':
+    case 'invalid_batch_settlement_evm_refund_amount_invalid':
+      return 'payment_malformed'
+    case 'invalid_batch_settlement_evm_payload_authorization_valid_before':
+      return 'payment_expired'
+    case 'invalid_batch_settlement_evm_payload_authorization_valid_after':
+      return 'payment_not_yet_valid'
+    case 'invalid_batch_settlement_evm_channel_id_mismatch':
+    case 'invalid_batch_settlement_evm_channel_id_invalid':
+    case 'invalid_batch_settlement_evm_receiver_authorizer_mismatch':
+    case 'invalid_batch_settlement_evm_withdraw_delay_mismatch':
+    case 'invalid_batch_settlement_evm_withdraw_delay_out_of_range':
+    case 'invalid_batch_settlement_evm_channel_not_found':
+    case 'invalid_batch_settlement_evm_missing_channel':
+    case 'invalid_batch_settlement_evm_refund_no_balance':
+      return 'payment_channel_invalid'
     case GAS_LIMIT_REASON:
       return 'payment_gas_limit_exceeded'
     default:

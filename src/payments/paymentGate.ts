@@ -1,6 +1,8 @@
+import type { PaymentRequirements } from '@x402/core/types'
 import { isAddress, isAddressEqual } from 'viem'
 import { address } from '../chain/fields.js'
 import { InvalidInputError } from '../errors.js'
+import { admitBatch } from './admitBatch.js'
 import type { DescribedRoute } from './bazaarExtension.js'
 import { buildChallenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { challengeExtensions, headerExtensions } from './challengeExtensions.js'
@@ -9,6 +11,7 @@ import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
 import type { GateOutcome, GateRequest } from './gateOutcome.js'
 import { CLAIM_GRACE_SECONDS } from './payerSettlements.js'
 import { ChallengeTooLongError, PaymentError } from './paymentError.js'
+import { paymentRail } from './paymentRail.js'
 import {
   beginRetryable,
   earlyRetry,
@@ -41,7 +44,8 @@ export interface PaymentGate {
 
 /**
  * The x402 v2 gate in front of one priced route, free of any HTTP framework (src/http/paymentMiddleware.ts
- * maps its outcomes to responses).
+ * maps its outcomes to responses). The challenge offers `exact` and `batch-settlement`; a payment goes down
+ * its scheme's rail (paymentRail.ts): the `exact` path below, or admitBatch.ts.
  *
  * Unpaid → 402 before any input validation. Paid (PAYMENT-SIGNATURE or its alias X-PAYMENT) → a retry
  * of a call already answered under the same payment identifier gets its stored answer → local checks
@@ -70,9 +74,11 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     request: GateRequest,
     amount: bigint,
     nowSec: number,
+    batch: PaymentRequirements | undefined,
     error?: PaymentError,
+    wire?: string,
   ): EncodedChallenge => {
-    const key = `${amount}|${nowSec}|${request.url}`
+    const key = `${amount}|${nowSec}|${batch === undefined ? '' : 'b'}|${request.url}`
     const reused = error === undefined && lastProbe?.key === key ? lastProbe.encoded : undefined
     if (reused !== undefined) return reused
     const url = new URL(request.url)
@@ -92,9 +98,10 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
           payTo: config.payTo,
           expiresAt: nowSec + MAX_TIMEOUT_SECONDS,
         }),
+        batch,
       }),
       extensionsJson,
-      error === undefined ? undefined : { code: error.code, body: error.toBody().error },
+      error === undefined ? undefined : { code: error.code, body: error.toBody().error, wire },
     )
     if (error === undefined) lastProbe = { key, encoded }
     return encoded
@@ -104,7 +111,9 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     const started = performance.now()
     const nowSec = Math.floor(services.clock() / 1000)
     const currentAmount = surgedAmount(baseAmount, surge.multiplier())
-    const challenge = (error?: PaymentError) => challengeOf(request, currentAmount, nowSec, error)
+    const batchAccept = await services.batch.requirements(currentAmount)
+    const challenge = (error?: PaymentError) =>
+      challengeOf(request, currentAmount, nowSec, batchAccept, error)
     // Until a payment is admitted (proven wallet, fresh authorization, funds reserved), it is unpaid
     // traffic of the client that sent it: before an RPC is spent on it the client must have unpaid room
     // left, and a refusal counts against that ceiling. A replayed, forged, unfunded or throwaway-key
@@ -123,6 +132,25 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
       return { kind: 'error', error: ref, discard: false }
     }
 
+    // One branch per way of paying; each admits, serves and books the call its own way.
+    const rail = paymentRail(payment)
+    if (rail.kind === 'batch') {
+      return admitBatch({
+        services,
+        decoded: rail.decoded,
+        scope,
+        requirements: batchAccept,
+        ref,
+        request,
+        challenge: (error, wire, batch) =>
+          challengeOf(request, currentAmount, nowSec, batch ?? batchAccept, error, wire),
+        refuse: async (encoded, discard) => {
+          await limiter.unpaid(request.client)
+          return { kind: 'refuse', challenge: encoded, discard }
+        },
+        started,
+      })
+    }
     // A payment identifier (the `payment-identifier` extension) makes the call idempotent for its payer:
     // the very same payment and request again get the stored answer, before any check (the clock or the
     // price may have moved since) and before the authorization's claim (which refuses a copy).
@@ -250,7 +278,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
         if (request.payment === undefined || request.method === 'HEAD') {
           const nowSec = Math.floor(services.clock() / 1000)
           const amount = surgedAmount(baseAmount, surge.multiplier())
-          const challenge = challengeOf(request, amount, nowSec)
+          const challenge = challengeOf(request, amount, nowSec, await services.batch.requirements(amount))
           // Only the unpaid path refuses a long URL: a paid request with one (its payment signed on a
           // shorter URL's challenge) is served or refused as any other, and a refusal's header stays far
           // below the 16 kB clients read.

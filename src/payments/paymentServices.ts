@@ -3,6 +3,7 @@ import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { Ledger } from '../store/ledger.js'
 import type { SharedState } from '../store/sharedState.js'
+import type { BatchRail } from './batchRail.js'
 import type { Facilitator } from './createFacilitator.js'
 import type { FundsGuard } from './fundsGuard.js'
 import type { PayerSettlements } from './payerSettlements.js'
@@ -24,6 +25,8 @@ export interface PaymentServices {
   state: SharedState
   limiter: RateLimiter
   facilitator: Facilitator
+  /** x402 `batch-settlement`: its server scheme, channel storage and claims (batchRail.ts). */
+  batch: BatchRail
   /** Payments in flight, reserved against each payer's USDC balance. */
   funds: FundsGuard
   /** One settlement in flight per payer, and the cool-down of payers whose settlement reverted. */

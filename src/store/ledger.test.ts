@@ -30,7 +30,7 @@ describe('ledger on PGlite', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-'))
     dirs.push(dir)
     const first = await createDatabase({ dataDir: dir })
-    expect(await migrate(first)).toEqual(['001_payments', '002_served_and_unpaid'])
+    expect(await migrate(first)).toEqual(['001_payments', '002_served_and_unpaid', '003_batch_settlement'])
     const ledger = createLedger(first)
     const id = await ledger.open(payment('0x01', REFERRER))
     expect(id).toBeTypeOf('number')

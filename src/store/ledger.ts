@@ -24,6 +24,8 @@ export interface PaymentRecord {
   errorCode: string | null
   /** Unix seconds after which the authorization can no longer settle. */
   validBefore: number
+  /** The x402 scheme that paid: `exact` (its own transfer) or `batch-settlement` (a voucher, claimed later). */
+  scheme: string
   createdAt: Date
 }
 
@@ -35,6 +37,20 @@ export interface OpenPayment {
   referrer: string | undefined
   payTo: string
   validBefore: number
+}
+
+/** A call paid by a committed voucher (or a deposit's first charge) on a batch-settlement channel. */
+export interface VoucherCall {
+  payer: string
+  /** The channel id: with `cumulative`, the row's unique key. */
+  channelId: string
+  /** The channel's charged total after this call (USDC atomic units). */
+  cumulative: bigint
+  route: string
+  amount: bigint
+  referrer: string | undefined
+  payTo: string
+  scheme: string
 }
 
 export interface ReferralStanding {
@@ -60,6 +76,12 @@ export interface Ledger {
    * row that is not `failed`: it was served before.
    */
   open(payment: OpenPayment): Promise<number | undefined>
+  /**
+   * Records a call paid by a voucher, settled for the books (the voucher is within the deposit, committed
+   * in the channel's storage; its claim comes later, in a batch). Keyed by channel and cumulative amount, so
+   * one charge is never booked twice; false when it already was.
+   */
+  recordVoucher(call: VoucherCall): Promise<boolean>
   /** The transfer is onchain. */
   settle(id: number, txHash: string): Promise<void>
   /** Nothing moved and nothing was served (a refused settlement). */
@@ -95,11 +117,12 @@ interface Row {
   pay_to: string | null
   error_code: string | null
   valid_before: string
+  scheme: string
   created_at: Date | string
 }
 
 const COLUMNS =
-  'id, payer, nonce, route, amount::text AS amount, referrer, tx_hash, status, served, pay_to, error_code, valid_before::text AS valid_before, created_at'
+  'id, payer, nonce, route, amount::text AS amount, referrer, tx_hash, status, served, pay_to, error_code, valid_before::text AS valid_before, scheme, created_at'
 
 export function createLedger(db: Queryable): Ledger {
   const inFlight = new Set<Promise<unknown>>()
@@ -152,6 +175,26 @@ export function createLedger(db: Queryable): Ledger {
       const row = rows[0]
       return row === undefined ? undefined : Number(row.id)
     },
+    recordVoucher: (call) =>
+      tracked(
+        db
+          .query<{ id: number | string }>(
+            `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before, pay_to, served, scheme)
+             VALUES ($1, $2, $3, $4, $5, 'settled', 0, $6, true, $7)
+             ON CONFLICT (payer, nonce) DO NOTHING
+             RETURNING id`,
+            [
+              call.payer.toLowerCase(),
+              `${call.channelId.toLowerCase()}:${call.cumulative}`,
+              call.route,
+              call.amount.toString(),
+              call.referrer?.toLowerCase() ?? null,
+              call.payTo.toLowerCase(),
+              call.scheme,
+            ],
+          )
+          .then((r) => r.rows.length === 1),
+      ),
     settle: (id, txHash) => tracked(update(id, 'settled', txHash, null)),
     fail: (id, errorCode, txHash) => tracked(update(id, 'failed', txHash ?? null, errorCode, false)),
     markPending: (id, txHash) => tracked(update(id, 'pending', txHash ?? null, null)),
@@ -209,6 +252,7 @@ function toRecord(r: Row): PaymentRecord {
     payTo: r.pay_to,
     errorCode: r.error_code,
     validBefore: Number(r.valid_before),
+    scheme: r.scheme,
     createdAt: new Date(r.created_at),
   }
 }

@@ -40,6 +40,20 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
         CHECK (status IN ('pending', 'settled', 'failed', 'unpaid'))
     `,
   },
+  {
+    // x402 batch-settlement: the server's record of each payment channel (ChannelStorage, one JSON record
+    // per channel; NULL once the channel is closed), and the scheme a ledger row was paid with. A voucher-paid
+    // call's row has no transfer of its own: the voucher is claimed with others in one transaction later.
+    id: '003_batch_settlement',
+    sql: `
+      CREATE TABLE batch_channels (
+        channel_id  TEXT PRIMARY KEY,
+        record      JSONB,
+        updated_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      ALTER TABLE payments ADD COLUMN scheme TEXT NOT NULL DEFAULT 'exact'
+    `,
+  },
 ]
 
 /** Arbitrary constant: instances starting together take turns applying migrations. */

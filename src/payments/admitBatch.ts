@@ -1,0 +1,272 @@
+import {
+  type PaymentPayload,
+  type PaymentRequirements,
+  SettleError,
+  type SettleResponse,
+} from '@x402/core/types'
+import { getAddress, isAddressEqual } from 'viem'
+import { z } from 'zod'
+import { NETWORK, USDC } from '../chain/network.js'
+import type { EncodedChallenge } from './encodeChallenge.js'
+import type { GateOutcome, GateRequest } from './gateOutcome.js'
+import {
+  FacilitatorUnavailableError,
+  fromBatchReason,
+  PaymentError,
+  SettlementUnknownError,
+} from './paymentError.js'
+import type { PaymentServices } from './paymentServices.js'
+
+const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`))
+const uintString = z.string().regex(/^\d{1,39}$/)
+const signature = z.string().regex(/^0x([0-9a-fA-F]{2})+$/)
+/**
+ * A batch-settlement payment as a client may send it: a deposit (opening or topping up the channel, with
+ * the call's voucher), a voucher, or a cooperative refund. Unknown members are dropped: a client never
+ * supplies what the server or the facilitator adds (claims, authorizer signatures).
+ */
+const batchPayloadSchema = z.object({
+  x402Version: z.literal(2),
+  accepted: z.object({
+    scheme: z.literal('batch-settlement'),
+    network: z.string(),
+    asset: z.string(),
+    amount: uintString,
+    payTo: z.string(),
+    maxTimeoutSeconds: z.number(),
+    extra: z.record(z.string(), z.unknown()).optional(),
+  }),
+  payload: z.object({
+    type: z.enum(['deposit', 'voucher', 'refund']),
+    channelConfig: z.object({
+      payer: hex(20),
+      payerAuthorizer: hex(20),
+      receiver: hex(20),
+      receiverAuthorizer: hex(20),
+      token: hex(20),
+      withdrawDelay: z.number().int().nonnegative(),
+      salt: hex(32),
+    }),
+    voucher: z.object({ channelId: hex(32), maxClaimableAmount: uintString, signature }),
+    deposit: z.object({ amount: uintString, authorization: z.record(z.string(), z.unknown()) }).optional(),
+    amount: uintString.optional(),
+  }),
+})
+
+export interface BatchAdmission {
+  services: PaymentServices
+  /** The decoded PAYMENT-SIGNATURE. */
+  decoded: unknown
+  /** `METHOD /path` of the route. */
+  scope: string
+  /** The batch-settlement entry of this request's challenge (undefined when the facilitator offers none). */
+  requirements: PaymentRequirements | undefined
+  ref: `0x${string}` | undefined
+  request: GateRequest
+  /** A fresh challenge naming `error`; `wire` is x402's reason, `batch` the batch entry as refused. */
+  challenge: (error: PaymentError, wire?: string, batch?: PaymentRequirements) => EncodedChallenge
+  /** A refusal of unpaid traffic (counted against the sender's unpaid ceiling). */
+  refuse: (challenge: EncodedChallenge, discard: boolean) => Promise<GateOutcome>
+  started: number
+}
+
+/**
+ * The gate's `batch-settlement` rail, run by x402's own server scheme hooks through @x402/core's resource
+ * server: a voucher is checked locally against the stored channel (signature, cumulative amount = charged
+ * so far + the price, within the deposit; no chain round trip while the mirrored channel state is fresh)
+ * and the channel is reserved for this call; a deposit is verified by the facilitator (an eth_call of the
+ * deposit). Then the handler; only if it answered < 400 is the charge committed (a voucher: in the channel
+ * storage, atomically; a deposit: onchain, then committed). A failed call releases the reservation and
+ * consumes nothing. A refund is the request itself: settled (claim of the last voucher + refund, one
+ * transaction) and answered without the handler.
+ */
+export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
+  const { services } = a
+  const { batch, config, limiter } = services
+  const parsed = batchPayloadSchema.safeParse(a.decoded)
+  if (!parsed.success) return a.refuse(a.challenge(new PaymentError('payment_malformed')), false)
+  const { accepted, payload: body } = parsed.data
+  if (a.requirements === undefined)
+    return a.refuse(a.challenge(new PaymentError('payment_wrong_scheme')), false)
+  if (accepted.network !== NETWORK)
+    return a.refuse(a.challenge(new PaymentError('payment_wrong_network')), false)
+  if (!/^0x[0-9a-fA-F]{40}$/.test(accepted.asset) || getAddress(accepted.asset) !== USDC) {
+    return a.refuse(a.challenge(new PaymentError('payment_wrong_asset')), false)
+  }
+  if (!isSame(accepted.payTo, config.payTo) || !isSame(body.channelConfig.receiver, config.payTo)) {
+    return a.refuse(a.challenge(new PaymentError('payment_wrong_recipient')), false)
+  }
+  const payer = getAddress(body.channelConfig.payer)
+  if (isAddressEqual(payer, config.payTo))
+    return a.refuse(a.challenge(new PaymentError('payment_self_payment')), false)
+  const referrer = a.ref !== undefined && !isAddressEqual(a.ref, payer) ? a.ref : undefined
+
+  const requirements = a.requirements
+  // One object from verify to settle: the scheme keeps this request's reservation under it.
+  const payload: PaymentPayload = {
+    x402Version: 2,
+    accepted: { ...accepted, network: NETWORK, extra: accepted.extra ?? {} },
+    payload: body,
+  }
+  const refused = async (reason: string | undefined, discard: boolean): Promise<GateOutcome> => {
+    const code = fromBatchReason(reason)
+    // A stale voucher gets the channel's state in the challenge's batch entry (x402's corrective 402): the
+    // official client resumes from it on its own.
+    let entry: PaymentRequirements | undefined
+    if (code === 'payment_voucher_stale') {
+      const copy = { ...requirements, extra: { ...requirements.extra } }
+      await batch.scheme
+        .enrichPaymentRequiredResponse({
+          requirements: [copy],
+          paymentPayload: payload,
+          resourceInfo: { url: a.request.url },
+          error: reason,
+          paymentRequiredResponse: { x402Version: 2, resource: { url: a.request.url }, accepts: [copy] },
+        })
+        .catch(() => undefined)
+      entry = copy
+    }
+    return a.refuse(a.challenge(new PaymentError(code), reason, entry), discard)
+  }
+
+  // A deposit is verified onchain (an eth_call) and a stale channel mirror is refreshed there: RPC work that
+  // unproven traffic pays for with its unpaid room.
+  if (body.type !== 'voucher') await limiter.unpaidRoom(a.request.client)
+  let verified: Awaited<ReturnType<typeof batch.server.verifyPayment>>
+  try {
+    verified = await batch.server.verifyPayment(payload, requirements)
+  } catch (err) {
+    return { kind: 'error', error: new FacilitatorUnavailableError({ cause: err }), discard: false }
+  }
+  if (!verified.isValid) return refused(verified.invalidReason, false)
+  const verifiedAt = performance.now()
+
+  const cancel = () =>
+    batch.server
+      .createPaymentCancellationDispatcher(payload, requirements)
+      .cancel({ reason: 'handler_failed' })
+      .catch((err: unknown) =>
+        services.logger.warn({ msg: 'releasing a batch channel reservation failed', err }),
+      )
+  try {
+    await limiter.paid(payer)
+  } catch (err) {
+    await cancel()
+    return { kind: 'error', error: err, discard: false }
+  }
+
+  if (verified.skipHandler !== undefined) {
+    // A refund: nothing to serve but the refund itself.
+    const settled = await settle(services, payload, requirements)
+    if (settled instanceof Error) return { kind: 'error', error: settled, discard: false }
+    if (!settled.success) return refused(settled.errorReason, false)
+    batch.noteRefundClaim()
+    return { kind: 'answer', body: verified.skipHandler.body ?? {}, receipt: receiptOf(settled, payer) }
+  }
+
+  services.surge.record()
+  const handlerStarted = performance.now()
+  let status: number
+  try {
+    status = await a.request.next()
+  } catch (err) {
+    await cancel()
+    throw err
+  }
+  const handlerMs = performance.now() - handlerStarted
+  if (status >= 400) {
+    await cancel()
+    return { kind: 'pass' }
+  }
+
+  const settleStarted = performance.now()
+  const settled = await settle(services, payload, requirements)
+  const settleMs = performance.now() - settleStarted
+  if (settled instanceof Error) return { kind: 'error', error: settled, discard: true }
+  if (!settled.success) return refused(settled.errorReason, true)
+
+  const charged = chargedTotal(settled)
+  if (charged !== undefined) {
+    services.ledger
+      .recordVoucher({
+        payer,
+        channelId: body.voucher.channelId,
+        cumulative: charged,
+        route: a.scope,
+        amount: BigInt(requirements.amount),
+        referrer,
+        payTo: config.payTo,
+        scheme: 'batch-settlement',
+      })
+      .then((fresh) => {
+        if (!fresh)
+          services.logger.error({ msg: 'a voucher charge was booked twice', channel: body.voucher.channelId })
+      })
+      .catch((err: unknown) => services.logger.error({ msg: 'ledger write of a voucher call failed', err }))
+  } else {
+    services.logger.error({
+      msg: 'a batch settlement answered without its charged total',
+      channel: body.voucher.channelId,
+    })
+  }
+  const serverTiming = [
+    ['gate', performance.now() - a.started - handlerMs - settleMs],
+    ['verify', verifiedAt - a.started],
+    ['handler', handlerMs],
+    ['settle', settleMs],
+  ]
+    .map(([name, ms]) => `${name};dur=${(ms as number).toFixed(3)}`)
+    .join(', ')
+  return { kind: 'serve', receipt: receiptOf(settled, payer), serverTiming }
+}
+
+/**
+ * The scheme's settlement: a voucher's charge committed in the channel storage (no chain), a deposit sent
+ * onchain then committed, a refund sent onchain. An abort by the scheme (the channel moved on meanwhile)
+ * is a refusal; anything thrown is a fault on our side: free for a voucher, unknown for a transaction.
+ */
+async function settle(
+  services: PaymentServices,
+  payload: PaymentPayload,
+  requirements: PaymentRequirements,
+): Promise<SettleResponse | Error> {
+  try {
+    return await services.batch.server.settlePayment(payload, requirements)
+  } catch (err) {
+    if (err instanceof SettleError) {
+      return { success: false, errorReason: err.errorReason, transaction: '', network: NETWORK }
+    }
+    services.logger.warn({ msg: 'batch settlement failed', err })
+    return (payload.payload as { type: string }).type === 'voucher'
+      ? new FacilitatorUnavailableError({ cause: err })
+      : new SettlementUnknownError()
+  }
+}
+
+/** The channel's charged total after this call, as the scheme reports it to the client. */
+function chargedTotal(settled: SettleResponse): bigint | undefined {
+  const state = (settled.extra as { channelState?: { chargedCumulativeAmount?: unknown } } | undefined)
+    ?.channelState
+  const value = state?.chargedCumulativeAmount
+  return typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : undefined
+}
+
+/**
+ * The receipt: the scheme's answer (its `extra` carries the channel state the client books), with the
+ * payer; only the wire fields (the built-in facilitator's answer also holds the transaction's receipt).
+ */
+function receiptOf(settled: SettleResponse, payer: `0x${string}`): SettleResponse {
+  const { success, transaction, network, amount, extra } = settled
+  return {
+    success,
+    transaction,
+    network,
+    payer: settled.payer ?? payer,
+    ...(amount === undefined ? {} : { amount }),
+    ...(extra === undefined ? {} : { extra }),
+  }
+}
+
+function isSame(a: string, b: string): boolean {
+  return /^0x[0-9a-fA-F]{40}$/.test(a) && isAddressEqual(a as `0x${string}`, b as `0x${string}`)
+}

@@ -1,0 +1,21 @@
+import { decodePaymentSignatureHeader } from '@x402/core/http'
+import { BATCH_SCHEME } from './batchRail.js'
+
+/**
+ * Which way of paying a payment header uses, decided before anything else is checked: each rail has its own
+ * admission (checkPayment + settleClaimed for `exact`, admitBatch for `batch-settlement`). Another rail (the
+ * UTIL credit, next) is one more member here and one more branch in the gate.
+ */
+export type PaymentRail = { kind: 'exact' } | { kind: 'batch'; decoded: unknown }
+
+export function paymentRail(header: string): PaymentRail {
+  let decoded: unknown
+  try {
+    decoded = decodePaymentSignatureHeader(header)
+  } catch {
+    // Unreadable: the exact rail refuses it as malformed, as it always has.
+    return { kind: 'exact' }
+  }
+  const scheme = (decoded as { accepted?: { scheme?: unknown } } | null)?.accepted?.scheme
+  return scheme === BATCH_SCHEME ? { kind: 'batch', decoded } : { kind: 'exact' }
+}
