@@ -1,4 +1,3 @@
-import { wrapFetchWithPayment } from '@x402/fetch'
 import {
   type Address,
   decodeFunctionData,
@@ -16,19 +15,19 @@ import type { AeroAddAction } from '../../src/builders/lpAeroAdd.js'
 import type { AeroRemoveAction } from '../../src/builders/lpAeroRemove.js'
 import type { UniAddAction } from '../../src/builders/lpUniAdd.js'
 import type { UniRemoveAction } from '../../src/builders/lpUniRemove.js'
-import type { BuilderEnvelope } from '../../src/builders/txStep.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import {
+  bareStep,
   broadcast,
   builderClient,
   expectEnvelope,
   ownerWallet,
-  type PaidAnswer,
+  rawPost,
   selectorOf,
 } from '../helpers/builderCalls.js'
 import { expectMined } from '../helpers/expectMined.js'
 import { expectEachRefused } from '../helpers/expectRefused.js'
-import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The liquidity builders (Uniswap v3 and Aerodrome) attacked as a hostile or careless caller would. The
 // money rules under test: the ETH sent as value is what the owner must hold; deadlines are `expiresAt` and
@@ -68,27 +67,6 @@ const balanceOf = (token: Address, who: Address) =>
 const floorSlippage = (amount: bigint, bps: number) => (amount * BigInt(10_000 - bps)) / 10_000n
 const gasPaid = (receipts: readonly TransactionReceipt[]) =>
   receipts.reduce((sum, r) => sum + r.gasUsed * r.effectiveGasPrice, 0n)
-
-/** Step `i`'s calldata without the builder-code suffix (the EIP-5792 form carries it bare). */
-const bare = (envelope: BuilderEnvelope<unknown>, i: number): Hex => {
-  const call = envelope.walletSendCalls.calls.at(i)
-  if (call === undefined) throw new Error(`no step ${i}`)
-  return call.data
-}
-
-/** A paid POST of a raw JSON text (what JSON.stringify cannot produce: 1e400, -0) from payer #8. */
-async function rawPost(path: string, text: string): Promise<PaidAnswer<unknown>> {
-  const who = payer(8)
-  const pay = wrapFetchWithPayment(fetch, who.client)
-  const before = await usdcOf(who.account.address)
-  const res = await pay(`${svc.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: text,
-  })
-  const body = (await res.json()) as PaidAnswer<unknown>['body']
-  return { status: res.status, body, charged: before - (await usdcOf(who.account.address)) }
-}
 
 describe('attacks on the liquidity builders', () => {
   test('attack: malformed liquidity bodies (ticks off the int24 range or fractional, fee as text, uint256+1, negative zero ticks) are 400 naming the field, free', async () => {
@@ -185,6 +163,8 @@ describe('attacks on the liquidity builders', () => {
     )
     // -0 is a tick of 0: accepted as the tick 0 (not a 500), and encoded as 0.
     const negZero = await rawPost(
+      sw,
+      svc,
       '/v1/tx/lp/uni/add',
       JSON.stringify(uni({ tickUpper: 600 })).replace('}', ',"tickLower":-0}'),
     )
@@ -217,7 +197,7 @@ describe('attacks on the liquidity builders', () => {
     const mint = res.body.steps.at(-1)
     expect(getAddress(mint?.to as Address)).toBe(NPM)
     expect(mint?.value).toBe('0')
-    const { args } = decodeFunctionData({ abi: npmAbi, data: bare(res.body, -1) })
+    const { args } = decodeFunctionData({ abi: npmAbi, data: bareStep(res.body, -1) })
     const m = (args as readonly [Record<string, unknown>])[0]
     expect(m).toMatchObject({
       token0: WETH,
@@ -360,7 +340,7 @@ describe('attacks on the liquidity builders', () => {
       burn: true,
     })
     expect(rm.status, JSON.stringify(rm.body)).toBe(200)
-    const calls = decodeFunctionData({ abi: npmAbi, data: bare(rm.body, 0) }).args[0] as Hex[]
+    const calls = decodeFunctionData({ abi: npmAbi, data: bareStep(rm.body, 0) }).args[0] as Hex[]
     const dec = decodeFunctionData({ abi: npmAbi, data: calls[0] as Hex })
     expect(dec.args[0]).toEqual({
       tokenId,
@@ -438,7 +418,7 @@ describe('attacks on the liquidity builders', () => {
     expect(
       add.body.steps.slice(0, -1).every((s) => s.value === '0' && getAddress(s.to) === getAddress(USDC)),
     ).toBe(true)
-    const { functionName, args } = decodeFunctionData({ abi: aeroAbi, data: bare(add.body, -1) })
+    const { functionName, args } = decodeFunctionData({ abi: aeroAbi, data: bareStep(add.body, -1) })
     expect(functionName).toBe('addLiquidityETH')
     expect(args).toEqual([
       getAddress(USDC),
@@ -478,7 +458,7 @@ describe('attacks on the liquidity builders', () => {
       ])
     }
     const r = rm.body.action
-    const dec = decodeFunctionData({ abi: aeroAbi, data: bare(rm.body, -1) })
+    const dec = decodeFunctionData({ abi: aeroAbi, data: bareStep(rm.body, -1) })
     expect(dec.functionName).toBe('removeLiquidityETH')
     expect(dec.args).toEqual([
       getAddress(USDC),

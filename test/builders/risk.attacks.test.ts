@@ -1,22 +1,21 @@
-import { wrapFetchWithPayment } from '@x402/fetch'
 import { type Address, decodeFunctionData, erc20Abi, type Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { riskDiamondAbi } from '../../src/builders/riskAbi.js'
 import type { RiskModifyAction } from '../../src/builders/riskModify.js'
 import type { RiskOpenAction } from '../../src/builders/riskOpen.js'
-import type { BuilderEnvelope } from '../../src/builders/txStep.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
 import {
+  bareStep,
   broadcast,
   builderClient,
   ownerWallet,
-  type PaidAnswer,
+  rawPost,
   selectorOf,
 } from '../helpers/builderCalls.js'
 import { eventually } from '../helpers/eventually.js'
 import { expectEachRefused } from '../helpers/expectRefused.js'
-import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The perp builders (gTrade v10) attacked as a hostile or careless caller would. The money rules under
 // test: a number the venue's integer fields cannot hold (uint16/24/32/64), or one that only the rounding to
@@ -50,27 +49,6 @@ const priceOf = async (pairIndex: number) =>
       args: [BigInt(pairIndex)],
     }),
   ) / 1e10
-
-/** Step `i`'s calldata without the builder-code suffix (the EIP-5792 form carries it bare). */
-const bare = (envelope: BuilderEnvelope<unknown>, i: number): Hex => {
-  const call = envelope.walletSendCalls.calls.at(i)
-  if (call === undefined) throw new Error(`no step ${i}`)
-  return call.data
-}
-
-/** A paid POST of a raw JSON text (what JSON.stringify cannot produce: 1e400, -0) from payer #8. */
-async function rawPost(path: string, text: string): Promise<PaidAnswer<unknown>> {
-  const who = payer(8)
-  const pay = wrapFetchWithPayment(fetch, who.client)
-  const before = await usdcOf(who.account.address)
-  const res = await pay(`${svc.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: text,
-  })
-  const body = (await res.json()) as PaidAnswer<unknown>['body']
-  return { status: res.status, body, charged: before - (await usdcOf(who.account.address)) }
-}
 
 describe('attacks on the perp builders', () => {
   test('attack: numbers the venue fields cannot hold (uint16/24/32/64, exponent notation, dust that encodes to 0) are a 400 naming the field, never a 500, free', async () => {
@@ -180,6 +158,8 @@ describe('attacks on the perp builders', () => {
     )
     // JSON that JSON.stringify never writes: 1e400 parses to Infinity.
     const inf = await rawPost(
+      sw,
+      svc,
       '/v1/tx/risk/open',
       `{"pairIndex":0,"long":true,"leverage":10,"collateralUsdc":100,"markPrice":1e400,"owner":"${me}"}`,
     )
@@ -223,6 +203,8 @@ describe('attacks on the perp builders', () => {
       markPrice: await priceOf(BTC),
     })
     const negZero = await rawPost(
+      sw,
+      svc,
       '/v1/tx/risk/open',
       JSON.stringify({ ...base, markPrice: await priceOf(BTC) }).replace('}', ',"tp":-0}'),
     )
@@ -354,7 +336,7 @@ describe('attacks on the perp builders', () => {
     })
     expect(opened.status, JSON.stringify(opened.body)).toBe(200)
     expect(opened.body.action).toMatchObject({ leverage: 10, collateral: '100000000' })
-    const { args } = decodeFunctionData({ abi: riskDiamondAbi, data: bare(opened.body, -1) })
+    const { args } = decodeFunctionData({ abi: riskDiamondAbi, data: bareStep(opened.body, -1) })
     expect(args[0]).toMatchObject({ leverage: 10_000, collateralAmount: 100_000_000n, user: me })
     const before = await usdcOf(me)
     await broadcast(sw.chain, wallet, opened.body)
@@ -385,7 +367,7 @@ describe('attacks on the perp builders', () => {
       const a = decodeFunctionData({ abi: erc20Abi, data: approve.data.slice(0, 138) as Hex })
       expect(a.args).toEqual([DIAMOND, topUp])
     }
-    const upd = decodeFunctionData({ abi: riskDiamondAbi, data: bare(lev.body, -1) })
+    const upd = decodeFunctionData({ abi: riskDiamondAbi, data: bareStep(lev.body, -1) })
     expect(upd.args).toEqual([trade.index, 7001])
     const mid = await usdcOf(me)
     await broadcast(sw.chain, wallet, lev.body)

@@ -125,3 +125,29 @@ export function expectEnvelope(
 
 /** The selector of a step (to tell approve steps from the action). */
 export const selectorOf = (data: string) => sliceHex(data as Hex, 0, 4)
+
+/** Step `i`'s calldata without the builder-code suffix (the EIP-5792 form carries it bare). */
+export function bareStep(envelope: BuilderEnvelope<unknown>, i: number): Hex {
+  const call = envelope.walletSendCalls.calls.at(i)
+  if (call === undefined) throw new Error(`no step ${i}`)
+  return call.data
+}
+
+/** A paid POST of a raw JSON text (what JSON.stringify cannot produce: 1e400, -0) from payer #8. */
+export async function rawPost(
+  sw: ServiceWorld,
+  svc: Instance,
+  path: string,
+  text: string,
+): Promise<PaidAnswer<unknown>> {
+  const who = payer(8)
+  const pay = wrapFetchWithPayment(fetch, who.client)
+  const before = await sw.usdcBalance(who.account.address)
+  const res = await pay(`${svc.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  })
+  const body = (await res.json()) as PaidAnswer<unknown>['body']
+  return { status: res.status, body, charged: before - (await sw.usdcBalance(who.account.address)) }
+}
