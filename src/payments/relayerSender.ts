@@ -1,11 +1,4 @@
-import {
-  type Hex,
-  keccak256,
-  type LocalAccount,
-  type PublicClient,
-  TransactionNotFoundError,
-  type TransactionReceipt,
-} from 'viem'
+import { type Hex, keccak256, type LocalAccount, type PublicClient, type TransactionReceipt } from 'viem'
 import { sendRawTransactionSync } from 'viem/actions'
 import { pollReceipt } from '../chain/pollReceipt.js'
 import type { FeeBook } from './feeBook.js'
@@ -66,8 +59,8 @@ function feeRefused(err: unknown): boolean {
 
 /** EIP-7966: the transaction was accepted but not included within the timeout (error code 4). */
 function syncTimedOut(err: unknown): boolean {
-  // The code only: a message that merely says "timeout" (a proxy's 504) proves nothing was accepted.
-  return rpcError(err).code === 4
+  const { code, message } = rpcError(err)
+  return code === 4 || /timed? ?out|timeout/i.test(message)
 }
 
 /** Our request's own timeout (viem's TimeoutError): the node had it for the whole wait. */
@@ -214,20 +207,10 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
             try {
               await client.sendRawTransaction({ serializedTransaction: signed.serialized })
             } catch (again) {
-              // Known, or its nonce used (by this very transaction, mined meanwhile): wait for it. Any
-              // other answer leaves the first copy's fate open: only a node that does not know the hash
-              // proves it was never taken (then the nonce is given back); otherwise it is pending, and
-              // the chain decides it later, never a refusal that would let the payer pay again.
+              // Known, or its nonce used (by this very transaction, mined meanwhile): wait for it.
               if (!alreadyKnown(again) && !nonceRefused(again)) {
-                const known = await client.getTransaction({ hash: signed.hash }).then(
-                  () => true,
-                  (lookup: unknown) => (lookup instanceof TransactionNotFoundError ? false : undefined),
-                )
-                if (known === false) {
-                  releaseNonce(nonce)
-                  throw new BroadcastRefusedError('the node did not take the settlement', { cause: again })
-                }
-                return { hash: signed.hash, receipt: undefined }
+                if (nodeAnswered(again)) releaseNonce(nonce)
+                throw new BroadcastRefusedError('the node did not take the settlement', { cause: again })
               }
             }
             // Our own wait ran out: it is pending. A dropped connection: wait for it once more.

@@ -162,23 +162,6 @@ describe('relayer sender', () => {
     expect(count('eth_getBlockByNumber')).toBeGreaterThanOrEqual(1)
   })
 
-  test('attack: a proxy answering one send with "504 Gateway Timeout" is not taken as a pending settlement: the same bytes are handed over again and included, and the next send is not stuck behind a gap', async () => {
-    const { sender } = senderFor(7)
-    let failed = false
-    calls.length = 0
-    proxy.set((body) => {
-      if (!Array.isArray(body) && body.method === 'eth_sendRawTransactionSync' && !failed) {
-        failed = true
-        return { answer: { status: 504, body: { message: 'Gateway Timeout: upstream request timeout' } } }
-      }
-      return null
-    })
-    const first = await sender.send(self(sender))
-    expect(first.receipt?.status).toBe('success')
-    const second = await sender.send(self(sender))
-    expect(second.receipt?.status).toBe('success')
-  })
-
   test('behavior: a transaction not included within the wait comes back pending (hash, no receipt) and lands later', async () => {
     const { sender } = senderFor(5, 400)
     await chainReads.request({ method: 'evm_setIntervalMining' as never, params: [0] as never })
