@@ -1,4 +1,11 @@
-import { type Hex, keccak256, type LocalAccount, type PublicClient, type TransactionReceipt } from 'viem'
+import {
+  type Hex,
+  keccak256,
+  type LocalAccount,
+  type PublicClient,
+  TransactionNotFoundError,
+  type TransactionReceipt,
+} from 'viem'
 import { sendRawTransactionSync } from 'viem/actions'
 import { pollReceipt } from '../chain/pollReceipt.js'
 import type { FeeBook } from './feeBook.js'
@@ -57,10 +64,15 @@ function feeRefused(err: unknown): boolean {
   )
 }
 
-/** EIP-7966: the transaction was accepted but not included within the timeout (error code 4). */
+/**
+ * EIP-7966: the transaction was accepted but not included within the timeout. The standard says error
+ * code 4; anvil answers -32603 "Transaction confirmation timeout". Either way the node itself answered in
+ * JSON-RPC: a proxy's HTTP 504 "Gateway Timeout" carries no JSON-RPC code and proves nothing was accepted
+ * (it is handled as a dropped connection: the same bytes again, then the node's word).
+ */
 function syncTimedOut(err: unknown): boolean {
   const { code, message } = rpcError(err)
-  return code === 4 || /timed? ?out|timeout/i.test(message)
+  return code === 4 || (code !== undefined && /confirmation timeout|timed out waiting/i.test(message))
 }
 
 /** Our request's own timeout (viem's TimeoutError): the node had it for the whole wait. */
@@ -107,6 +119,10 @@ function rpcError(err: unknown): { code: number | undefined; message: string } {
 export function createRelayerSender(options: RelayerSenderOptions): RelayerSender {
   const { account, client, fees } = options
   let next: number | undefined
+  // The lowest nonce a resync may return to: after "nonce too low" the node's pending count can lag
+  // behind nonces this sender has signed but not yet handed over, and reusing one would collide with (or
+  // replace) a settlement in flight.
+  let floor = 0
   let syncing: Promise<number> | undefined
   let syncSupported = true
 
@@ -118,7 +134,7 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
           syncing = undefined
         })
       const pending = await syncing
-      next ??= pending
+      next ??= Math.max(pending, floor)
     }
     return next++
   }
@@ -166,6 +182,13 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
     return { serialized, hash: keccak256(serialized) }
   }
 
+  /** true/false when the node says whether it holds the transaction; undefined when it cannot be asked. */
+  const knownToNode = (hash: Hex): Promise<boolean | undefined> =>
+    client.getTransaction({ hash }).then(
+      () => true,
+      (err: unknown) => (err instanceof TransactionNotFoundError ? false : undefined),
+    )
+
   /** Gives nonce `n` back, or fills it when later nonces were signed already. */
   const releaseNonce = (n: number) => {
     if (next === n + 1) {
@@ -176,7 +199,8 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
       const filler = await sign({ to: account.address, data: '0x', gas: 21_000n }, n)
       await submit(filler.serialized, filler.hash)
     })().catch(() => {
-      // The filler failed too: resync from the node, which knows what it holds.
+      // The filler failed too: resync from the node, which knows what it holds (the gap included).
+      floor = 0
       next = undefined
     })
   }
@@ -207,10 +231,16 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
             try {
               await client.sendRawTransaction({ serializedTransaction: signed.serialized })
             } catch (again) {
-              // Known, or its nonce used (by this very transaction, mined meanwhile): wait for it.
+              // Known, or its nonce used (by this very transaction, mined meanwhile): wait for it. Any
+              // other answer leaves the first copy's fate open: only a node that does not know the hash
+              // proves it was never taken (the nonce is then given back); otherwise it is pending and the
+              // chain decides it later, never a refusal that would let the payer pay a second time.
               if (!alreadyKnown(again) && !nonceRefused(again)) {
-                if (nodeAnswered(again)) releaseNonce(nonce)
-                throw new BroadcastRefusedError('the node did not take the settlement', { cause: again })
+                if ((await knownToNode(signed.hash)) === false) {
+                  releaseNonce(nonce)
+                  throw new BroadcastRefusedError('the node did not take the settlement', { cause: again })
+                }
+                return { hash: signed.hash, receipt: undefined }
               }
             }
             // Our own wait ran out: it is pending. A dropped connection: wait for it once more.
@@ -220,6 +250,7 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
             }
           }
           if (nonceRefused(err) && attempt < 3) {
+            floor = next ?? 0
             next = undefined
             nonce = undefined
             continue

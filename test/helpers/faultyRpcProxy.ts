@@ -21,7 +21,8 @@ export type Rule = (
   body: RpcCall | RpcCall[],
 ) =>
   | { answer: { status: number; body: unknown } }
-  | { rewrite: (answer: RpcAnswer | RpcAnswer[]) => unknown }
+  | { rewrite: (answer: RpcAnswer | RpcAnswer[]) => unknown; status?: number }
+  | { delayMs: number }
   | null
 export interface RpcProxy {
   url: string
@@ -43,11 +44,19 @@ export async function faultyRpcProxy(upstream: string): Promise<RpcProxy> {
         res.end(JSON.stringify(act.answer.body))
         return
       }
-      fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw })
+      const delayMs = act !== null && 'delayMs' in act ? act.delayMs : 0
+      new Promise((r) => setTimeout(r, delayMs))
+        .then(() =>
+          fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw }),
+        )
         .then(async (answer) => {
           let text = await answer.text()
-          if (act !== null) text = JSON.stringify(act.rewrite(JSON.parse(text) as RpcAnswer | RpcAnswer[]))
-          res.writeHead(answer.status, { 'content-type': 'application/json' })
+          let status = answer.status
+          if (act !== null && 'rewrite' in act) {
+            text = JSON.stringify(act.rewrite(JSON.parse(text) as RpcAnswer | RpcAnswer[]))
+            status = act.status ?? status
+          }
+          res.writeHead(status, { 'content-type': 'application/json' })
           res.end(text)
         })
         .catch((err: unknown) => res.writeHead(502).end(String(err)))

@@ -162,6 +162,88 @@ describe('relayer sender', () => {
     expect(count('eth_getBlockByNumber')).toBeGreaterThanOrEqual(1)
   })
 
+  test('attack: a proxy answering one send with "504 Gateway Timeout" is not taken as a pending settlement: the same bytes are handed over again and included, and the next send is not stuck behind a gap', async () => {
+    const { sender } = senderFor(7)
+    let failed = false
+    calls.length = 0
+    proxy.set((body) => {
+      if (!Array.isArray(body) && body.method === 'eth_sendRawTransactionSync' && !failed) {
+        failed = true
+        return { answer: { status: 504, body: { message: 'Gateway Timeout: upstream request timeout' } } }
+      }
+      return null
+    })
+    const first = await sender.send(self(sender))
+    expect(first.receipt?.status).toBe('success')
+    const second = await sender.send(self(sender))
+    expect(second.receipt?.status).toBe('success')
+  })
+
+  test('attack: a send whose answer is lost after the node took it, and whose resend the node answers with another error, is pending, never refused (a refusal would let the payer pay again), and its nonce is not filled over it', async () => {
+    const { sender } = senderFor(8)
+    await sender.send(self(sender))
+    const start = await chainReads.getTransactionCount({ address: sender.address })
+    proxy.set((body) => {
+      if (Array.isArray(body)) return null
+      // The node takes the transaction; its answer is lost on the way back (a 502 from the proxy).
+      if (body.method === 'eth_sendRawTransactionSync') return { rewrite: () => 'bad gateway', status: 502 }
+      if (body.method === 'eth_sendRawTransaction') {
+        return {
+          answer: {
+            status: 200,
+            body: { jsonrpc: '2.0', id: body.id, error: { code: -32005, message: 'rate limited' } },
+          },
+        }
+      }
+      return null
+    })
+    const sent = await sender.send(self(sender))
+    proxy.set(null)
+    expect(sent.receipt).toBeUndefined()
+    expect(
+      (await chainReads.waitForTransactionReceipt({ hash: sent.hash, pollingInterval: 50 })).status,
+    ).toBe('success')
+    expect((await chainReads.getTransaction({ hash: sent.hash })).nonce).toBe(start)
+    // The next send takes the following nonce: nothing was given back or filled over the one in flight.
+    const next = await sender.send(self(sender))
+    expect(next.receipt?.status).toBe('success')
+    expect((await chainReads.getTransaction({ hash: next.hash })).nonce).toBe(start + 1)
+  })
+
+  test('attack: after "nonce too low" the resync does not hand out a nonce still on its way to the node (no collision with a settlement in flight)', async () => {
+    const { sender } = senderFor(9)
+    await sender.send(self(sender))
+    // The key is used outside the sender: its counter is now one behind the node.
+    const account = privateKeyToAccount((demoAccounts[9] as { privateKey: Hex }).privateKey)
+    const outside = createWalletClient({ account, chain, transport: http(anvil.url) })
+    const hash = await outside.sendTransaction({ to: account.address, value: 0n })
+    await chainReads.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+    const start = await chainReads.getTransactionCount({ address: sender.address })
+    // The first send reaches the node at once (and is refused: nonce too low); the two signed after it
+    // are held on the way for 600 ms, so the node's pending count does not know them yet.
+    let seen = 0
+    counting()
+    proxy.set((body) => {
+      if (Array.isArray(body) || body.method !== 'eth_sendRawTransactionSync') return null
+      calls.push(body.method)
+      seen++
+      return seen === 2 || seen === 3 ? { delayMs: 600 } : null
+    })
+    const sent = await Promise.all([
+      sender.send(self(sender)),
+      sender.send(self(sender)),
+      sender.send(self(sender)),
+    ])
+    proxy.set(null)
+    expect(sent.every((s) => s.receipt?.status === 'success')).toBe(true)
+    const nonces = await Promise.all(
+      sent.map(async (s) => (await chainReads.getTransaction({ hash: s.hash })).nonce),
+    )
+    expect([...nonces].sort((a, b) => a - b)).toEqual([start, start + 1, start + 2])
+    // One refusal and three sends that landed: no second collision on the held nonces.
+    expect(count('eth_sendRawTransactionSync')).toBe(4)
+  })
+
   test('behavior: a transaction not included within the wait comes back pending (hash, no receipt) and lands later', async () => {
     const { sender } = senderFor(5, 400)
     await chainReads.request({ method: 'evm_setIntervalMining' as never, params: [0] as never })
