@@ -14,12 +14,12 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { createPublicClient, encodeFunctionData, erc20Abi, type Hex, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createApp } from '../src/app.js'
 import { USDC } from '../src/chain/network.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
 import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
+import { createHttpService } from '../src/httpService.js'
 import { createLogger } from '../src/logger.js'
 import { createFeeBook } from '../src/payments/feeBook.js'
 import { createRelayerSender } from '../src/payments/relayerSender.js'
@@ -72,7 +72,8 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
     pushIntervalMs: 0,
   })
   const services = await createServices(config, createLogger('silent'), createReadiness())
-  const server = serve({ fetch: createApp({ deps: services.deps }).fetch, port: 0, hostname: '127.0.0.1' })
+  const { app, createServer } = createHttpService({ deps: services.deps })
+  const server = serve({ fetch: app.fetch, createServer, port: 0, hostname: '127.0.0.1' })
   await new Promise((r) => server.once('listening', r))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -4,10 +4,12 @@ import type { AppDeps } from './deps.js'
 import { MethodNotAllowedError, NotFoundError } from './errors.js'
 import type { AppEnv } from './http/env.js'
 import { errorHandler } from './http/errorHandler.js'
+import { EXPOSED_HEADERS } from './http/exposedHeaders.js'
 import { methodMatcher } from './http/methodMatcher.js'
 import { DISCOVERY_PATHS, mountDiscovery } from './http/mountDiscovery.js'
 import { mountRoutes } from './http/mountRoutes.js'
 import { requestContext } from './http/requestContext.js'
+import { createRouteGates, type RouteGates } from './http/routeGates.js'
 import { unpaidRateLimit } from './http/unpaidRateLimit.js'
 import type { Route } from './routes/route.js'
 import { routeTable } from './routes/table.js'
@@ -15,18 +17,15 @@ import { routeTable } from './routes/table.js'
 export interface CreateAppOptions {
   deps: AppDeps
   routes?: readonly Route[]
+  /** The priced routes' gates, when the unpaid fast path shares them (src/http/createHttpService.ts). */
+  gates?: RouteGates
 }
 
-const EXPOSED_HEADERS = [
-  'PAYMENT-REQUIRED',
-  'PAYMENT-RESPONSE',
-  'X-PAYMENT-RESPONSE',
-  'X-Request-Id',
-  'Retry-After',
-  'Server-Timing',
-]
-
-export function createApp({ deps, routes = routeTable }: CreateAppOptions): Hono<AppEnv> {
+export function createApp({
+  deps,
+  routes = routeTable,
+  gates = createRouteGates(routes, deps),
+}: CreateAppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   app.use('*', requestContext({ logger: deps.logger }))
   // Agents may run in browsers: allow any origin and expose the payment headers they must read.
@@ -39,7 +38,7 @@ export function createApp({ deps, routes = routeTable }: CreateAppOptions): Hono
   })
   app.use('*', unpaidRateLimit(deps.limiter, deps.config.rateLimits.trustProxy, routes))
 
-  mountRoutes(app, routes, deps)
+  mountRoutes(app, routes, deps, gates)
   mountDiscovery(app, routes, deps.config)
 
   const allowed = methodMatcher([

@@ -1,10 +1,10 @@
 import { serve } from '@hono/node-server'
-import { createApp } from './app.js'
 import { waitForChain } from './chain/createChainClient.js'
 import { ConfigError, loadConfig } from './config.js'
 import { type DevnetWorld, startDevnetWorld } from './devnet/startDevnetWorld.js'
 import { startExitWatchdog } from './exitWatchdog.js'
 import { KEEP_ALIVE_TIMEOUT_MS } from './http/keepAlive.js'
+import { createHttpService } from './httpService.js'
 import { createLogger } from './logger.js'
 import { createReadiness } from './readiness.js'
 import { createServices } from './services.js'
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
       : (servicesStart as PromiseRejectedResult).reason
   }
   const services = servicesStart.value
-  const app = createApp({ deps: services.deps })
+  const { app, createServer } = createHttpService({ deps: services.deps })
   waitForChain(services.deps.chain, 30_000).then(
     () => {
       readiness.markReady('chain')
@@ -60,10 +60,13 @@ async function main(): Promise<void> {
     (err: unknown) => logger.error({ msg: 'chain unreachable', rpc: config.rpcUrl, err }),
   )
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    readiness.markReady('http')
-    logger.info({ msg: 'listening', profile: config.profile, url: config.publicUrl, port: info.port })
-  })
+  const server = serve(
+    { fetch: app.fetch, createServer, port: config.port, hostname: config.host },
+    (info) => {
+      readiness.markReady('http')
+      logger.info({ msg: 'listening', profile: config.profile, url: config.publicUrl, port: info.port })
+    },
+  )
   // Longer than any client's or load balancer's idle timeout (undici 4 s, ALB 60 s): the client closes
   // an idle socket first, so it never sends on one the server is closing.
   ;(server as { keepAliveTimeout: number }).keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS

@@ -26,6 +26,8 @@ const ALLOWED = new Set([join(SRC, 'main.ts')])
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['main'],
+  // The app with the unpaid fast path in front of it, sharing its payment gates: what is served.
+  ['httpService'],
   // The HTTP app, the service graph, the local devnet world: what the process entry wires together.
   ['app', 'services', 'devnet'],
   // Hono: the router, middleware, the payment gate's and the discovery documents' adapters.
@@ -52,7 +54,12 @@ const LEAVES = [
 ]
 
 /** Where Hono may be imported: the HTTP layer and the two files that build and serve the app. */
-const HONO_ALLOWED = [join(SRC, 'http'), join(SRC, 'app.ts'), join(SRC, 'main.ts')]
+const HONO_ALLOWED = [
+  join(SRC, 'http'),
+  join(SRC, 'app.ts'),
+  join(SRC, 'httpService.ts'),
+  join(SRC, 'main.ts'),
+]
 /**
  * The devnet's upstream simulators are HTTP servers of their own (fake market APIs), built with Hono; they
  * are not the service, and only the process entry starts them (the devnet rule above).
@@ -219,7 +226,7 @@ describe('layering', () => {
     expect(upwardImports(join(SRC, 'payments', 'example.test.ts'), source)).toEqual([])
   })
 
-  test('behavior: only src/http/, src/app.ts and src/main.ts import Hono', () => {
+  test('behavior: only src/http/, src/app.ts, src/httpService.ts and src/main.ts import Hono', () => {
     expect(offenders(honoImports)).toEqual([])
   })
 

@@ -1,7 +1,10 @@
+import type { IncomingMessage } from 'node:http'
 import type { Logger } from '../logger.js'
 
 /** Per-request variables every middleware and handler can read. */
 export interface AppEnv {
+  /** Set by @hono/node-server when served over a socket; absent for in-process requests (app.request). */
+  Bindings: { incoming?: IncomingMessage }
   Variables: {
     requestId: string
     logger: Logger

@@ -5,15 +5,21 @@ import { MalformedBodyError } from '../errors.js'
 import type { Route } from '../routes/route.js'
 import { singleQueryValues } from '../routes/shared/parseInput.js'
 import type { AppEnv } from './env.js'
-import { toHonoPath } from './honoPath.js'
+import { paramCount, toHonoPath } from './honoPath.js'
 import { paymentMiddleware } from './paymentMiddleware.js'
 import { readJsonBody } from './readJsonBody.js'
+import type { RouteGates } from './routeGates.js'
 
 /**
  * Mounts every route of the table. Static paths are registered before parametric ones so that
  * `/v1/ta/scan` is never read as `/v1/ta/{sym}`.
  */
-export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[], deps: AppDeps): void {
+export function mountRoutes(
+  app: Hono<AppEnv>,
+  routes: readonly Route[],
+  deps: AppDeps,
+  gates: RouteGates,
+): void {
   const ordered = [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.path))
   const limit = bodyLimit({
     maxSize: deps.config.bodyLimitBytes,
@@ -40,12 +46,10 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[], deps: A
       else app.get(path, handler)
       continue
     }
-    const gate = paymentMiddleware(route, deps)
+    const routeGate = gates.get(route)
+    if (routeGate === undefined) throw new Error(`${route.id} is priced but has no payment gate`)
+    const gate = paymentMiddleware(routeGate, deps)
     if (route.method === 'POST') app.post(path, gate, limit, handler)
     else app.get(path, gate, handler)
   }
-}
-
-function paramCount(path: string): number {
-  return (path.match(/\{/g) ?? []).length
 }

@@ -6,9 +6,8 @@ import type { AppDeps } from '../deps.js'
 import { unreachable } from '../errors.js'
 import type { EncodedChallenge } from '../payments/encodeChallenge.js'
 import type { GateOutcome } from '../payments/gateOutcome.js'
-import { createPaymentGate } from '../payments/paymentGate.js'
+import type { PaymentGate } from '../payments/paymentGate.js'
 import type { StoredAnswer } from '../payments/paymentRetries.js'
-import type { Route } from '../routes/route.js'
 import { bodyDigest } from './bodyDigest.js'
 import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'
@@ -18,8 +17,7 @@ import type { AppEnv } from './env.js'
  * request's pieces in, the gate's outcome out as a response (a 402), headers on the route's answer (the
  * receipt), or an error for the error handler.
  */
-export function paymentMiddleware(route: Route, deps: AppDeps): MiddlewareHandler<AppEnv> {
-  const gate = createPaymentGate(route, deps)
+export function paymentMiddleware(gate: PaymentGate, deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const outcome = await gate.admit({
       method: c.req.method,

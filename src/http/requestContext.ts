@@ -3,7 +3,8 @@ import type { MiddlewareHandler } from 'hono'
 import type { Logger } from '../logger.js'
 import type { AppEnv } from './env.js'
 
-const INBOUND_ID = /^[A-Za-z0-9._-]{1,128}$/
+/** A caller's X-Request-Id kept as the request's id; anything else gets a fresh UUID. */
+export const INBOUND_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 
 /**
  * Gives each request an id (the caller's X-Request-Id when it is sane, else a fresh UUID), a child logger
@@ -12,7 +13,7 @@ const INBOUND_ID = /^[A-Za-z0-9._-]{1,128}$/
 export function requestContext({ logger }: { logger: Logger }): MiddlewareHandler<AppEnv> {
   return async function requestContext(c, next) {
     const inbound = c.req.header('x-request-id')
-    const requestId = inbound !== undefined && INBOUND_ID.test(inbound) ? inbound : randomUUID()
+    const requestId = inbound !== undefined && INBOUND_REQUEST_ID.test(inbound) ? inbound : randomUUID()
     const log = logger.child({ requestId })
     c.set('requestId', requestId)
     c.set('logger', log)

@@ -4,6 +4,7 @@ import type { Route } from '../routes/route.js'
 import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'
 import { methodMatcher } from './methodMatcher.js'
+import { countedVerdict } from './unpaidFastPath.js'
 
 export function hasPaymentHeader(c: Context<AppEnv>): boolean {
   return c.req.header('payment-signature') !== undefined || c.req.header('x-payment') !== undefined
@@ -22,6 +23,9 @@ export function unpaidRateLimit(
 ): MiddlewareHandler<AppEnv> {
   const priced = methodMatcher(routes.filter((r) => r.priceUsd !== null))
   return async (c, next) => {
+    // Counted already by the unpaid fast path, which left the request here for its refusal (a 429).
+    const verdict = countedVerdict(c.env?.incoming)
+    if (verdict !== undefined) throw verdict.error
     const gated = hasPaymentHeader(c) && priced(c.req.path).includes(c.req.method)
     if (!gated) await limiter.unpaid(clientAddress(c, trustedProxies))
     await next()

@@ -40,7 +40,16 @@ export interface GatedRoute extends DescribedRoute {
 export interface PaymentGate {
   /** Decides one request. Never throws: every failure is an outcome (`error`). */
   admit(request: GateRequest): Promise<GateOutcome>
+  /**
+   * The challenge an unpaid request (or a HEAD) gets: the same for a route, an amount, a second and a
+   * URL, so it is encoded once and reused. Throws ChallengeTooLongError when it would not fit a header.
+   * Counts nothing: the caller has counted the request against the unpaid ceiling.
+   */
+  probe(request: ProbeRequest): Promise<EncodedChallenge>
 }
+
+/** What an unpaid request's challenge depends on. */
+export type ProbeRequest = Pick<GateRequest, 'url' | 'ref'>
 
 /**
  * The x402 v2 gate in front of one priced route, free of any HTTP framework (src/http/paymentMiddleware.ts
@@ -71,7 +80,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
   // second). The last one encoded is reused; any other request encodes its own.
   let lastProbe: { key: string; encoded: EncodedChallenge } | undefined
   const challengeOf = (
-    request: GateRequest,
+    request: ProbeRequest,
     amount: bigint,
     nowSec: number,
     batch: PaymentRequirements | undefined,
@@ -270,23 +279,27 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
       .catch((err: unknown) => services.logger.warn({ msg: 'payment identifier: release failed', err }))
   }
 
+  const probe = async (request: ProbeRequest): Promise<EncodedChallenge> => {
+    const nowSec = Math.floor(services.clock() / 1000)
+    const amount = surgedAmount(baseAmount, surge.multiplier())
+    const challenge = challengeOf(request, amount, nowSec, await services.batch.requirements(amount))
+    // Only the unpaid path refuses a long URL: a paid request with one (its payment signed on a shorter
+    // URL's challenge) is served or refused as any other, and a refusal's header stays far below the
+    // 16 kB clients read.
+    if (challenge.header.length > CHALLENGE_HEADER_LIMIT) {
+      const part = new URL(request.url).search.length > 0 ? 'query' : 'path'
+      throw new ChallengeTooLongError(part, challenge.header.length, CHALLENGE_HEADER_LIMIT)
+    }
+    return challenge
+  }
+
   return {
     async admit(request) {
       try {
         // Without a payment header the request was counted against the unpaid ceiling already (by the
         // HTTP layer). HEAD gets the challenge and is never charged: it would be served without its body.
         if (request.payment === undefined || request.method === 'HEAD') {
-          const nowSec = Math.floor(services.clock() / 1000)
-          const amount = surgedAmount(baseAmount, surge.multiplier())
-          const challenge = challengeOf(request, amount, nowSec, await services.batch.requirements(amount))
-          // Only the unpaid path refuses a long URL: a paid request with one (its payment signed on a
-          // shorter URL's challenge) is served or refused as any other, and a refusal's header stays far
-          // below the 16 kB clients read.
-          if (challenge.header.length > CHALLENGE_HEADER_LIMIT) {
-            const part = new URL(request.url).search.length > 0 ? 'query' : 'path'
-            throw new ChallengeTooLongError(part, challenge.header.length, CHALLENGE_HEADER_LIMIT)
-          }
-          return { kind: 'challenge', challenge }
+          return { kind: 'challenge', challenge: await probe(request) }
         }
         return await admitPayment(request, request.payment)
       } catch (err) {
@@ -294,6 +307,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
         return { kind: 'error', error: err, discard: false }
       }
     },
+    probe,
   }
 }
 

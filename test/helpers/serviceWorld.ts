@@ -8,14 +8,15 @@ import { createPublicClient, createWalletClient, erc20Abi, type Hex, http, type 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll } from 'vitest'
-import { createApp } from '../../src/app.js'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.js'
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
+import { fastPathServer } from '../../src/http/fastPathServer.js'
 import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http/keepAlive.js'
+import { createHttpService, type HttpService } from '../../src/httpService.js'
 import { createLogger } from '../../src/logger.js'
 import type { SettleDeadline } from '../../src/payments/createFacilitator.js'
 import { createReadiness } from '../../src/readiness.js'
@@ -119,9 +120,11 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
     async instance(overrides = {}, options = {}) {
       // Bound first, on a port the system picks: a port chosen free and bound later can be taken in
       // between by a neighbour (another test run on the machine). The app arrives before any request.
-      let app: ReturnType<typeof createApp> | undefined
+      let service: HttpService | undefined
       const server = serve({
-        fetch: (req, ...rest) => (app as ReturnType<typeof createApp>).fetch(req, ...rest),
+        fetch: (req, ...rest) => (service as HttpService).app.fetch(req, ...rest),
+        // The unpaid fast path in front of the app, as in the service process (src/main.ts).
+        createServer: fastPathServer((req, res) => service?.fastPath(req, res) ?? Promise.resolve(false)),
         port: 0,
         hostname: '127.0.0.1',
       })
@@ -147,7 +150,7 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
         options.clock,
         options.settleDeadline,
       )
-      app = createApp({ deps: services.deps })
+      service = createHttpService({ deps: services.deps })
       const instance: Instance = {
         url: `http://127.0.0.1:${bound}`,
         config,
