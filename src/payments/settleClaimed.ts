@@ -48,6 +48,15 @@ export interface Held {
 export async function settleClaimed(claim: ClaimedPayment): Promise<Held> {
   const { services, payment } = claim
   const { limiter } = services
+  // Whether the payer's own code decides its transfer: a smart wallet, or an EOA that delegated its
+  // code (EIP-7702) whose ECDSA signature recovered locally. Read uncached (a delegation can be set at
+  // any time, and it decides the lane), from the moment the authorization is claimed (never for a copy
+  // of one in use), so its round trip runs beside admission and the handler, off the call's path.
+  const codeRead = payment.signatureRecovered
+    ? holdsCode(services.chain, payment.payer)
+    : Promise.resolve(true)
+  // A refusal or a failed handler makes the read moot; its rejection must not surface unhandled.
+  codeRead.catch(() => undefined)
   let forwarded: PaymentPayload
   try {
     // What the facilitator gets: the payment with our extensions, not the client's echo of them.
@@ -71,28 +80,24 @@ export async function settleClaimed(claim: ClaimedPayment): Promise<Held> {
     return { outcome: await notAdmitted(claim, err), keepClaim: false, funds: 'none' }
   }
   try {
-    return await admitted(claim, forwarded)
+    return await admitted(claim, forwarded, codeRead)
   } catch (err) {
     return { outcome: admittedFailure(claim, err), keepClaim: false, funds: 'release' }
   }
 }
 
 /** From admission on: the reservation is released unless the settlement says otherwise. */
-async function admitted(claim: ClaimedPayment, forwarded: PaymentPayload): Promise<Held> {
+async function admitted(
+  claim: ClaimedPayment,
+  forwarded: PaymentPayload,
+  codeRead: Promise<boolean>,
+): Promise<Held> {
   const { services, payment } = claim
   const { payerSettlements } = services
   // Surge meters admitted work only: refused, replayed and rate-limited requests never move it.
   services.surge.record()
   const admittedMs = performance.now() - claim.timing.verifiedAt - claim.timing.claimedMs
 
-  // Whether the payer's own code decides its transfer: a smart wallet, or an EOA that delegated its
-  // code (EIP-7702) whose ECDSA signature recovered locally. Read uncached (a delegation can be set at
-  // any time, and it decides the lane), while the handler runs, so its round trip is off the call's path.
-  const codeRead = payment.signatureRecovered
-    ? holdsCode(services.chain, payment.payer)
-    : Promise.resolve(true)
-  // A handler that fails makes the read moot; its rejection must not surface unhandled.
-  codeRead.catch(() => undefined)
   const handlerStarted = performance.now()
   const status = await claim.request.next()
   const handlerMs = performance.now() - handlerStarted
