@@ -180,7 +180,24 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   }
 
   const settleStarted = performance.now()
-  const settled = await settle(services, payload, requirements)
+  let settled = await settle(services, payload, requirements)
+  if (body.type === 'voucher' && (settled instanceof Error || settled.errorReason === CHANNEL_BUSY)) {
+    // The storage's answer was lost (a dropped connection after the commit) or its update was replayed
+    // and met its own commit (a retried compare-and-set sees the channel moved on: "busy"): the channel
+    // itself says whether this voucher's charge is in. In, the call is paid and is served (a refusal
+    // would make the payer pay for it again); out, its reservation is released and the call is free.
+    const committed = await committedVoucher(services, body.voucher, requirements, payer)
+    if (committed === 'unreadable') {
+      services.logger.error({
+        msg: 'a voucher charge is unknown: the channel is unreadable',
+        channel: body.voucher.channelId,
+      })
+    } else if (committed !== undefined) {
+      settled = committed
+    } else if (settled instanceof Error) {
+      await cancel()
+    }
+  }
   const settleMs = performance.now() - settleStarted
   if (settled instanceof Error) return { kind: 'error', error: settled, discard: true }
   if (!settled.success) return refused(settled.errorReason, true)
@@ -218,6 +235,54 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     .map(([name, ms]) => `${name};dur=${(ms as number).toFixed(3)}`)
     .join(', ')
   return { kind: 'serve', receipt: receiptOf(settled, payer), serverTiming }
+}
+
+/** x402's reason for a channel whose state moved between the reservation and the commit. */
+const CHANNEL_BUSY = 'invalid_batch_settlement_evm_channel_busy'
+
+/**
+ * Whether this very voucher's charge is committed in the channel storage (the stored voucher is this
+ * one, at its cumulative amount), as the scheme's receipt for it; undefined when it is not; 'unreadable'
+ * when the storage cannot say.
+ */
+async function committedVoucher(
+  services: PaymentServices,
+  voucher: { channelId: string; maxClaimableAmount: string; signature: string },
+  requirements: PaymentRequirements,
+  payer: `0x${string}`,
+): Promise<SettleResponse | undefined | 'unreadable'> {
+  let channel: Awaited<ReturnType<ReturnType<PaymentServices['batch']['scheme']['getStorage']>['get']>>
+  try {
+    channel = await services.batch.scheme.getStorage().get(voucher.channelId)
+  } catch {
+    return 'unreadable'
+  }
+  if (
+    channel === undefined ||
+    channel.signature.toLowerCase() !== voucher.signature.toLowerCase() ||
+    channel.chargedCumulativeAmount !== voucher.maxClaimableAmount
+  ) {
+    return undefined
+  }
+  // The receipt the scheme gives a committed voucher (its channel state after the charge).
+  return {
+    success: true,
+    payer: payer.toLowerCase() as `0x${string}`,
+    transaction: '',
+    network: requirements.network,
+    amount: '',
+    extra: {
+      channelState: {
+        channelId: channel.channelId,
+        balance: channel.balance,
+        totalClaimed: channel.totalClaimed,
+        withdrawRequestedAt: channel.withdrawRequestedAt,
+        refundNonce: String(channel.refundNonce),
+        chargedCumulativeAmount: channel.chargedCumulativeAmount,
+      },
+      chargedAmount: requirements.amount,
+    },
+  }
 }
 
 /**
