@@ -13,7 +13,7 @@ import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { BuilderCodeFacilitatorExtension } from '@x402/extensions/builder-code'
 import { createPublicClient, defineChain, type Hex, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { nativeSigningAccount } from '../chain/nativeSigningAccount.js'
 import { CHAIN_ID, NETWORK } from '../chain/network.js'
 import type { Config } from '../config.js'
 import { createEoaTransferSettler, learnedSettlementGas } from './eoaTransferSettler.js'
@@ -112,7 +112,7 @@ export function createFacilitator(
   }
   const key = payments.relayerPrivateKey
   if (key === undefined) throw new Error('RELAYER_PRIVATE_KEY or FACILITATOR_URL is required')
-  const account = privateKeyToAccount(key)
+  const account = nativeSigningAccount(key)
   const client = createPublicClient({
     chain: defineChain({
       id: CHAIN_ID,
