@@ -1,3 +1,5 @@
+import { keepAliveFetch } from './keepAliveFetch.js'
+
 /**
  * The fetch the chain client's transport uses: a JSON-RPC batch's answer must hold exactly one answer
  * per request id, or it is refused whole. viem pairs a batch's answers with its requests by position
@@ -11,7 +13,7 @@ export async function checkedBatchFetch(
   input: string | URL | Request,
   init?: RequestInit,
 ): Promise<Response> {
-  const response = await fetch(input, init)
+  const response = await keepAliveFetch(input, init)
   const sent = typeof init?.body === 'string' ? parseJson(init.body) : undefined
   if (!Array.isArray(sent)) return response
   const text = await response.text()

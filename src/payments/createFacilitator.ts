@@ -13,6 +13,7 @@ import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { BuilderCodeFacilitatorExtension } from '@x402/extensions/builder-code'
 import { createPublicClient, defineChain, type Hex, http } from 'viem'
+import { keepAliveFetch } from '../chain/keepAliveFetch.js'
 import { nativeSigningAccount } from '../chain/nativeSigningAccount.js'
 import { CHAIN_ID, NETWORK } from '../chain/network.js'
 import type { Config } from '../config.js'
@@ -121,7 +122,11 @@ export function createFacilitator(
       rpcUrls: { default: { http: [config.rpcUrl] } },
     }),
     // A synchronous send holds its request until inclusion: SETTLE_TIMEOUT_MS bounds that wait.
-    transport: http(config.rpcUrl, { timeout: payments.settleTimeoutMs, retryCount: 0 }),
+    transport: http(config.rpcUrl, {
+      timeout: payments.settleTimeoutMs,
+      retryCount: 0,
+      fetchFn: keepAliveFetch,
+    }),
     pollingInterval: payments.pollingIntervalMs,
   })
   const sender = createRelayerSender({
