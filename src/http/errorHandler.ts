@@ -9,14 +9,17 @@ export const errorHandler: ErrorHandler<AppEnv> = (err, c) => {
     c.var.logger?.error({ msg: 'unhandled error', err })
     return c.json({ error: { code: 'internal_error', message: 'Internal error. Nothing was charged.' } }, 500)
   }
-  if (error instanceof MethodNotAllowedError) c.header('Allow', error.allow.join(', '))
+  // Headers go with the answer, not through c.header: after a route's answer was discarded (the payment
+  // gate's failure after the handler) the context holds no response, and c.header would throw (a 500).
+  const headers: Record<string, string> = {}
+  if (error instanceof MethodNotAllowedError) headers.Allow = error.allow.join(', ')
   // Rate limits and transient faults (an upstream, the chain or a store down) say when to come back.
   if ('retryAfterSec' in error && typeof error.retryAfterSec === 'number') {
-    c.header('Retry-After', String(error.retryAfterSec))
+    headers['Retry-After'] = String(error.retryAfterSec)
   }
   if (error.status >= 500 && error.status !== 501)
     c.var.logger?.warn({ msg: 'server-side failure', code: error.code, err })
-  return c.json(error.toBody(), error.status)
+  return c.json(error.toBody(), error.status, headers)
 }
 
 /** Hono's own HTTPException for unreadable bodies carries status 400; keep it a client error. */

@@ -295,16 +295,23 @@ async function settle(
   payload: PaymentPayload,
   requirements: PaymentRequirements,
 ): Promise<SettleResponse | Error> {
+  const voucher = (payload.payload as { type: string }).type === 'voucher'
   try {
-    return await services.batch.server.settlePayment(payload, requirements)
+    const settled = await services.batch.server.settlePayment(payload, requirements)
+    if (voucher && !settled.success) {
+      // The scheme commits a voucher itself or aborts (thrown, below); a refusal answered here came from
+      // the facilitator, which has nothing to settle for a voucher. @x402/core got there because the
+      // commit threw (the channel storage failed; core logs it and goes on): its outcome is unknown.
+      services.logger.warn({ msg: 'a voucher commit failed', reason: settled.errorReason })
+      return new FacilitatorUnavailableError()
+    }
+    return settled
   } catch (err) {
     if (err instanceof SettleError) {
       return { success: false, errorReason: err.errorReason, transaction: '', network: NETWORK }
     }
     services.logger.warn({ msg: 'batch settlement failed', err })
-    return (payload.payload as { type: string }).type === 'voucher'
-      ? new FacilitatorUnavailableError({ cause: err })
-      : new SettlementUnknownError()
+    return voucher ? new FacilitatorUnavailableError({ cause: err }) : new SettlementUnknownError()
   }
 }
 

@@ -92,6 +92,10 @@ async function createPostgres(url: string): Promise<Database> {
       const client = await pool.connect().catch((err: unknown) => {
         throw unreachable(err)
       })
+      // A checked-out client whose connection drops emits 'error' (beside failing its query): unheard, it
+      // would crash the process. The pool drops the broken client on release.
+      const dropped = () => {}
+      client.on('error', dropped)
       try {
         await client.query('BEGIN')
         const result = await fn({
@@ -105,6 +109,7 @@ async function createPostgres(url: string): Promise<Database> {
         await client.query('ROLLBACK').catch(() => {})
         throw err
       } finally {
+        client.removeListener('error', dropped)
         client.release()
       }
     },
