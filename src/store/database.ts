@@ -93,8 +93,11 @@ async function createPostgres(url: string): Promise<Database> {
         throw unreachable(err)
       })
       // A checked-out client whose connection drops emits 'error' (beside failing its query): unheard, it
-      // would crash the process. The pool drops the broken client on release.
-      const dropped = () => {}
+      // would crash the process; the broken client is destroyed on release.
+      let broken = false
+      const dropped = () => {
+        broken = true
+      }
       client.on('error', dropped)
       try {
         await client.query('BEGIN')
@@ -110,7 +113,8 @@ async function createPostgres(url: string): Promise<Database> {
         throw err
       } finally {
         client.removeListener('error', dropped)
-        client.release()
+        // A broken connection is destroyed, never handed to the next transaction.
+        client.release(broken)
       }
     },
     dumpDataDir: () => Promise.reject(new Error('a PostgreSQL server has no data directory to dump')),
