@@ -226,8 +226,9 @@ function batchTerms(challenge: PaymentRequired): { price: bigint; minDeposit: bi
 const depositFor = (terms: { price: bigint; minDeposit: bigint }, calls: number) =>
   terms.price * BigInt(calls) > terms.minDeposit ? terms.price * BigInt(calls) : terms.minDeposit
 
+/** 402s per second; autocannon in a worker thread of its own, so it does not take the servers' thread. */
 async function unpaidRps(url: string): Promise<number> {
-  const result = await autocannon({ url, connections: 16, duration: UNPAID_S })
+  const result = await autocannon({ url, connections: 16, duration: UNPAID_S, workers: 1 })
   return Math.round(result.requests.average)
 }
 
@@ -270,6 +271,17 @@ async function phaseA() {
         voucherCalls.push(c)
       }
     }
+    // The same `exact` path for a payer that pays again (an agent's steady state): one wallet, calls one
+    // after another, so its balance read (one per BALANCE_TTL_MS) is mostly fresh; the interleaved series
+    // above is a new wallet per call (a balance read each).
+    const [warmKey] = await fundWallets(ours.rpcUrl, 1, 10_000_000n)
+    const warmHeaders: string[] = []
+    for (let i = 0; i < SEQUENTIAL + 10; i++) warmHeaders.push(await sign(warmKey as Hex, ourChallenge))
+    const warmCalls: PaidAnswer[] = []
+    for (let i = 0; i < SEQUENTIAL + 10; i++) {
+      const answer = await paidCall(ourUrl, warmHeaders[i] as string)
+      if (i >= 10) warmCalls.push(answer)
+    }
     // The deposit call and every voucher call were served (paidCall throws on anything else).
     const claim = await claimCheck(ours, chain, terms.price * BigInt(SEQUENTIAL + 11))
     const rps = {
@@ -288,6 +300,17 @@ async function phaseA() {
         samples: ourCalls.length,
       },
       gateMsP50: timingP50(ourCalls, 'gate'),
+      admitMsP50: timingP50(ourCalls, 'admit'),
+      ledgerMsP50: timingP50(ourCalls, 'ledger'),
+      verifyMsP50: timingP50(ourCalls, 'verify'),
+      warmPayer: {
+        paidCallMs: p50(warmCalls.map((c) => c.ms)),
+        gateMsP50: timingP50(warmCalls, 'gate'),
+        admitMsP50: timingP50(warmCalls, 'admit'),
+        ledgerMsP50: timingP50(warmCalls, 'ledger'),
+        verifyMsP50: timingP50(warmCalls, 'verify'),
+        samples: warmCalls.length,
+      },
       unpaid402PerSec: {
         ...rps,
         oursVsBare: round(rps.ours / rps.bareHono),
