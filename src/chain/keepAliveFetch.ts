@@ -10,9 +10,9 @@ const NULL_BODY = new Set([101, 204, 205, 304])
  * streams, a Request and a Response per call) costs ~0.5 ms of the service's thread more per RPC than
  * this does (measured: viem's transport at 1.15 vs 0.65 ms of CPU per eth_blockNumber on anvil), and a
  * paid call makes two or three RPCs. The body is a string (viem sends JSON), the answer a real Response.
- * A request on a reused idle socket that the server had just closed (ECONNRESET before any answer) is
- * sent once more on a fresh socket, as Node's documentation recommends; JSON-RPC requests here are safe
- * to repeat (reads, and raw transactions whose resend is the same hash).
+ * A read on a reused idle socket that the server had just closed (ECONNRESET before any answer began) is
+ * sent once more on a fresh socket, as Node's documentation recommends; a raw transaction never is (the
+ * relayer's sender decides what a lost answer means).
  */
 export function keepAliveFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   if (
@@ -33,7 +33,12 @@ function send(url: URL, init: RequestInit | undefined, mayRetry: boolean): Promi
     headers[name] = value
   })
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))
+  // A transaction is never sent twice from here: the node may have taken the first copy before the reset,
+  // and what a resend's answer means ("nonce too low", "already known") is the relayer's to read.
+  const repeatable = body === undefined || !body.includes('eth_sendRaw')
   return new Promise<Response>((resolve, reject) => {
+    // Once the answer has begun, an error belongs to it (collect rejects): never a second request.
+    let answered = false
     const req = (secure ? httpsRequest : httpRequest)(
       url,
       {
@@ -43,11 +48,13 @@ function send(url: URL, init: RequestInit | undefined, mayRetry: boolean): Promi
         ...(init?.signal ? { signal: init.signal } : {}),
       },
       (res) => {
+        answered = true
         collect(res).then(resolve, reject)
       },
     )
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (mayRetry && req.reusedSocket && err.code === 'ECONNRESET') {
+      if (answered) return
+      if (mayRetry && repeatable && req.reusedSocket && err.code === 'ECONNRESET') {
         send(url, init, false).then(resolve, reject)
         return
       }

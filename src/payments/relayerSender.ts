@@ -250,7 +250,12 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
             }
           }
           if (nonceRefused(err) && attempt < 3) {
-            floor = next ?? 0
+            // This very transaction may be what used the nonce (a copy that reached the node before an
+            // answer was lost): then it is pending, never signed again with another nonce (a second
+            // transfer of a used authorization reverts, and the payer would be refused after paying).
+            if (await knownToNode(signed.hash))
+              return { hash: signed.hash, receipt: await waitReceipt(signed.hash) }
+            floor = Math.max(floor, next ?? floor)
             next = undefined
             nonce = undefined
             continue

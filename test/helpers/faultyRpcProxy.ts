@@ -23,6 +23,8 @@ export type Rule = (
   | { answer: { status: number; body: unknown } }
   | { rewrite: (answer: RpcAnswer | RpcAnswer[]) => unknown; status?: number }
   | { delayMs: number }
+  /** Forwarded twice, one after the other (a retrying proxy): the client gets the second answer. */
+  | { twice: true }
   | null
 export interface RpcProxy {
   url: string
@@ -45,10 +47,13 @@ export async function faultyRpcProxy(upstream: string): Promise<RpcProxy> {
         return
       }
       const delayMs = act !== null && 'delayMs' in act ? act.delayMs : 0
+      const forward = () =>
+        fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw })
       new Promise((r) => setTimeout(r, delayMs))
-        .then(() =>
-          fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw }),
-        )
+        .then(async () => {
+          if (act !== null && 'twice' in act) await (await forward()).text()
+          return forward()
+        })
         .then(async (answer) => {
           let text = await answer.text()
           let status = answer.status

@@ -244,6 +244,23 @@ describe('relayer sender', () => {
     expect(count('eth_sendRawTransactionSync')).toBe(4)
   })
 
+  test('attack: a transaction whose first copy used its nonce (a proxy sent it twice; the answer is "nonce too low") is not signed again with another nonce', async () => {
+    const { sender } = senderFor(0)
+    await sender.send(self(sender))
+    const start = await chainReads.getTransactionCount({ address: sender.address })
+    proxy.set((body) =>
+      !Array.isArray(body) && body.method === 'eth_sendRawTransactionSync' ? { twice: true as const } : null,
+    )
+    const sent = await sender.send(self(sender))
+    proxy.set(null)
+    expect((await chainReads.getTransaction({ hash: sent.hash })).nonce).toBe(start)
+    expect(
+      (await chainReads.waitForTransactionReceipt({ hash: sent.hash, pollingInterval: 50 })).status,
+    ).toBe('success')
+    // One transaction, not a second one re-signed on the next nonce.
+    expect(await chainReads.getTransactionCount({ address: sender.address })).toBe(start + 1)
+  })
+
   test('behavior: a transaction not included within the wait comes back pending (hash, no receipt) and lands later', async () => {
     const { sender } = senderFor(5, 400)
     await chainReads.request({ method: 'evm_setIntervalMining' as never, params: [0] as never })
