@@ -133,6 +133,9 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   // unproven traffic pays for with its unpaid room.
   if (body.type !== 'voucher') await limiter.unpaidRoom(a.request.client)
   let verified: Awaited<ReturnType<typeof batch.server.verifyPayment>>
+  // The reservation the scheme takes at verify lives for the challenge's timeout (clamped as the scheme
+  // clamps it); noted before it is taken, so the deadline below is never later than the real one.
+  const reservedUntil = Date.now() + reservationMs(requirements.maxTimeoutSeconds)
   try {
     verified = await batch.server.verifyPayment(payload, requirements)
   } catch (err) {
@@ -181,7 +184,14 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
 
   const settleStarted = performance.now()
   let settled = await settle(services, payload, requirements)
-  if (body.type === 'voucher' && (settled instanceof Error || settled.errorReason === CHANNEL_BUSY)) {
+  // Only while this call's reservation is live: past it another request may have reserved and committed
+  // this very voucher (sent again), and the stored voucher would then be that request's charge, not ours.
+  const ownCommitKnowable = Date.now() < reservedUntil - RESERVATION_MARGIN_MS
+  if (
+    body.type === 'voucher' &&
+    ownCommitKnowable &&
+    (settled instanceof Error || settled.errorReason === CHANNEL_BUSY)
+  ) {
     // The storage's answer was lost (a dropped connection after the commit) or its update was replayed
     // and met its own commit (a retried compare-and-set sees the channel moved on: "busy"): the channel
     // itself says whether this voucher's charge is in. In, the call is paid and is served (a refusal
@@ -239,6 +249,13 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
 
 /** x402's reason for a channel whose state moved between the reservation and the commit. */
 const CHANNEL_BUSY = 'invalid_batch_settlement_evm_channel_busy'
+/** Headroom before a reservation's end (the commit's own duration, clock steps between instances). */
+const RESERVATION_MARGIN_MS = 5_000
+
+/** How long @x402/evm's server keeps a voucher's reservation: the challenge's timeout, within 5 s–10 min. */
+function reservationMs(maxTimeoutSeconds: number): number {
+  return Math.min(600_000, Math.max(5_000, maxTimeoutSeconds * 1000))
+}
 
 /**
  * Whether this very voucher's charge is committed in the channel storage (the stored voucher is this

@@ -15,9 +15,10 @@ import {
 import type { Channel } from '@x402/evm/batch-settlement/server'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { NETWORK } from '../../src/chain/network.js'
 import { loadConfig } from '../../src/config.js'
+import { errorOf } from '../helpers/errorOf.js'
 import {
   type FaultProxy,
   faultProxy,
@@ -53,10 +54,14 @@ function batchAgent(wallet: Wallet) {
   const client = new x402Client().register(NETWORK, scheme)
   /** The status of each request the client sent with a payment, in order. */
   const paid: number[] = []
+  /** The PAYMENT-SIGNATURE of each of those requests, in order (noted when sent). */
+  const signatures: string[] = []
   const recording: typeof fetch = async (input, init) => {
     const request = new Request(input, init)
+    const signature = request.headers.get('payment-signature')
+    if (signature !== null) signatures.push(signature)
     const res = await fetch(request)
-    if (request.headers.has('payment-signature')) paid.push(res.status)
+    if (signature !== null) paid.push(res.status)
     return res
   }
   const pay = wrapFetchWithPayment(recording, client)
@@ -64,6 +69,7 @@ function batchAgent(wallet: Wallet) {
     account,
     scheme,
     paid,
+    signatures,
     /** Calls `path` paying with the official client; the body is read (the call is over). */
     async call(instance: Instance, path = PATH) {
       const res = await pay(`${instance.url}${path}`)
@@ -339,5 +345,63 @@ describe('attacks: a cooperative refund while a voucher-paid call is in its hand
     expect(await ledgerRows(svc, wallet.account.address)).toHaveLength(2)
     await svc.services.deps.batch.claimAndSweep()
     expect(await sw.usdcBalance(svc.config.payTo)).toBe(before + 2n * PRICE)
+  })
+
+  test("attack: the same voucher sent again once the held call's reservation lapsed: the copy is served, the held call then is not (one charge, one call); payTo gets exactly the calls served", async () => {
+    const wallet = await sw.freshWallet(DEPOSIT)
+    const agent = batchAgent(wallet)
+    await svc.services.deps.batch.claimAndSweep()
+    const before = await sw.usdcBalance(svc.config.payTo)
+    for (let i = 0; i < 2; i++) expect((await agent.call(svc)).status).toBe(200)
+    const channelId = await channelIdOf(svc, agent)
+
+    const hold = coinbase.hold((path) => path.includes('LINK-USD'))
+    const inFlight = agent.call(svc, '/v1/prices?symbols=LINK')
+    await hold.arrived
+    const voucher = agent.signatures.at(-1)
+    if (voucher === undefined) throw new Error('the held call sent no payment')
+    expect(agent.signatures).toHaveLength(3)
+    expect((await stored(svc, channelId))?.pendingRequest).toBeDefined()
+
+    // The held call outlives its reservation (maxTimeoutSeconds, 120 s), as both the scheme's expiry and
+    // the gate read it: Date alone is moved, and only while the call is held (timers and the chain stay
+    // real; Date keeps advancing from there).
+    let copy: Response
+    let late: Awaited<ReturnType<typeof agent.call>>
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
+    try {
+      vi.setSystemTime(Date.now() + 121_000)
+      // The very same PAYMENT-SIGNATURE again, on a call that is not held: it reserves the lapsed
+      // channel, commits this voucher and is served.
+      copy = await fetch(`${svc.url}${PATH}`, { headers: { 'PAYMENT-SIGNATURE': voucher } })
+      expect(copy.status).toBe(200)
+      expect(
+        decodePaymentResponseHeader(copy.headers.get('payment-response') ?? '').extra?.channelState,
+      ).toMatchObject({ chargedCumulativeAmount: (3n * PRICE).toString() })
+      await copy.arrayBuffer()
+      hold.release()
+      late = await inFlight
+    } finally {
+      vi.useRealTimers()
+      hold.release()
+    }
+    // Its commit meets the copy's (busy) and the stored voucher is its own, but that charge is the copy's:
+    // the late call is refused, with no receipt.
+    expect(late.status, JSON.stringify(late.body)).toBe(402)
+    expect(errorOf(late.body)?.code).toBe('payment_channel_busy')
+    expect(late.receipt).toBeNull()
+    expect(agent.paid).toEqual([200, 200, 402])
+
+    const channel = await stored(svc, channelId)
+    expect(channel?.chargedCumulativeAmount).toBe((3n * PRICE).toString())
+    expect(channel?.pendingRequest).toBeUndefined()
+    const rows = await ledgerRows(svc, wallet.account.address)
+    expect(rows.filter((r) => r.nonce === `${channelId}:${3n * PRICE}`)).toHaveLength(1)
+    expect(rows.map((r) => r.amount)).toEqual([PRICE, PRICE, PRICE])
+    // Served: the two calls before and the copy.
+    const served = agent.paid.filter((s) => s === 200).length + (copy.status === 200 ? 1 : 0)
+    expect(served).toBe(3)
+    await svc.services.deps.batch.claimAndSweep()
+    expect(await sw.usdcBalance(svc.config.payTo)).toBe(before + BigInt(served) * PRICE)
   })
 })
