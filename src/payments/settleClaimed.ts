@@ -50,13 +50,17 @@ export async function settleClaimed(claim: ClaimedPayment): Promise<Held> {
   const { limiter } = services
   // Whether the payer's own code decides its transfer: a smart wallet, or an EOA that delegated its
   // code (EIP-7702) whose ECDSA signature recovered locally. Read uncached (a delegation can be set at
-  // any time, and it decides the lane), from the moment the authorization is claimed (never for a copy
-  // of one in use), so its round trip runs beside admission and the handler, off the call's path.
-  const codeRead = payment.signatureRecovered
-    ? holdsCode(services.chain, payment.payer)
-    : Promise.resolve(true)
-  // A refusal or a failed handler makes the read moot; its rejection must not surface unhandled.
-  codeRead.catch(() => undefined)
+  // any time, and it decides the lane). Started as early as the rules allow, so its round trip runs
+  // beside the balance read and the handler: once the sender has shown unpaid room for a balance read
+  // (the same RPC budget), or else once the funds are reserved; never for a payment still unproven.
+  let codeRead: Promise<boolean> | undefined
+  const startCodeRead = () => {
+    if (codeRead !== undefined) return codeRead
+    codeRead = payment.signatureRecovered ? holdsCode(services.chain, payment.payer) : Promise.resolve(true)
+    // A refusal or a failed handler makes the read moot; its rejection must not surface unhandled.
+    codeRead.catch(() => undefined)
+    return codeRead
+  }
   let forwarded: PaymentPayload
   try {
     // What the facilitator gets: the payment with our extensions, not the client's echo of them.
@@ -73,14 +77,17 @@ export async function settleClaimed(claim: ClaimedPayment): Promise<Held> {
     await limiter.paid(payment.payer)
     await services.funds.reserve(
       { payer: payment.payer, nonce: payment.nonce, amount: payment.amount, ttlMs: claim.claimTtlMs },
-      () => limiter.unpaidRoom(claim.request.client),
+      async () => {
+        await limiter.unpaidRoom(claim.request.client)
+        startCodeRead()
+      },
     )
   } catch (err) {
     // Not admitted: a refusal is still unpaid traffic of the sender.
     return { outcome: await notAdmitted(claim, err), keepClaim: false, funds: 'none' }
   }
   try {
-    return await admitted(claim, forwarded, codeRead)
+    return await admitted(claim, forwarded, startCodeRead())
   } catch (err) {
     return { outcome: admittedFailure(claim, err), keepClaim: false, funds: 'release' }
   }

@@ -436,3 +436,40 @@ describe('attack 5: a malformed ?ref= walks past the unpaid ceiling', () => {
     expect(calls.filter((m) => m === 'eth_getCode')).toHaveLength(0)
   })
 })
+
+describe('the unpaid ceiling before any RPC (review finding: the code read started at the claim)', () => {
+  test('error: valid payments from throwaway keys past the sender’s unpaid ceiling spend no RPC (neither the balance read nor the payer’s code read)', async () => {
+    const calls: string[] = []
+    proxy.set((body) => {
+      for (const c of Array.isArray(body) ? body : [body]) calls.push((c as RpcCall).method)
+      return null
+    })
+    const svc = await sw.instance({ RPC_URL: proxy.url, TRUST_PROXY: '1', RATE_LIMIT_UNPAID: '3' })
+    const challenge = await challengeOf(`${svc.url}${PRICES}`)
+    const client = { 'x-forwarded-for': clientIp() }
+    const answers: Answer[] = []
+    for (let i = 0; i < 3; i++) {
+      answers.push(
+        await pay(
+          `${svc.url}${PRICES}`,
+          await signChallenge(payerClient(generatePrivateKey()), challenge),
+          client,
+        ),
+      )
+    }
+    calls.length = 0
+    for (let i = 0; i < 10; i++) {
+      answers.push(
+        await pay(
+          `${svc.url}${PRICES}`,
+          await signChallenge(payerClient(generatePrivateKey()), challenge),
+          client,
+        ),
+      )
+    }
+    proxy.set(null)
+    expect(answers.slice(0, 3).map((a) => a.code)).toEqual(Array(3).fill('payment_insufficient_funds'))
+    expect(answers.slice(3).map((a) => a.status)).toEqual(Array(10).fill(429))
+    expect(calls.filter((m) => m === 'eth_getCode' || m === 'eth_call')).toEqual([])
+  })
+})
