@@ -15,12 +15,18 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => Promise<bo
  * A request the fast path counted against the unpaid ceiling and then left to the app because the
  * ceiling refused it: the app answers with that verdict (its 429) and does not count the request again.
  */
-const counted = new WeakMap<IncomingMessage, unknown>()
+const counted = new WeakMap<IncomingMessage, { refused?: unknown }>()
 
-/** The ceiling's verdict on a request the fast path counted already, if it did. */
-export function countedVerdict(req: IncomingMessage | undefined): { error: unknown } | undefined {
-  return req !== undefined && counted.has(req) ? { error: counted.get(req) } : undefined
+/**
+ * A request the fast path counted and then left to the app: `refused` holds the ceiling's refusal (the
+ * app answers it), absent when the ceiling let it through (the app must not count it again).
+ */
+export function countedVerdict(req: IncomingMessage | undefined): { refused?: unknown } | undefined {
+  return req === undefined ? undefined : counted.get(req)
 }
+
+/** A Host the app's adapter would build a URL from (anything else it refuses itself, uncounted). */
+const SANE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
 /**
  * The unpaid 402 without the framework (issue 24). Probes are most of a paid API's traffic (indexers,
@@ -48,28 +54,33 @@ export function createUnpaidFastPath(options: {
     if (headers['payment-signature'] !== undefined || headers['x-payment'] !== undefined) return false
     const q = raw.indexOf('?')
     const path = q === -1 ? raw : raw.slice(0, q)
-    // Paths the app would decode or normalize, and `ref` (parsed by the app's query reader): the app's.
-    if (path.includes('%') || path.includes('/.') || path.includes('//')) return false
-    if (q !== -1 && raw.includes('ref=', q)) return false
+    // Paths the app would decode, normalize or cut (at a `#`), a query that may carry `ref` (the app's
+    // reader decodes keys: `re%66=` is `ref=`), and a Host the app would refuse: all the app's.
+    if (raw.includes('#') || path.includes('%') || path.includes('/.') || path.includes('//')) return false
+    if (q !== -1 && (raw.includes('ref', q) || raw.includes('%', q))) return false
+    const host = headers.host
+    if (host !== undefined && !SANE_HOST.test(host)) return false
     const route = match(method === 'HEAD' ? 'GET' : method, path)
     const gate = route === undefined ? undefined : options.gates.get(route)
     if (route === undefined || gate === undefined) return false
 
     const started = performance.now()
-    let challenge: Awaited<ReturnType<typeof gate.probe>>
-    try {
-      challenge = await gate.probe({ url: `http://${headers.host ?? 'localhost'}${raw}`, ref: undefined })
-    } catch {
-      // A URL too long for its challenge, the batch rail's terms unreadable: the app answers it.
-      return false
-    }
+    // Counted first, as the app counts before its gate: a sender past its ceiling costs no challenge.
     const xff = headers['x-forwarded-for']
     const forwarded = forwardedClient(typeof xff === 'string' ? xff : undefined, trustedProxies)
     const client = forwarded ?? req.socket.remoteAddress ?? 'unknown'
     try {
       await deps.limiter.unpaid(client)
     } catch (err) {
-      counted.set(req, err)
+      counted.set(req, { refused: err })
+      return false
+    }
+    let challenge: Awaited<ReturnType<typeof gate.probe>>
+    try {
+      challenge = await gate.probe({ url: `http://${host ?? 'localhost'}${raw}`, ref: undefined })
+    } catch {
+      // A URL too long for its challenge, the batch rail's terms unreadable: the app answers it.
+      counted.set(req, {})
       return false
     }
     const inbound = headers['x-request-id']
@@ -90,6 +101,8 @@ export function createUnpaidFastPath(options: {
     ]
     // As the app answers a HEAD: no body, and no length for it (Node drops the body itself).
     if (method !== 'HEAD') headersOut.push('Content-Length', String(Buffer.byteLength(challenge.body)))
+    // A body still arriving is not read: the connection closes after the answer instead of draining it.
+    if (!req.complete) headersOut.push('Connection', 'close')
     res.writeHead(402, headersOut)
     res.end(challenge.body)
     if (deps.logger.isLevelEnabled('info')) {

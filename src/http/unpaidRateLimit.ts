@@ -23,9 +23,14 @@ export function unpaidRateLimit(
 ): MiddlewareHandler<AppEnv> {
   const priced = methodMatcher(routes.filter((r) => r.priceUsd !== null))
   return async (c, next) => {
-    // Counted already by the unpaid fast path, which left the request here for its refusal (a 429).
+    // Counted already by the unpaid fast path, which left the request here: its refusal (a 429), or
+    // nothing more to count.
     const verdict = countedVerdict(c.env?.incoming)
-    if (verdict !== undefined) throw verdict.error
+    if (verdict !== undefined) {
+      if ('refused' in verdict) throw verdict.refused
+      await next()
+      return
+    }
     const gated = hasPaymentHeader(c) && priced(c.req.path).includes(c.req.method)
     if (!gated) await limiter.unpaid(clientAddress(c, trustedProxies))
     await next()

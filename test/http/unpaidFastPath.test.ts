@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -109,6 +110,45 @@ describe('unpaid fast path', () => {
     const freeAnswer = await fetch(`${fastUrl}${free?.path}`)
     expect(freeAnswer.status).not.toBe(402)
     await freeAnswer.body?.cancel()
+    expect(handled).toBe(before)
+  })
+
+  test('attack: request targets the app reads differently (a fragment, an encoded ref key, a Host it refuses) are left to the app, and answered as the app answers them', async () => {
+    /** A raw request (no client-side URL normalization): status and body. */
+    const raw = (base: string, path: string, host?: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(base)
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method: 'GET',
+            headers: host === undefined ? {} : { host },
+          },
+          (res) => {
+            let body = ''
+            res.setEncoding('utf8')
+            res.on('data', (c) => {
+              body += c
+            })
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+          },
+        )
+        req.on('error', reject)
+        req.end()
+      })
+    const before = handled
+    const ref = '0x4200000000000000000000000000000000000006'
+    for (const [path, host] of [
+      ['/v1/ta/scan#x', undefined],
+      ['/v1/ta/#x', undefined],
+      [`/v1/prices?symbols=ETH&re%66=${ref}`, undefined],
+      ['/v1/prices?symbols=ETH', 'x/y'],
+    ] as const) {
+      const [fast, app] = await Promise.all([raw(fastUrl, path, host), raw(appUrl, path, host)])
+      expect({ path, ...fast }).toEqual({ path, ...app })
+    }
     expect(handled).toBe(before)
   })
 
