@@ -1,4 +1,3 @@
-import { decodePaymentSignatureHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { getAddress, type Hex, isAddress } from 'viem'
 import { z } from 'zod'
@@ -79,13 +78,9 @@ export interface CheckedPayment {
  * specific error: shape, scheme, network, asset, recipient, signature, amount, validity window. Pure
  * apart from the signature recovery (local secp256k1, no RPC).
  */
-export async function checkPayment(header: string, terms: PriceTerms): Promise<CheckedPayment> {
-  let decoded: unknown
-  try {
-    decoded = decodePaymentSignatureHeader(header)
-  } catch {
-    throw new PaymentError('payment_malformed')
-  }
+export async function checkPayment(decoded: unknown, terms: PriceTerms): Promise<CheckedPayment> {
+  // undefined: the header did not decode (paymentRail.ts).
+  if (decoded === undefined) throw new PaymentError('payment_malformed')
   const parsed = payloadSchema.safeParse(decoded)
   if (!parsed.success) throw new PaymentError('payment_malformed')
   const { accepted, payload } = parsed.data

@@ -165,7 +165,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     // price may have moved since) and before the authorization's claim (which refuses a copy).
     let retry: RetryKey | undefined
     try {
-      retry = await retryKeyOf(payment, request)
+      retry = await retryKeyOf(rail.decoded, request)
     } catch (err) {
       if (err instanceof PaymentError) return refuse(err, false)
       throw err
@@ -182,7 +182,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
 
     let checked: CheckedPayment
     try {
-      checked = await checkPayment(payment, {
+      checked = await checkPayment(rail.decoded, {
         route: scope,
         currentAmount,
         payTo: config.payTo,

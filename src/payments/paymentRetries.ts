@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { decodePaymentSignatureHeader } from '@x402/core/http'
 import type { SettleResponse } from '@x402/core/types'
 import { isValidPaymentId, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier'
 import { z } from 'zod'
@@ -53,27 +52,24 @@ export interface RetryRequest {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
+/** What a payment must carry for its identifier to mean anything (built once: zod schemas cost to build). */
+const retryShape = z.object({
+  payload: z.object({ authorization: z.record(z.string(), z.unknown()), signature: z.unknown() }),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+})
+
 /**
- * The retry key of a payment header, or undefined when it carries no payment identifier (or is not a
+ * The retry key of a decoded payment header, or undefined when it carries no payment identifier (or is not a
  * payment at all: the gate's checks refuse it later). The key is (payer, id), never the id alone: another
  * wallet sending someone's id must not read their answer. The payer is the authorization's `from` as sent;
  * a stored answer is only ever given for the very same signed authorization, so an unverified `from` can
  * read nothing. An identifier that breaks the extension's rules (16 to 128 characters of [A-Za-z0-9_-]) is
  * refused: ignoring it would charge a retry the client believes protected.
  */
-export async function retryKeyOf(header: string, request: RetryRequest): Promise<RetryKey | undefined> {
-  let decoded: unknown
-  try {
-    decoded = decodePaymentSignatureHeader(header)
-  } catch {
-    return undefined
-  }
-  const shape = z
-    .object({
-      payload: z.object({ authorization: z.record(z.string(), z.unknown()), signature: z.unknown() }),
-      extensions: z.record(z.string(), z.unknown()).optional(),
-    })
-    .safeParse(decoded)
+export async function retryKeyOf(decoded: unknown, request: RetryRequest): Promise<RetryKey | undefined> {
+  // undefined: the header did not decode (the exact rail refuses it as malformed).
+  if (decoded === undefined) return undefined
+  const shape = retryShape.safeParse(decoded)
   if (!shape.success) return undefined
   const extension = shape.data.extensions?.[PAYMENT_IDENTIFIER]
   if (extension === undefined) return undefined
