@@ -17,9 +17,7 @@ export interface RpcAnswer {
   error?: { code: number; message: string }
 }
 /** What the proxy does with one HTTP request: answer it itself, or forward it and rewrite the answer. */
-export type Rule = (
-  body: RpcCall | RpcCall[],
-) =>
+export type Rule = (body: RpcCall | RpcCall[]) =>
   | { answer: { status: number; body: unknown } }
   | { rewrite: (answer: RpcAnswer | RpcAnswer[]) => unknown; status?: number }
   | { delayMs: number }
