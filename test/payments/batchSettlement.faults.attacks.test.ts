@@ -288,17 +288,25 @@ describe('attacks: a cooperative refund while a voucher-paid call is in its hand
     await coinbase?.close()
   })
 
-  test('attack: the refund is refused as busy while the call holds the channel; the call is served and paid; the refund after it returns exactly deposit - charged; payTo gets exactly the calls served', async () => {
+  /**
+   * A fresh channel with two calls paid and served, and a third call held inside its handler (its price
+   * read of `symbol` held at the Coinbase simulator): the state every test below starts from.
+   */
+  async function heldThirdCall(symbol: string) {
     const wallet = await sw.freshWallet(DEPOSIT)
     const agent = batchAgent(wallet)
     await svc.services.deps.batch.claimAndSweep()
     const before = await sw.usdcBalance(svc.config.payTo)
     for (let i = 0; i < 2; i++) expect((await agent.call(svc)).status).toBe(200)
     const channelId = await channelIdOf(svc, agent)
-
-    const hold = coinbase.hold((path) => path.includes('ETH-USD'))
-    const inFlight = agent.call(svc, '/v1/prices?symbols=ETH')
+    const hold = coinbase.hold((path) => path.includes(`${symbol}-USD`))
+    const inFlight = agent.call(svc, `/v1/prices?symbols=${symbol}`)
     await hold.arrived
+    return { wallet, agent, before, channelId, hold, inFlight }
+  }
+
+  test('attack: the refund is refused as busy while the call holds the channel; the call is served and paid; the refund after it returns exactly deposit - charged; payTo gets exactly the calls served', async () => {
+    const { wallet, agent, before, channelId, hold, inFlight } = await heldThirdCall('ETH')
     expect((await stored(svc, channelId))?.pendingRequest).toBeDefined()
     await expect(agent.scheme.refund(`${svc.url}${PATH}`)).rejects.toThrow(
       /invalid_batch_settlement_evm_channel_busy/,
@@ -317,16 +325,7 @@ describe('attacks: a cooperative refund while a voucher-paid call is in its hand
   })
 
   test('attack: a handler slower than the reservation (its 120 s aged in the store): the refund goes through, the late call is not served and not charged; refund = deposit - charged; payTo gets exactly the calls served', async () => {
-    const wallet = await sw.freshWallet(DEPOSIT)
-    const agent = batchAgent(wallet)
-    await svc.services.deps.batch.claimAndSweep()
-    const before = await sw.usdcBalance(svc.config.payTo)
-    for (let i = 0; i < 2; i++) expect((await agent.call(svc)).status).toBe(200)
-    const channelId = await channelIdOf(svc, agent)
-
-    const hold = coinbase.hold((path) => path.includes('SOL-USD'))
-    const inFlight = agent.call(svc, '/v1/prices?symbols=SOL')
-    await hold.arrived
+    const { wallet, agent, before, channelId, hold, inFlight } = await heldThirdCall('SOL')
     // The reservation outlived: as the store holds it 120 s later (not waited for on the wall clock).
     await svc.services.deps.batch.scheme
       .getStorage()
@@ -348,16 +347,7 @@ describe('attacks: a cooperative refund while a voucher-paid call is in its hand
   })
 
   test("attack: the same voucher sent again once the held call's reservation lapsed: the copy is served, the held call then is not (one charge, one call); payTo gets exactly the calls served", async () => {
-    const wallet = await sw.freshWallet(DEPOSIT)
-    const agent = batchAgent(wallet)
-    await svc.services.deps.batch.claimAndSweep()
-    const before = await sw.usdcBalance(svc.config.payTo)
-    for (let i = 0; i < 2; i++) expect((await agent.call(svc)).status).toBe(200)
-    const channelId = await channelIdOf(svc, agent)
-
-    const hold = coinbase.hold((path) => path.includes('LINK-USD'))
-    const inFlight = agent.call(svc, '/v1/prices?symbols=LINK')
-    await hold.arrived
+    const { wallet, agent, before, channelId, hold, inFlight } = await heldThirdCall('LINK')
     const voucher = agent.signatures.at(-1)
     if (voucher === undefined) throw new Error('the held call sent no payment')
     expect(agent.signatures).toHaveLength(3)
