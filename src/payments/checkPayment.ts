@@ -20,6 +20,9 @@ const UINT256_LIMIT = 1n << 256n
 // One refine, not regex + refine: zod runs every check even after one fails, and BigInt('1e9') throws.
 const uintString = z.string().refine((s) => /^\d{1,78}$/.test(s) && BigInt(s) < UINT256_LIMIT)
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`))
+/** Base's block time: how far a block's timestamp can trail the clock that admitted its transaction. */
+const BLOCK_TIME_SECONDS = 2
+
 const payloadSchema = z.object({
   x402Version: z.literal(2),
   accepted: z.object({
@@ -129,9 +132,12 @@ export async function checkPayment(decoded: unknown, terms: PriceTerms): Promise
   }
   if (message.validBefore < BigInt(terms.nowSec + MIN_VALIDITY_SECONDS))
     throw new PaymentError('payment_expired')
-  // USDC wants block.timestamp > validAfter, strictly: an authorization valid from this very second
-  // could revert in a block stamped with it, at the relayer's cost (settlements are not estimated first).
-  if (message.validAfter >= BigInt(terms.nowSec)) throw new PaymentError('payment_not_yet_valid')
+  // USDC wants block.timestamp > validAfter, strictly, and a block's timestamp trails the clock (Base
+  // stamps a block at its 2 s slot; anvil's clock can lag ours by a second): an authorization valid from
+  // within the last block time could revert in the block that includes it, at the relayer's cost
+  // (settlements are not estimated first). Official clients sign validAfter = now − 600 s.
+  if (message.validAfter >= BigInt(terms.nowSec - BLOCK_TIME_SECONDS))
+    throw new PaymentError('payment_not_yet_valid')
   const latestValidBefore = terms.nowSec + MAX_TIMEOUT_SECONDS + CLOCK_SKEW_SECONDS
   if (message.validBefore > BigInt(latestValidBefore)) {
     throw new PaymentError('payment_window_too_long', {

@@ -20,7 +20,8 @@ export const PAYMENT_ERRORS = {
     'The authorized value differs from the quoted amount. Sign the amount in the challenge exactly.',
   payment_quote_expired: 'The quoted price is no longer valid. Sign the amount in the new challenge.',
   payment_expired: 'The authorization has expired (validBefore must be at least 6 seconds ahead).',
-  payment_not_yet_valid: 'The authorization is not valid yet (validAfter must be in the past).',
+  payment_not_yet_valid:
+    'The authorization is not valid yet: validAfter must be at least 2 s in the past (a block is stamped up to a block time behind the clock).',
   payment_window_too_long:
     'The authorization stays valid for too long: validBefore may be at most the challenge’s maxTimeoutSeconds (plus 30 s of clock skew) ahead.',
   payment_insufficient_funds: 'The paying wallet does not hold enough USDC for this payment.',

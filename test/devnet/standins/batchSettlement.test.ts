@@ -480,7 +480,8 @@ describe('x402 batch-settlement against the x402BatchSettlement stand-in', () =>
     expect(await revertOf('initiateWithdraw', [payerB.config, 80_000n], payer)).toBe(
       'WithdrawAmountExceedsAvailable',
     )
-    await send('initiateWithdraw', [payerB.config, 10_000n])
+    const initiated = await send('initiateWithdraw', [payerB.config, 10_000n])
+    const initiatedAt = (await h.ctx.publicClient.getBlock({ blockNumber: initiated.blockNumber })).timestamp
     expect(await revertOf('initiateWithdraw', [payerB.config, 10_000n], payer)).toBe(
       'WithdrawalAlreadyPending',
     )
@@ -489,10 +490,12 @@ describe('x402 batch-settlement against the x402BatchSettlement stand-in', () =>
       'NotAuthorizedToFinalizeWithdraw',
     )
 
-    await h.ctx.testClient.increaseTime({ seconds: 899 })
+    // Block timestamps set exactly (not moved by a wall-clock increment, which a slow machine stretches):
+    // one second before the delay ends, then past it.
+    await h.ctx.testClient.setNextBlockTimestamp({ timestamp: initiatedAt + 899n })
     await h.ctx.testClient.mine({ blocks: 1 })
     expect(await revertOf('finalizeWithdraw', [payerB.config], payer)).toBe('WithdrawDelayNotElapsed')
-    await h.ctx.testClient.increaseTime({ seconds: 2 })
+    await h.ctx.testClient.setNextBlockTimestamp({ timestamp: initiatedAt + 901n })
     await h.ctx.testClient.mine({ blocks: 1 })
 
     const before = await usdcOf(payer)
