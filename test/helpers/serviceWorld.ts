@@ -156,7 +156,15 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
         config,
         services,
         async stop() {
-          await new Promise((r) => server.close(r))
+          // A connection still open after a grace period (a client's request left waiting on a chain that
+          // stopped mining) is cut, so a file's teardown never waits on it.
+          const closed = new Promise((r) => server.close(r))
+          const cut = setTimeout(
+            () => (server as { closeAllConnections(): void }).closeAllConnections(),
+            2_000,
+          )
+          await closed
+          clearTimeout(cut)
           await services.close()
           await database?.drop()
         },
