@@ -15,9 +15,9 @@ import {
   PaymentError,
   SettlementUnknownError,
 } from './paymentError.js'
+import { acceptedSchema, hexBytes } from './paymentPayloadFields.js'
 import type { PaymentServices } from './paymentServices.js'
 
-const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`))
 const uintString = z.string().regex(/^\d{1,39}$/)
 const signature = z.string().regex(/^0x([0-9a-fA-F]{2})+$/)
 /**
@@ -27,27 +27,19 @@ const signature = z.string().regex(/^0x([0-9a-fA-F]{2})+$/)
  */
 const batchPayloadSchema = z.object({
   x402Version: z.literal(2),
-  accepted: z.object({
-    scheme: z.literal('batch-settlement'),
-    network: z.string(),
-    asset: z.string(),
-    amount: uintString,
-    payTo: z.string(),
-    maxTimeoutSeconds: z.number(),
-    extra: z.record(z.string(), z.unknown()).optional(),
-  }),
+  accepted: acceptedSchema(z.literal('batch-settlement'), uintString),
   payload: z.object({
     type: z.enum(['deposit', 'voucher', 'refund']),
     channelConfig: z.object({
-      payer: hex(20),
-      payerAuthorizer: hex(20),
-      receiver: hex(20),
-      receiverAuthorizer: hex(20),
-      token: hex(20),
+      payer: hexBytes(20),
+      payerAuthorizer: hexBytes(20),
+      receiver: hexBytes(20),
+      receiverAuthorizer: hexBytes(20),
+      token: hexBytes(20),
       withdrawDelay: z.number().int().nonnegative(),
-      salt: hex(32),
+      salt: hexBytes(32),
     }),
-    voucher: z.object({ channelId: hex(32), maxClaimableAmount: uintString, signature }),
+    voucher: z.object({ channelId: hexBytes(32), maxClaimableAmount: uintString, signature }),
     deposit: z.object({ amount: uintString, authorization: z.record(z.string(), z.unknown()) }).optional(),
     amount: uintString.optional(),
   }),

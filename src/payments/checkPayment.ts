@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { NETWORK, USDC, USDC_EIP712 } from '../chain/network.js'
 import { MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { PaymentError } from './paymentError.js'
+import { acceptedSchema, hexBytes } from './paymentPayloadFields.js'
 import type { QuoteSigner } from './quoteToken.js'
 import { recoverAuthorizer } from './recoverAuthorizer.js'
 
@@ -19,29 +20,21 @@ const UINT256_LIMIT = 1n << 256n
 /** A decimal uint256: anything larger cannot be signed as EIP-712 `uint256` or sent to the token. */
 // One refine, not regex + refine: zod runs every check even after one fails, and BigInt('1e9') throws.
 const uintString = z.string().refine((s) => /^\d{1,78}$/.test(s) && BigInt(s) < UINT256_LIMIT)
-const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`))
+
 /** Base's block time: how far a block's timestamp can trail the clock that admitted its transaction. */
 const BLOCK_TIME_SECONDS = 2
 
 const payloadSchema = z.object({
   x402Version: z.literal(2),
-  accepted: z.object({
-    scheme: z.string(),
-    network: z.string(),
-    asset: z.string(),
-    amount: uintString,
-    payTo: z.string(),
-    maxTimeoutSeconds: z.number(),
-    extra: z.record(z.string(), z.unknown()).optional(),
-  }),
+  accepted: acceptedSchema(z.string(), uintString),
   payload: z.object({
     authorization: z.object({
-      from: hex(20),
-      to: hex(20),
+      from: hexBytes(20),
+      to: hexBytes(20),
       value: uintString,
       validAfter: uintString,
       validBefore: uintString,
-      nonce: hex(32),
+      nonce: hexBytes(32),
     }),
     signature: z.string().regex(/^0x([0-9a-fA-F]{2})+$/),
   }),
