@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { DEVNET_UTIL_TOKEN } from './chain/addresses.js'
 import { ANVIL_ROLES, anvilAccount } from './chain/anvilAccounts.js'
 import { BASE_LENDING_CATALOG, DEVNET_LENDING_CATALOG, type LendingCatalog } from './chain/lendingCatalog.js'
+import { USDC } from './chain/network.js'
+import { uniswapV3PoolAddress } from './chain/uniswapV3Pool.js'
 import type { LogLevel } from './logger.js'
 
 /**
@@ -67,6 +69,11 @@ export interface BatchOptions {
 export interface PaymentOptions {
   /** Where UTIL is sent to buy prepaid credit (the challenge's `utilCredit.recipient`). */
   creditRecipient: `0x${string}`
+  /**
+   * The Uniswap v3 UTIL/USDC pool that values a top-up at its block. Null: no UTIL here, no credit rail
+   * (a top-up is refused `topup_unavailable`).
+   */
+  creditPool: `0x${string}` | null
   /** Built-in facilitator: the key that submits `transferWithAuthorization` and pays its gas. */
   relayerPrivateKey: `0x${string}` | undefined
   /** Remote facilitator (standard /verify, /settle, /supported API); when set, it replaces the built-in one. */
@@ -190,6 +197,7 @@ const envSchema = z.object({
   DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(0),
   DEVNET_SEED: z.coerce.number().int().min(0).default(8453),
   UTIL_CREDIT_RECIPIENT: address.optional(),
+  UTIL_USDC_POOL: address.optional(),
   RELAYER_PRIVATE_KEY: z
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
@@ -292,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const devnet = e.PROFILE === 'devnet'
   const defaults = devnet ? devnetUpstreams(e.DEVNET_UPSTREAM_PORT) : BASE_UPSTREAMS
   const host = e.HOST ?? (e.PROFILE === 'devnet' ? '127.0.0.1' : '0.0.0.0')
+  const utilToken = (e.UTIL_TOKEN ?? (devnet ? DEVNET_UTIL_TOKEN : null)) as `0x${string}` | null
   return {
     profile: e.PROFILE,
     host,
@@ -320,6 +329,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devnet: { rpcPort: e.DEVNET_RPC_PORT, blockTimeSeconds: e.DEVNET_BLOCK_TIME, seed: e.DEVNET_SEED },
     payments: {
       creditRecipient: (e.UTIL_CREDIT_RECIPIENT ?? payTo) as `0x${string}`,
+      creditPool: (e.UTIL_USDC_POOL ??
+        (utilToken === null ? null : uniswapV3PoolAddress(utilToken, USDC, 3000))) as `0x${string}` | null,
       relayerPrivateKey: relayerPrivateKey as `0x${string}` | undefined,
       facilitatorUrl: e.FACILITATOR_URL === undefined ? undefined : trim(e.FACILITATOR_URL),
       facilitatorHeaders,
@@ -341,7 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // The devnet attributes to a placeholder code so the path runs end to end; production sets its own.
     builderCodes: (e.BUILDER_CODES ?? (devnet ? DEVNET_BUILDER_CODE : '')).split(',').filter((c) => c !== ''),
-    utilToken: (e.UTIL_TOKEN ?? (devnet ? DEVNET_UTIL_TOKEN : null)) as `0x${string}` | null,
+    utilToken,
     storage: { dataDir: e.DATA_DIR, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL },
     // Base's vaults and markets; the devnet's own (Aave and Morpho at their Base addresses, plus the vaults
     // and markets only the devnet world has).

@@ -3,6 +3,7 @@ import type { LendingChain } from './market/lendingChain.js'
 import type { MarketData } from './market/marketData.js'
 import type { PaymentServices } from './payments/paymentServices.js'
 import type { Readiness } from './readiness.js'
+import type { CreditBook } from './store/creditBook.js'
 
 // The dependency container. It sits between the route layer and the layers below it (see
 // test/layering.test.ts): the app, the router, the HTTP adapters and every handler name the bag here, and
@@ -17,4 +18,6 @@ export interface AppDeps extends PaymentServices {
   lending: LendingChain
   /** The builder engine: address book, builder-code suffix, bundle simulation (every /v1/tx builder). */
   builders: BuilderEngine
+  /** The UTIL credit rail's book: what `GET /v1/util-credit/{wallet}` shows. */
+  creditBook: CreditBook
 }

@@ -5,6 +5,8 @@ import { createBuilderEngine } from './builders/builderEngine.js'
 import { createChainClient } from './chain/createChainClient.js'
 import { USDC } from './chain/network.js'
 import type { Config } from './config.js'
+import { createCreditRail, topUpTerms } from './credit/createCreditRail.js'
+import { reconcileCredit } from './credit/reconcileCredit.js'
 import type { AppDeps } from './deps.js'
 import type { Logger } from './logger.js'
 import { createLendingChain } from './market/lendingChain.js'
@@ -19,6 +21,7 @@ import { createRateLimiter } from './payments/rateLimiter.js'
 import { reconcilePending } from './payments/reconcilePending.js'
 import { createSurgeMeter } from './payments/surgeMeter.js'
 import type { Readiness } from './readiness.js'
+import { createCreditBook } from './store/creditBook.js'
 import { createDatabase } from './store/database.js'
 import { createLedger } from './store/ledger.js'
 import { migrate } from './store/migrations.js'
@@ -33,8 +36,9 @@ const FAST_RECONCILE_ROUNDS = 4
 export interface Services {
   deps: AppDeps
   /**
-   * Reconciles pending settlements in a round that starts after this call (also runs on an interval,
-   * and soon after a settlement is served pending). Resolves to the rows still pending.
+   * Reconciles pending settlements and credit debits (src/credit/reconcileCredit.ts) in a round that starts
+   * after this call (also runs on an interval, and soon after a settlement is served pending). Resolves to
+   * the settlement rows still pending.
    */
   reconcile(): Promise<number>
   close(): Promise<void>
@@ -65,6 +69,7 @@ export async function createServices(
   }
   const chain = createChainClient(config.rpcUrl, config.rpcBatchSize)
   const ledger = createLedger(db)
+  const creditBook = createCreditBook(db)
   const facilitator = createFacilitator(config, settleDeadline)
   // batch-settlement channels live where instances meet: Redis when configured, else the ledger's database.
   const channelRedis =
@@ -87,6 +92,8 @@ export async function createServices(
     limiter: createRateLimiter(state, config.rateLimits, clock),
     facilitator,
     batch,
+    credit: createCreditRail(chain, creditBook, topUpTerms(config)),
+    creditBook,
     funds: createFundsGuard(
       state.funds,
       (owner) =>
@@ -120,16 +127,25 @@ export async function createServices(
     defaultPayTo: config.payTo,
     logger,
   }
-  const round = () =>
-    reconcilePending(reconcileDeps, Math.floor(clock() / 1000))
+  const creditRound = () =>
+    reconcileCredit({ chain, book: creditBook, logger }, Math.floor(clock() / 1000))
       .then((r) => {
-        if (r.settled + r.unpaid > 0) logger.info({ msg: 'pending settlements reconciled', ...r })
-        return r.stillPending
+        if (r.restored + r.released > 0) logger.info({ msg: 'credit debits reconciled', ...r })
       })
-      .catch((err: unknown) => {
-        logger.warn({ msg: 'reconcile round failed', err })
-        return 1
-      })
+      .catch((err: unknown) => logger.warn({ msg: 'credit reconcile round failed', err }))
+  const round = () =>
+    Promise.all([
+      reconcilePending(reconcileDeps, Math.floor(clock() / 1000))
+        .then((r) => {
+          if (r.settled + r.unpaid > 0) logger.info({ msg: 'pending settlements reconciled', ...r })
+          return r.stillPending
+        })
+        .catch((err: unknown) => {
+          logger.warn({ msg: 'reconcile round failed', err })
+          return 1
+        }),
+      creditRound(),
+    ]).then(([stillPending]) => stillPending)
   // One round at a time. A caller always gets a round that starts after its call (queued behind a
   // running one if need be), so it sees every chain change made before it asked.
   let running: Promise<number> | undefined

@@ -24,6 +24,8 @@ export function paymentMiddleware(gate: PaymentGate, deps: AppDeps): MiddlewareH
       url: c.req.url,
       payment: c.req.header('payment-signature') ?? c.req.header('x-payment'),
       ref: c.req.query('ref'),
+      topUp: c.req.header('x-util-topup'),
+      creditOff: c.req.header('x-util-credit')?.trim().toLowerCase() === 'off',
       client: clientAddress(c, deps.config.rateLimits.trustProxy),
       next: async () => {
         await next()

@@ -26,7 +26,14 @@ describe('buildChallenge', () => {
         extra: { name: 'USD Coin', version: '2' },
       },
     ])
-    expect(c.utilCredit).toEqual({ recipient: input.creditRecipient, rate: 0.5, surgeExempt: true })
+    expect(c.utilCredit).toMatchObject({
+      recipient: input.creditRecipient,
+      rate: 0.5,
+      surgeExempt: true,
+      maxTopUpAgeSec: 86_400,
+      topUpHeader: 'X-UTIL-TOPUP',
+      optOutHeader: 'X-UTIL-CREDIT',
+    })
   })
 
   test('behavior: promote strings carry the placeholder, or the ref address when given', () => {

@@ -1,5 +1,6 @@
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types'
 import { NETWORK, USDC, USDC_EIP712 } from '../chain/network.js'
+import { CREDIT_TERMS } from './creditRail.js'
 
 /** How long a signed authorization for a quoted amount stays acceptable. */
 export const MAX_TIMEOUT_SECONDS = 120
@@ -38,7 +39,7 @@ export type Challenge = PaymentRequired & {
     | 'catalog',
     string
   >
-  utilCredit: { recipient: `0x${string}`; rate: 0.5; surgeExempt: true }
+  utilCredit: { recipient: `0x${string}` } & typeof CREDIT_TERMS
 }
 
 /**
@@ -74,6 +75,6 @@ export function buildChallenge(input: ChallengeInput): Challenge {
       openapi: `${base}/v1/openapi.json`,
       catalog: `${base}/v1`,
     },
-    utilCredit: { recipient: input.creditRecipient, rate: 0.5, surgeExempt: true },
+    utilCredit: { recipient: input.creditRecipient, ...CREDIT_TERMS },
   }
 }

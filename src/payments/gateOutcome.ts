@@ -11,6 +11,10 @@ export interface GateRequest {
   payment: string | undefined
   /** The `ref` query value as sent. */
   ref: string | undefined
+  /** `X-UTIL-TOPUP`: a UTIL transfer's hash to register as prepaid credit (undefined: none sent). */
+  topUp: string | undefined
+  /** `X-UTIL-CREDIT: off`: pay in USDC even when the wallet holds credit. */
+  creditOff: boolean
   /** The caller's address: the key of its unpaid ceiling. */
   client: string
   /** Runs the route's handler once the payment is admitted; resolves to the status it answered. */

@@ -9,6 +9,7 @@ import { challengeExtensions, headerExtensions } from './challengeExtensions.js'
 import { type CheckedPayment, checkPayment } from './checkPayment.js'
 import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
 import type { GateOutcome, GateRequest } from './gateOutcome.js'
+import { payByCredit } from './payByCredit.js'
 import { CLAIM_GRACE_SECONDS } from './payerSettlements.js'
 import { ChallengeTooLongError, PaymentError } from './paymentError.js'
 import { paymentRail } from './paymentRail.js'
@@ -21,8 +22,9 @@ import {
   storeAnswer,
 } from './paymentRetries.js'
 import type { PaymentServices } from './paymentServices.js'
-import { settleClaimed } from './settleClaimed.js'
+import { type ClaimedPayment, settleClaimed } from './settleClaimed.js'
 import { surgedAmount } from './surgeMeter.js'
+import { TopUpError } from './topUpErrors.js'
 import { usdToAtomic } from './usdToAtomic.js'
 
 /**
@@ -144,6 +146,12 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     // One branch per way of paying; each admits, serves and books the call its own way.
     const rail = paymentRail(payment)
     if (rail.kind === 'batch') {
+      // A voucher proves the channel's payer authorizer, not the wallet that sent the UTIL: top-ups ride
+      // on `exact` payments only.
+      if (request.topUp !== undefined) {
+        await limiter.unpaid(request.client)
+        return { kind: 'error', error: new TopUpError('topup_unproven'), discard: false }
+      }
       return admitBatch({
         services,
         decoded: rail.decoded,
@@ -225,7 +233,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
 
     // From here on every exit either keeps the claim (money moved or may have) or releases it, and the
     // funds reservation follows the money: kept while a settlement may land, released when none will.
-    const held = await settleClaimed({
+    const claimed: ClaimedPayment = {
       services,
       payment: checked,
       scope,
@@ -237,7 +245,10 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
       challenge,
       refuse,
       timing: { started, verifiedAt, claimedMs },
-    })
+    }
+    // The UTIL credit rail first (a top-up, then half-price calls without surge); else USDC.
+    const byCredit = await payByCredit(claimed, baseAmount)
+    const held = byCredit.kind === 'credit' ? byCredit : await settleClaimed(claimed)
     const { payer, nonce } = checked
     let outcome = held.outcome
     try {

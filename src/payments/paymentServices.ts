@@ -5,6 +5,7 @@ import type { Ledger } from '../store/ledger.js'
 import type { SharedState } from '../store/sharedState.js'
 import type { BatchRail } from './batchRail.js'
 import type { Facilitator } from './createFacilitator.js'
+import type { CreditRail } from './creditRail.js'
 import type { FundsGuard } from './fundsGuard.js'
 import type { PayerSettlements } from './payerSettlements.js'
 import type { QuoteSigner } from './quoteToken.js'
@@ -27,6 +28,8 @@ export interface PaymentServices {
   facilitator: Facilitator
   /** x402 `batch-settlement`: its server scheme, channel storage and claims (batchRail.ts). */
   batch: BatchRail
+  /** The UTIL prepaid credit rail: top-ups and half-price calls (src/credit/). */
+  credit: CreditRail
   /** Payments in flight, reserved against each payer's USDC balance. */
   funds: FundsGuard
   /** One settlement in flight per payer, and the cool-down of payers whose settlement reverted. */

@@ -73,7 +73,7 @@ export interface Ledger {
   /**
    * Opens the row for a payment about to be settled, its handler having succeeded: the row counts as
    * served unless the settlement is refused (`fail`). Undefined when the authorization already has a
-   * row that is not `failed`: it was served before.
+   * row that is not `failed`: it was served before; or when it paid a call by UTIL credit.
    */
   open(payment: OpenPayment): Promise<number | undefined>
   /**
@@ -152,10 +152,13 @@ export function createLedger(db: Queryable): Ledger {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight])
     },
     async open(p) {
-      // A failed row means the authorization never moved money, so it may be tried again.
+      // A failed row means the authorization never moved money, so it may be tried again. An
+      // authorization that paid a call by UTIL credit (a debit not given back) is used as well.
       const { rows } = await db.query<{ id: number | string }>(
         `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before, pay_to, served)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, true)
+         SELECT $1, $2, $3, $4::bigint, $5, 'pending', $6::bigint, $7, true
+         WHERE NOT EXISTS (
+           SELECT 1 FROM credit_debits WHERE wallet = $1 AND nonce = $2 AND status <> 'released')
          ON CONFLICT (payer, nonce) DO UPDATE
            SET route = EXCLUDED.route, amount = EXCLUDED.amount, referrer = EXCLUDED.referrer,
                pay_to = EXCLUDED.pay_to, status = 'pending', error_code = NULL, tx_hash = NULL, served = true,

@@ -54,6 +54,45 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
       ALTER TABLE payments ADD COLUMN scheme TEXT NOT NULL DEFAULT 'exact'
     `,
   },
+  {
+    // The UTIL prepaid credit rail (issue 25). A top-up's transaction hash is its primary key: two instances
+    // cannot both credit it. Credit is kept in USDC atomic units (micro-USD) at the top-up block's rate and
+    // never goes negative. A debit is keyed by the authorization (wallet, nonce), as a settlement is: one
+    // authorization pays one call, whichever rail it paid on.
+    //   held: debited, the call is running; spent: the call was served; released: not served, credit
+    //   given back; restored: the authorization was later used onchain (USDC paid), credit given back.
+    id: '004_util_credit',
+    sql: `
+      CREATE TABLE credit_topups (
+        tx_hash       TEXT PRIMARY KEY,
+        wallet        TEXT NOT NULL,
+        util_amount   NUMERIC(78, 0) NOT NULL CHECK (util_amount > 0),
+        usd_atomic    BIGINT NOT NULL CHECK (usd_atomic >= 0),
+        block_number  BIGINT NOT NULL,
+        block_time    BIGINT NOT NULL,
+        created_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX credit_topups_wallet ON credit_topups (wallet);
+      CREATE TABLE credit_balances (
+        wallet      TEXT PRIMARY KEY,
+        balance     BIGINT NOT NULL CHECK (balance >= 0),
+        updated_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE TABLE credit_debits (
+        id            BIGSERIAL PRIMARY KEY,
+        wallet        TEXT NOT NULL,
+        nonce         TEXT NOT NULL,
+        route         TEXT NOT NULL,
+        amount        BIGINT NOT NULL CHECK (amount > 0),
+        status        TEXT NOT NULL CHECK (status IN ('held', 'spent', 'released', 'restored')),
+        valid_before  BIGINT NOT NULL,
+        created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+        UNIQUE (wallet, nonce)
+      );
+      CREATE INDEX credit_debits_open ON credit_debits (valid_before) WHERE status IN ('held', 'spent')
+    `,
+  },
 ]
 
 /** Arbitrary constant: instances starting together take turns applying migrations. */

@@ -1,4 +1,5 @@
 import { PAYMENT_ERRORS } from '../../payments/paymentError.js'
+import { TOPUP_ERRORS } from '../../payments/topUpErrors.js'
 import { ERROR_CODES, type ErrorCode } from './errorCodes.js'
 
 /**
@@ -12,7 +13,8 @@ import { ERROR_CODES, type ErrorCode } from './errorCodes.js'
  *   reads an upstream or the chain, and every operation has published a 502 since the first document, which
  *   may only grow, so the few that read neither keep it);
  * - a route with a body: `malformed_body`, `unsupported_media_type`, `body_too_large` (read before parsing);
- * - a priced route: every payment refusal (402, PAYMENT_ERRORS) and the gate's other answers (PAYMENT_FAULTS);
+ * - a priced route: every payment refusal (402, PAYMENT_ERRORS) the gate's other answers (PAYMENT_FAULTS) and
+ *   a credit top-up's refusals (TOPUP_ERRORS: X-UTIL-TOPUP rides on any paid call);
  * - a builder: the engine's own checks of every bundle, `simulation_reverted` and `unlisted_target`.
  */
 export const EVERY_ROUTE_ERRORS = [
@@ -34,6 +36,7 @@ export const PRICED_ERRORS = [
   'payment_settlement_unknown',
   'payment_identifier_conflict',
   'payment_in_progress',
+  ...(Object.keys(TOPUP_ERRORS) as (keyof typeof TOPUP_ERRORS)[]),
 ] as const satisfies readonly ErrorCode[]
 export const ENGINE_ERRORS = [
   'simulation_reverted',

@@ -1,0 +1,39 @@
+import type { CreditDebit, HoldResult } from '../store/creditBook.js'
+
+/**
+ * The UTIL prepaid credit rail as the payment gate uses it (built in src/credit/createCreditRail.ts). Money
+ * rules as for settlements: a durable row for every change, conditional writes, nothing counted twice.
+ */
+export interface CreditRail {
+  /**
+   * Registers the top-up `txHash` for `payer` (who must be its UTIL transfer's sender), once across
+   * instances. Throws a TopUpError (4xx, nothing changed) for a hash that cannot be credited, an
+   * UpstreamError or StoreUnavailableError on a fault. Resolves to what was credited and the balance after.
+   */
+  topUp(payer: `0x${string}`, txHash: string, nowSec: number): Promise<{ credited: bigint; balance: bigint }>
+  /** Whether `wallet` holds at least `amount` of credit now: one indexed read, so a wallet without credit pays USDC cheaply. */
+  covers(wallet: `0x${string}`, amount: bigint): Promise<boolean>
+  hold(debit: CreditDebit): Promise<HoldResult>
+  spend(id: number): Promise<boolean>
+  release(id: number): Promise<boolean>
+}
+
+/** The rail's terms, stated alike in every challenge's `utilCredit`, `/auth.md` and `GET /v1/util-credit/{wallet}`. */
+export const CREDIT_TERMS = {
+  /** What a credit call costs, as a share of the posted price. */
+  rate: 0.5,
+  surgeExempt: true,
+  /** A top-up's block must be younger than this (the spec's 24 hours). */
+  maxTopUpAgeSec: 86_400,
+  topUpHeader: 'X-UTIL-TOPUP',
+  optOutHeader: 'X-UTIL-CREDIT',
+  valuation:
+    'USD value of the UTIL sent, at the UTIL/USDC Uniswap v3 pool price as of the transfer block (the pool state ' +
+    'after that block), fixed at top-up; credited to the sending wallet, which must sign the payment of the call ' +
+    'carrying the header',
+} as const
+
+/** Credit calls cost half the posted price (rounded up to a whole atomic unit), whatever the surge. */
+export function creditCost(baseAmount: bigint): bigint {
+  return (baseAmount + 1n) / 2n
+}

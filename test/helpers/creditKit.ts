@@ -1,0 +1,118 @@
+import { wrapFetchWithPayment } from '@x402/fetch'
+import { erc20Abi, type Hex, type PublicClient, parseAbi } from 'viem'
+import { DEVNET_UTIL_TOKEN } from '../../src/chain/addresses.js'
+import { USDC } from '../../src/chain/network.js'
+import { uniswapV3PoolAddress } from '../../src/chain/uniswapV3Pool.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
+import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
+import { USDC_SETTLEMENT_ABI } from '../../src/payments/settlementOutcome.js'
+import { devnetWallet, RECEIPT } from './chainChecks.js'
+import type { payerClient, ServiceWorld } from './serviceWorld.js'
+
+export const UTIL = DEVNET_UTIL_TOKEN
+/** The devnet's UTIL/USDC pool (0.3%), which values top-ups. */
+export const UTIL_POOL = uniswapV3PoolAddress(UTIL, USDC, 3000)
+/** Holds UTIL from the devnet build (every demo account does) and funds the test wallets with it. */
+const UTIL_FUNDER = demoAccounts[5]?.privateKey as Hex
+
+export type CreditWallet = Awaited<ReturnType<ServiceWorld['freshWallet']>>
+
+/** One funder per file: its transactions are serialized so nonces never collide. */
+let funding: Promise<unknown> = Promise.resolve()
+
+/** A fresh wallet holding `usdc` atomic USDC, `util` UTIL base units and gas for a few transfers. */
+export async function utilWallet(sw: ServiceWorld, usdc: bigint, util: bigint): Promise<CreditWallet> {
+  const wallet = await sw.freshWallet(usdc, 10n ** 16n)
+  if (util > 0n) await transferUtil(sw.chain, UTIL_FUNDER, wallet.account.address, util)
+  return wallet
+}
+
+/** A UTIL transfer from `privateKey`, mined; its hash. */
+export async function transferUtil(chain: PublicClient, privateKey: Hex, to: `0x${string}`, amount: bigint) {
+  const send = async () => {
+    const hash = await devnetWallet(chain, privateKey).writeContract({
+      address: UTIL,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [to, amount],
+    })
+    await pollReceipt(chain, hash, RECEIPT)
+    return hash
+  }
+  const sent = funding.then(send, send)
+  funding = sent.catch(() => undefined)
+  return sent
+}
+
+const POOL_ABI = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+])
+
+/**
+ * The USD value of `util` base units at the pool's price as of `blockNumber`, computed independently of the
+ * service (floating point from the pool's raw slot0; USDC sorts first, so the price is UTIL per USDC).
+ */
+export async function utilUsdAt(chain: PublicClient, util: bigint, block: bigint | 'latest'): Promise<number> {
+  const [sqrtPriceX96] = await chain.readContract({
+    address: UTIL_POOL,
+    abi: POOL_ABI,
+    functionName: 'slot0',
+    ...(block === 'latest' ? { blockTag: 'latest' as const } : { blockNumber: block }),
+  })
+  const utilPerUsdcRaw = (Number(sqrtPriceX96) / 2 ** 96) ** 2
+  return Number(util) / utilPerUsdcRaw / 1e6
+}
+
+/**
+ * Moves the pool's price by rewriting slot0's sqrtPriceX96 (the low 160 bits of storage slot 0): the value
+ * of a transfer made before differs from the value now, so "at that block" is observable.
+ */
+export async function setPoolSqrtPrice(chain: PublicClient, sqrtPriceX96: bigint) {
+  // anvil writes storage into the latest block's state: a block of its own keeps the one before intact.
+  await chain.request({ method: 'evm_mine' as never, params: [] as never })
+  const slot = await chain.getStorageAt({ address: UTIL_POOL, slot: '0x0', blockTag: 'latest' })
+  const word = BigInt(slot ?? '0x0')
+  const mask = (1n << 160n) - 1n
+  const next = (word & ~mask) | sqrtPriceX96
+  await chain.request({
+    method: 'anvil_setStorageAt' as never,
+    params: [UTIL_POOL, '0x0', `0x${next.toString(16).padStart(64, '0')}`] as never,
+  })
+  await chain.request({ method: 'evm_mine' as never, params: [] as never })
+}
+
+export async function poolSqrtPrice(chain: PublicClient): Promise<bigint> {
+  const [sqrtPriceX96] = await chain.readContract({ address: UTIL_POOL, abi: POOL_ABI, functionName: 'slot0' })
+  return sqrtPriceX96
+}
+
+/** Whether USDC records the authorization as used (or cancelled). */
+export function authorizationUsed(chain: PublicClient, wallet: `0x${string}`, nonce: Hex) {
+  return chain.readContract({
+    address: USDC,
+    abi: USDC_SETTLEMENT_ABI,
+    functionName: 'authorizationState',
+    args: [wallet, nonce],
+  })
+}
+
+/** The official client paying with `headers` added to every request (the way an agent sends X-UTIL-*). */
+export function paidFetch(who: ReturnType<typeof payerClient>, headers: Record<string, string> = {}) {
+  const paying = wrapFetchWithPayment(fetch, who.client)
+  return (url: string, init: RequestInit = {}) =>
+    paying(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } })
+}
+
+export interface CreditStatementBody {
+  balanceUsd: number
+  balanceAtomic: string
+  topUps: { txHash: string; utilAmount: string; creditedUsd: number; blockNumber: number }[]
+  debits: { route: string; amountUsd: number; status: string; nonce: string }[]
+  terms: Record<string, unknown>
+}
+
+export async function creditOf(url: string, wallet: `0x${string}`): Promise<CreditStatementBody> {
+  const res = await fetch(`${url}/v1/util-credit/${wallet}`)
+  if (res.status !== 200) throw new Error(`util-credit answered ${res.status}: ${await res.text()}`)
+  return (await res.json()) as CreditStatementBody
+}
