@@ -148,7 +148,9 @@ describe('top-up, then calls on credit', () => {
     expect(res.status).toBeLessThan(500)
     const statement = await creditOf(svc.url, w.account.address)
     expect(statement.topUps).toHaveLength(1)
-    expect(BigInt(statement.balanceAtomic)).toBe(BigInt(Math.round((statement.topUps[0]?.creditedUsd as number) * 1e6)))
+    expect(BigInt(statement.balanceAtomic)).toBe(
+      BigInt(Math.round((statement.topUps[0]?.creditedUsd as number) * 1e6)),
+    )
     expect(statement.debits).toEqual([expect.objectContaining({ status: 'released' })])
     expect(await sw.usdcBalance(w.account.address)).toBe(1_000_000n)
   })
@@ -175,7 +177,9 @@ describe('surge', () => {
     const res = await paidFetch(w)(url)
     expect(res.status).toBe(200)
     const receipt = w.http.getPaymentSettleResponse((name) => res.headers.get(name))
-    expect((receipt.extra as { utilCredit: { debitedAtomic: string } }).utilCredit.debitedAtomic).toBe(HALF.toString())
+    expect((receipt.extra as { utilCredit: { debitedAtomic: string } }).utilCredit.debitedAtomic).toBe(
+      HALF.toString(),
+    )
     expect(BigInt((await creditOf(busy.url, w.account.address)).balanceAtomic)).toBe(before - HALF)
     // The wallet holds no USDC at all: every one of its 22 calls rode on credit.
     expect(await sw.usdcBalance(w.account.address)).toBe(0n)

@@ -2,8 +2,8 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { erc20Abi, type Hex, type PublicClient, parseAbi } from 'viem'
 import { DEVNET_UTIL_TOKEN } from '../../src/chain/addresses.js'
 import { USDC } from '../../src/chain/network.js'
-import { uniswapV3PoolAddress } from '../../src/chain/uniswapV3Pool.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
+import { uniswapV3PoolAddress } from '../../src/chain/uniswapV3Pool.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { USDC_SETTLEMENT_ABI } from '../../src/payments/settlementOutcome.js'
 import { devnetWallet, RECEIPT } from './chainChecks.js'
@@ -52,7 +52,11 @@ const POOL_ABI = parseAbi([
  * The USD value of `util` base units at the pool's price as of `blockNumber`, computed independently of the
  * service (floating point from the pool's raw slot0; USDC sorts first, so the price is UTIL per USDC).
  */
-export async function utilUsdAt(chain: PublicClient, util: bigint, block: bigint | 'latest'): Promise<number> {
+export async function utilUsdAt(
+  chain: PublicClient,
+  util: bigint,
+  block: bigint | 'latest',
+): Promise<number> {
   const [sqrtPriceX96] = await chain.readContract({
     address: UTIL_POOL,
     abi: POOL_ABI,
@@ -82,7 +86,11 @@ export async function setPoolSqrtPrice(chain: PublicClient, sqrtPriceX96: bigint
 }
 
 export async function poolSqrtPrice(chain: PublicClient): Promise<bigint> {
-  const [sqrtPriceX96] = await chain.readContract({ address: UTIL_POOL, abi: POOL_ABI, functionName: 'slot0' })
+  const [sqrtPriceX96] = await chain.readContract({
+    address: UTIL_POOL,
+    abi: POOL_ABI,
+    functionName: 'slot0',
+  })
   return sqrtPriceX96
 }
 
