@@ -32,8 +32,10 @@ function recordingClient(w: CreditWallet) {
   w.client.onAfterPaymentCreation(async ({ paymentPayload }) => {
     sent.push(paymentPayload)
   })
-  const nonceOf = (p: PaymentPayload | undefined) =>
-    (p?.payload as { authorization: { nonce: `0x${string}` } }).authorization.nonce
+  const nonceOf = (p: PaymentPayload | undefined) => {
+    if (p === undefined) throw new Error('no payment was signed')
+    return (p.payload as { authorization: { nonce: `0x${string}` } }).authorization.nonce
+  }
   return { sent, nonceOf }
 }
 
