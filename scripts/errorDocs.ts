@@ -1,4 +1,5 @@
 import { PAYMENT_ERRORS, PAYMENT_FAULTS } from '../src/payments/paymentError.js'
+import { TOPUP_ERRORS } from '../src/payments/topUpErrors.js'
 import type { Route } from '../src/routes/route.js'
 import { ERROR_CODES, type ErrorCode } from '../src/routes/shared/errorCodes.js'
 import { ENGINE_ERRORS, impliedErrorCodes, routeErrorCodes } from '../src/routes/shared/routeErrorCodes.js'
@@ -16,7 +17,7 @@ const IMPLIED_NOTE =
   'Every route also answers the codes its kind implies (`src/routes/shared/routeErrorCodes.ts`): ' +
   '`invalid_input`, `rate_limited`, `store_unavailable`, `not_implemented` and `upstream_unavailable` ' +
   'everywhere; `malformed_body`, `unsupported_media_type` and `body_too_large` with a body; the payment ' +
-  'codes (the table in payments.md) on priced routes; `simulation_reverted` and `unlisted_target` on builders.'
+  'codes (the tables in payments.md and credit.md) on priced routes; `simulation_reverted` and `unlisted_target` on builders.'
 
 const cell = (text: string) => text.replaceAll('|', '\\|')
 
@@ -66,6 +67,12 @@ export function errorDocBlocks(routes: readonly Route[] = routeTable): Record<st
       'Every priced route answers these (`PAYMENT_ERRORS` and `PAYMENT_FAULTS`, `src/payments/paymentError.ts`):',
       '',
       codeTable(paymentRows, priced, 'every priced route'),
+    ].join('\n'),
+    'docs/credit.md': [
+      'A top-up (`X-UTIL-TOPUP`) rides on any priced call; a refusal answers the whole request, charges nothing ' +
+        'and changes nothing (`TOPUP_ERRORS`, `src/payments/topUpErrors.ts`):',
+      '',
+      codeTable(Object.keys(TOPUP_ERRORS) as ErrorCode[], priced, 'every priced route'),
     ].join('\n'),
   }
 }

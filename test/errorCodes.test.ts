@@ -15,6 +15,7 @@ import { UnknownPerpSymbolError } from '../src/market/unknownPerpSymbolError.js'
 import { UnknownScanSymbolError } from '../src/market/unknownScanSymbolError.js'
 import { UpstreamNotFound } from '../src/market/upstreams/fetchJson.js'
 import { PAYMENT_ERRORS, PAYMENT_FAULTS } from '../src/payments/paymentError.js'
+import { TOPUP_ERRORS } from '../src/payments/topUpErrors.js'
 import { ERROR_CODES, isErrorCode } from '../src/routes/shared/errorCodes.js'
 import { routeErrorCodes } from '../src/routes/shared/routeErrorCodes.js'
 import { routeTable } from '../src/routes/table.js'
@@ -36,7 +37,15 @@ type ErrorResponse = {
 
 describe('the error code registry', () => {
   test('default: the maps it merges share no code', () => {
-    const maps = [GENERIC_ERRORS, PAYMENT_ERRORS, PAYMENT_FAULTS, BUILD_ERRORS, BUILDER_FAULTS, READ_ERRORS]
+    const maps = [
+      GENERIC_ERRORS,
+      PAYMENT_ERRORS,
+      PAYMENT_FAULTS,
+      TOPUP_ERRORS,
+      BUILD_ERRORS,
+      BUILDER_FAULTS,
+      READ_ERRORS,
+    ]
     const keys = maps.flatMap((m) => Object.keys(m))
     expect(new Set(keys).size).toBe(keys.length)
     expect(Object.keys(ERROR_CODES).sort()).toEqual([...keys].sort())

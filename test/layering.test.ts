@@ -22,7 +22,8 @@ const ALLOWED = new Set([join(SRC, 'main.ts')])
  *   the layers below: it names only their types. The payment gate, below it, asks for `PaymentServices`
  *   (src/payments/paymentServices.ts), which the container extends.
  * - `config` sits above `chain`: its devnet defaults are chain facts (the address book, the anvil keys).
- * - `credit` and `prop` are not built yet; they take their place beside `builders`.
+ * - `credit` (the UTIL credit rail) sits beside `builders`, above `payments`: the gate reaches it through
+ *   the `CreditRail` interface of src/payments/creditRail.ts, which services.ts fills. `prop` joins them.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['main'],

@@ -16,6 +16,8 @@ import { routeTable } from '../src/routes/table.js'
  * why. Once so far, a pure addition: each error response's schema gained, beside its Error `$ref`, the enum
  * of the codes the operation answers with that status (`properties.error.properties.code.enum`); the
  * fixture's contents were extended in place with exactly those keys, nothing else of it changed.
+ * Responses may grow (new properties, required properties and enum members: the credit rail, issue 25,
+ * added the `topup_*` codes to every priced operation and built `GET /v1/util-credit/{wallet}`'s answer).
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Operation = { [key: string]: Json }
@@ -25,6 +27,32 @@ const before = JSON.parse(
   readFileSync(new URL('./fixtures/openapi.before.json', import.meta.url), 'utf8'),
 ) as Doc
 const now = JSON.parse(JSON.stringify(buildOpenApi(routeTable, loadConfig({ DATA_DIR: 'memory://' })))) as Doc
+
+/**
+ * Where a response schema `now` no longer offers what `was` published (paths into the schema): a response
+ * may gain properties, required properties and enum members (a new error code an operation can answer),
+ * and must keep everything else as it was.
+ */
+function shrinkage(was: Json, now: Json, at = '$'): string[] {
+  if (Array.isArray(was) && Array.isArray(now) && (at.endsWith('.enum') || at.endsWith('.required'))) {
+    return was
+      .filter((v) => !now.some((n) => JSON.stringify(n) === JSON.stringify(v)))
+      .map((v) => `${at}: ${v}`)
+  }
+  if (
+    was !== null &&
+    now !== null &&
+    typeof was === 'object' &&
+    typeof now === 'object' &&
+    !Array.isArray(was)
+  ) {
+    if (Array.isArray(now)) return [at]
+    return Object.entries(was).flatMap(([k, v]) =>
+      k in now ? shrinkage(v, (now as Record<string, Json>)[k] as Json, `${at}.${k}`) : [`${at}.${k}`],
+    )
+  }
+  return JSON.stringify(was) === JSON.stringify(now) ? [] : [at]
+}
 
 /** Whitespace runs collapsed in every `description` string, recursively; everything else untouched. */
 function normalize(value: Json, key?: string): Json {
@@ -81,9 +109,11 @@ describe('OpenAPI document stability (only additions)', () => {
     const currentResponses = (current.responses ?? {}) as Record<string, { content?: Json; headers?: Json }>
     for (const [status, response] of Object.entries(responses)) {
       expect(currentResponses[status], `response ${status}`).toBeDefined()
-      expect(normalize(currentResponses[status]?.content ?? null), `response ${status} content`).toEqual(
+      const lost = shrinkage(
         normalize(response.content ?? null),
+        normalize(currentResponses[status]?.content ?? null),
       )
+      expect(lost, `response ${status} content`).toEqual([])
     }
   })
 

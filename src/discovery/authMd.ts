@@ -1,5 +1,6 @@
 import { DEAD_ADDRESS } from '../chain/addresses.js'
 import type { Config } from '../config.js'
+import { CREDIT_TERMS } from '../payments/creditRail.js'
 import { PAYMENT_ERRORS } from '../payments/paymentError.js'
 import { REFERRAL_TERMS } from '../referrals/referralStanding.js'
 import { SURGE_RULE } from '../routes/shared/catalog.js'
@@ -95,10 +96,13 @@ ${REFERRAL_TERMS} \`GET /v1/referrals/{wallet}\` (free) shows the standing.
 ## Prepaid credit in UTIL (half price, no surge)
 
 1. Send UTIL to the \`utilCredit.recipient\` named in every 402 challenge, from the wallet that will pay.
-2. Send \`X-UTIL-TOPUP: <txHash>\` once on any /v1 call. The transfer must be under 24 hours old; each hash is credited once. Its USD value at that block becomes credit for the sending wallet.
+2. Send \`X-UTIL-TOPUP: <txHash>\` once on any paid /v1 call whose \`exact\` payment that wallet signs. The transfer must be under \
+24 hours old; each hash is credited once. ${CREDIT_TERMS.valuation}.
 3. Keep signing the ordinary challenge. The signature only proves wallet ownership: credit is debited at \
 half the posted price (rate 0.5), surge does not apply, and the authorization is never submitted.
-4. \`X-UTIL-CREDIT: off\` forces the normal USDC settlement. \`GET /v1/util-credit/{wallet}\` (free) shows the balance and terms.
+4. \`X-UTIL-CREDIT: off\` forces the normal USDC settlement; credit short of the cost pays in USDC as usual. \
+\`GET /v1/util-credit/{wallet}\` (free) shows the balance, the terms and the latest top-ups and debits. A credit-paid \
+response's PAYMENT-RESPONSE has \`transaction: ""\` and \`extra.utilCredit\` (debited, balance after).
 
 UTIL cannot settle calls directly: it has no EIP-3009.
 

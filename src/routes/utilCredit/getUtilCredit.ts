@@ -14,18 +14,16 @@ export const getUtilCreditRoute = defineRoute({
   tier: 'free',
   summary: 'Prepaid UTIL credit balance and the rail’s terms',
   description: prose`
-    Credit balance in USD for \`wallet\`, the rail’s full terms and its latest top-ups and debits. Send UTIL
-    to the recipient from the wallet that pays, then pass X-UTIL-TOPUP: <txHash> once on a paid call signed
-    by that wallet (the block under 24 hours old; each hash single-use): the transfer’s USD value at its
-    block is credited. Calls then debit half the posted price with no surge, recovered from the ordinary
-    payment signature, which is never submitted; X-UTIL-CREDIT: off forces USDC.`,
+    Credit balance in USD for \`wallet\` and the rail’s full terms: send UTIL to the recipient, pass
+    X-UTIL-TOPUP: <txHash> once (under 24 hours old, single-use), calls then debit half the posted price
+    with no surge; X-UTIL-CREDIT: off forces USDC.`,
   input: { params: z.object({ wallet: address }) },
   output: z.object({
     wallet: address,
     balanceUsd: z.number(),
     balanceAtomic: z.string().describe('The balance in USDC atomic units (micro-USD): exact'),
     terms: z.object({
-      recipient: address.describe('Send UTIL here from the wallet that pays'),
+      recipient: address,
       token: address.nullable().describe('The UTIL token; null where this deployment has none'),
       pool: address.nullable().describe('The UTIL/USDC Uniswap v3 pool that values top-ups'),
       available: z.boolean().describe('Whether top-ups are accepted here'),
