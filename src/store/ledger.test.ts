@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { createDatabase } from './database.js'
 import { createLedger } from './ledger.js'
-import { migrate } from './migrations.js'
+import { MIGRATIONS, migrate } from './migrations.js'
 import { readPgliteTemplate } from './pgliteTemplate.js'
 
 const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -30,7 +30,7 @@ describe('ledger on PGlite', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-'))
     dirs.push(dir)
     const first = await createDatabase({ dataDir: dir })
-    expect(await migrate(first)).toEqual(['001_payments', '002_served_and_unpaid', '003_batch_settlement'])
+    expect(await migrate(first)).toEqual(MIGRATIONS.map((m) => m.id))
     const ledger = createLedger(first)
     const id = await ledger.open(payment('0x01', REFERRER))
     expect(id).toBeTypeOf('number')

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { utilUsdValue } from './utilUsdValue.js'
+import { usdInUtil, utilUsdValue } from './utilUsdValue.js'
 
 const Q96 = 1n << 96n
 
@@ -29,5 +29,15 @@ describe('utilUsdValue', () => {
 
   test('a pool with no price is refused, never valued at zero or infinity', () => {
     expect(() => utilUsdValue(1n, 0n, false)).toThrow(RangeError)
+  })
+
+  test('usdInUtil is its inverse, rounded up: never a unit short of the dollars asked', () => {
+    const sqrt = sqrtX96(1e16) // $0.0001 per UTIL, UTIL as token1
+    const util = usdInUtil(1_000_000n, sqrt, false) // $1
+    expect(Number(util) / 1e22).toBeCloseTo(1, 6) // about 10,000 UTIL
+    expect(utilUsdValue(util, sqrt, false)).toBeGreaterThanOrEqual(1_000_000n)
+    expect(utilUsdValue(util - 10n ** 6n, sqrt, false)).toBeLessThan(1_000_000n)
+    expect(usdInUtil(12n, 2n * Q96, true)).toBe(3n)
+    expect(usdInUtil(13n, 2n * Q96, true)).toBe(4n)
   })
 })
