@@ -18,10 +18,10 @@ try {
   for (const [route, result] of served) {
     const file = exampleFile(route)
     const name = relative(PROJECT_ROOT, file)
-    if (result.status === 501) {
+    if (result.status !== 200) {
       if (existsSync(file)) {
         rmSync(file)
-        process.stdout.write(`removed ${name} (501: not built)\n`)
+        process.stdout.write(`removed ${name} (${result.status}: its output is hand-written)\n`)
         changed++
       }
       continue

@@ -20,6 +20,7 @@
 import { join } from 'node:path'
 import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePortRange, onFreePort } from '../src/devnet/anvil.js'
+import { demoAccounts } from '../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { NotImplementedError } from '../src/errors.js'
 import { createLogger } from '../src/logger.js'
@@ -38,8 +39,12 @@ const EXAMPLE_STATE = {
   chainTime: EXAMPLE_NOW / 1000,
 }
 
-/** What serving an example gave: the JSON body, or 501 for a capability not built yet. */
-export type Served = { status: 200; output: unknown } | { status: 501 }
+/**
+ * What serving an example gave: the JSON body; 501 for a capability not built yet; `unreplayable` for an
+ * input that authorizes with a one-time onchain action (prop execute's transfer), which is never re-served.
+ * Both of the latter keep the output written in the record.
+ */
+export type Served = { status: 200; output: unknown } | { status: 501 } | { status: 'unreplayable' }
 
 export interface ExampleWorld {
   world: DevnetWorld
@@ -76,13 +81,16 @@ export async function startExampleWorld(): Promise<ExampleWorld> {
   })
   if (config === undefined) throw new Error('no config for the example world')
   const services = await createServices(config, logger, createReadiness(), clock)
-  const ctx = { deps: services.deps, routes: routeTable, logger }
+  // Priced handlers learn who paid from the gate; the examples are paid by demo account #1 (it holds UTIL,
+  // so the prop desk's quote is a member's).
+  const ctx = { deps: services.deps, routes: routeTable, logger, payer: demoAccounts[1]?.address }
   return {
     world,
     services,
     async serve(route) {
       const example = route.example
       if (example === undefined) throw new Error(`${route.id} has no example input`)
+      if (example.replayable === false) return { status: 'unreplayable' }
       const raw = {
         params: (example.params ?? {}) as Record<string, string>,
         query: example.query ?? {},

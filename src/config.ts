@@ -47,6 +47,8 @@ export interface Config {
   builderCodes: string[]
   /** The UTIL token (18 decimals): what the burn builder and the credit rail move. Null: not deployed here. */
   utilToken: `0x${string}` | null
+  /** The prop desk (src/prop/): its own key and capital, never the relayer's. */
+  prop: PropOptions
   storage: StorageOptions
   rateLimits: RateLimitOptions
   /** Vaults, Aave reserves and Morpho markets the earn and loan reads list (address book data per profile). */
@@ -64,6 +66,17 @@ export interface BatchOptions {
   gasLimit: bigint
   /** The channel's withdraw delay the server asks for (seconds, 900 to 30 days): the payer's escape hatch. */
   withdrawDelaySeconds: number
+}
+
+export interface PropOptions {
+  /** The desk's key: it signs the desk's trades with the desk's capital. Unset: the desk answers 503. */
+  deskPrivateKey: `0x${string}` | undefined
+  /** Where agents send UTIL for a desk action (payTxHash); undefined: the desk's own address. */
+  deskRecipient: `0x${string}` | undefined
+  /** One desk action per member per this many seconds. */
+  cooldownSeconds: number
+  /** Where the burn and send history of a member is read from (the UTIL token's first block). */
+  logsFromBlock: bigint
 }
 
 export interface PaymentOptions {
@@ -198,6 +211,13 @@ const envSchema = z.object({
   DEVNET_SEED: z.coerce.number().int().min(0).default(8453),
   UTIL_CREDIT_RECIPIENT: address.optional(),
   UTIL_USDC_POOL: address.optional(),
+  PROP_DESK_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
+    .optional(),
+  PROP_DESK_RECIPIENT: address.optional(),
+  PROP_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  PROP_LOGS_FROM_BLOCK: z.coerce.number().int().min(0).default(0),
   RELAYER_PRIVATE_KEY: z
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
@@ -353,6 +373,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The devnet attributes to a placeholder code so the path runs end to end; production sets its own.
     builderCodes: (e.BUILDER_CODES ?? (devnet ? DEVNET_BUILDER_CODE : '')).split(',').filter((c) => c !== ''),
     utilToken,
+    prop: {
+      deskPrivateKey: (e.PROP_DESK_PRIVATE_KEY ??
+        (devnet ? anvilAccount(ANVIL_ROLES.propDesk).privateKey : undefined)) as `0x${string}` | undefined,
+      deskRecipient: e.PROP_DESK_RECIPIENT as `0x${string}` | undefined,
+      cooldownSeconds: e.PROP_COOLDOWN_SECONDS,
+      logsFromBlock: BigInt(e.PROP_LOGS_FROM_BLOCK),
+    },
     storage: { dataDir: e.DATA_DIR, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL },
     // Base's vaults and markets; the devnet's own (Aave and Morpho at their Base addresses, plus the vaults
     // and markets only the devnet world has).

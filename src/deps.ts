@@ -2,6 +2,7 @@ import type { BuilderEngine } from './builders/builderEngine.js'
 import type { LendingChain } from './market/lendingChain.js'
 import type { MarketData } from './market/marketData.js'
 import type { PaymentServices } from './payments/paymentServices.js'
+import type { PropDesk } from './prop/createPropDesk.js'
 import type { Readiness } from './readiness.js'
 import type { CreditBook } from './store/creditBook.js'
 
@@ -20,4 +21,6 @@ export interface AppDeps extends PaymentServices {
   builders: BuilderEngine
   /** The UTIL credit rail's book: what `GET /v1/util-credit/{wallet}` shows. */
   creditBook: CreditBook
+  /** The prop desk: quotes and actions with the desk's own capital (src/prop/). */
+  prop: PropDesk
 }

@@ -20,12 +20,16 @@ import { createQuoteSigner } from './payments/quoteToken.js'
 import { createRateLimiter } from './payments/rateLimiter.js'
 import { reconcilePending } from './payments/reconcilePending.js'
 import { createSurgeMeter } from './payments/surgeMeter.js'
+import { createPropDesk } from './prop/createPropDesk.js'
+import { createDeskSender } from './prop/deskSender.js'
+import { reconcileProp } from './prop/reconcileProp.js'
 import type { Readiness } from './readiness.js'
 import { createCreditBook } from './store/creditBook.js'
 import { createDatabase } from './store/database.js'
 import { createLedger } from './store/ledger.js'
 import { migrate } from './store/migrations.js'
 import { readPgliteTemplate } from './store/pgliteTemplate.js'
+import { createPropBook } from './store/propBook.js'
 import { createRedisChannelStorage } from './store/redisChannelStorage.js'
 import { createSharedState } from './store/sharedState.js'
 import { createSqlChannelStorage } from './store/sqlChannelStorage.js'
@@ -70,6 +74,14 @@ export async function createServices(
   const chain = createChainClient(config.rpcUrl, config.rpcBatchSize)
   const ledger = createLedger(db)
   const creditBook = createCreditBook(db)
+  const propBook = createPropBook(db)
+  const deskSender =
+    config.prop.deskPrivateKey === undefined
+      ? undefined
+      : createDeskSender(chain, config.rpcUrl, config.prop.deskPrivateKey, {
+          intervalMs: config.payments.pollingIntervalMs,
+          timeoutMs: config.payments.settleTimeoutMs,
+        })
   const facilitator = createFacilitator(config, settleDeadline)
   // batch-settlement channels live where instances meet: Redis when configured, else the ledger's database.
   const channelRedis =
@@ -79,6 +91,12 @@ export async function createServices(
     facilitator,
     storage: channelRedis?.storage ?? createSqlChannelStorage(db),
     logger,
+    clock,
+  })
+  const builders = createBuilderEngine({
+    chain,
+    book: createAddressBook({ lending: config.lending, utilToken: config.utilToken }),
+    suffix: builderCodeSuffix(config.builderCodes),
     clock,
   })
   const deps: AppDeps = {
@@ -111,10 +129,23 @@ export async function createServices(
     quotes: createQuoteSigner(config.payments.quoteSecret),
     market: createMarketData(config.upstreams),
     lending: createLendingChain(chain, config.lending, logger, {}, clock),
-    builders: createBuilderEngine({
+    builders,
+    prop: createPropDesk({
       chain,
-      book: createAddressBook({ lending: config.lending, utilToken: config.utilToken }),
-      suffix: builderCodeSuffix(config.builderCodes),
+      engine: builders,
+      book: propBook,
+      sender: deskSender,
+      sources:
+        config.utilToken === null || config.payments.creditPool === null
+          ? null
+          : {
+              util: config.utilToken,
+              usdc: USDC,
+              pool: config.payments.creditPool,
+              deskRecipient: config.prop.deskRecipient,
+              logsFromBlock: config.prop.logsFromBlock,
+            },
+      cooldownSec: config.prop.cooldownSeconds,
       clock,
     }),
     reconcileSoon: () => {},
@@ -133,6 +164,10 @@ export async function createServices(
         if (r.restored + r.released > 0) logger.info({ msg: 'credit debits reconciled', ...r })
       })
       .catch((err: unknown) => logger.warn({ msg: 'credit reconcile round failed', err }))
+  const propRound = () =>
+    reconcileProp({ chain, book: propBook, desk: deskSender?.address, logger }, clock()).catch(
+      (err: unknown) => logger.warn({ msg: 'prop reconcile round failed', err }),
+    )
   const round = () =>
     Promise.all([
       reconcilePending(reconcileDeps, Math.floor(clock() / 1000))
@@ -145,6 +180,7 @@ export async function createServices(
           return 1
         }),
       creditRound(),
+      propRound(),
     ]).then(([stillPending]) => stillPending)
   // One round at a time. A caller always gets a round that starts after its call (queued behind a
   // running one if need be), so it sees every chain change made before it asked.

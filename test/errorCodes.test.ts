@@ -16,6 +16,7 @@ import { UnknownScanSymbolError } from '../src/market/unknownScanSymbolError.js'
 import { UpstreamNotFound } from '../src/market/upstreams/fetchJson.js'
 import { PAYMENT_ERRORS, PAYMENT_FAULTS } from '../src/payments/paymentError.js'
 import { TOPUP_ERRORS } from '../src/payments/topUpErrors.js'
+import { PROP_ERRORS } from '../src/prop/propErrors.js'
 import { ERROR_CODES, isErrorCode } from '../src/routes/shared/errorCodes.js'
 import { routeErrorCodes } from '../src/routes/shared/routeErrorCodes.js'
 import { routeTable } from '../src/routes/table.js'
@@ -42,6 +43,7 @@ describe('the error code registry', () => {
       PAYMENT_ERRORS,
       PAYMENT_FAULTS,
       TOPUP_ERRORS,
+      PROP_ERRORS,
       BUILD_ERRORS,
       BUILDER_FAULTS,
       READ_ERRORS,

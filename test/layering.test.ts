@@ -23,7 +23,8 @@ const ALLOWED = new Set([join(SRC, 'main.ts')])
  *   (src/payments/paymentServices.ts), which the container extends.
  * - `config` sits above `chain`: its devnet defaults are chain facts (the address book, the anvil keys).
  * - `credit` (the UTIL credit rail) sits beside `builders`, above `payments`: the gate reaches it through
- *   the `CreditRail` interface of src/payments/creditRail.ts, which services.ts fills. `prop` joins them.
+ *   the `CreditRail` interface of src/payments/creditRail.ts, which services.ts fills. `prop` (the prop
+ *   desk) sits above both: it plans and sends builders' bundles from the desk's wallet.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['main'],
@@ -36,7 +37,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery'],
   ['routes'],
   ['deps'],
-  ['builders', 'credit', 'prop'],
+  // The prop desk runs builders' actions from the desk's wallet.
+  ['prop'],
+  ['builders', 'credit'],
   ['market', 'payments', 'referrals'],
   ['analytics'],
   ['config'],

@@ -18,6 +18,8 @@ export const ANVIL_ROLES = {
   deployer: 10,
   /** The built-in facilitator's relayer: submits transferWithAuthorization and pays its gas. */
   relayer: 11,
+  /** The prop desk: trades its own capital for members (#12 and #13 are the devnet's Midnight makers). */
+  propDesk: 14,
 } as const
 
 export interface AnvilAccount {

@@ -27,7 +27,13 @@ import { type CoreDeployment, type JsonValue, loadPluginModules } from './deploy
 import { deployTokens, fundToken, type TokensDeployment, topUpEth } from './deploy/tokens.js'
 import { deployUniswap, type SeededPool, seedPool, type UniswapDeployment } from './deploy/uniswap.js'
 import type { DeployContext } from './deployContext.js'
-import { demoAccounts, devnetRelayer, RELAYER_FUNDING_ETH } from './devnetAccounts.js'
+import {
+  demoAccounts,
+  devnetPropDesk,
+  devnetRelayer,
+  PROP_DESK_FUNDING,
+  RELAYER_FUNDING_ETH,
+} from './devnetAccounts.js'
 
 /** The devnet's sources (hashed into the cache key), also when the compiled code runs. */
 const projectRoot = PROJECT_ROOT
@@ -149,6 +155,8 @@ export async function deployAll(
     await fundToken(ctx, tokens.UTIL, account.address, DEMO_FUNDING.UTIL)
   }
   await topUpEth(ctx, devnetRelayer.address, RELAYER_FUNDING_ETH)
+  await topUpEth(ctx, devnetPropDesk.address, PROP_DESK_FUNDING.ETH)
+  await fundToken(ctx, tokens.USDC, devnetPropDesk.address, PROP_DESK_FUNDING.USDC)
   // Account #1 is the demo wallet with open positions, so every wallet read returns something.
   await seedDemoPositions(ctx, demoAccounts[1]!, { morpho, USDC: tokens.USDC, WETH: tokens.WETH })
   if (modules.gtrade !== undefined) await seedDemoTrades(ctx, demoAccounts[1]!)

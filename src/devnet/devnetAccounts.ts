@@ -21,3 +21,7 @@ export const DEVNET_DEPLOYER_PRIVATE_KEY: Hex = devnetDeployer.privateKey
  */
 export const devnetRelayer: DevnetAccount = anvilAccount(ANVIL_ROLES.relayer)
 export const RELAYER_FUNDING_ETH = 1000n * 10n ** 18n
+
+/** The devnet's prop desk (mnemonic index 14): its own capital, its own key, never the relayer's. */
+export const devnetPropDesk: DevnetAccount = anvilAccount(ANVIL_ROLES.propDesk)
+export const PROP_DESK_FUNDING = { ETH: 100n * 10n ** 18n, USDC: 100_000n * 10n ** 6n } as const

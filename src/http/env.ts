@@ -8,5 +8,7 @@ export interface AppEnv {
   Variables: {
     requestId: string
     logger: Logger
+    /** The wallet whose payment the gate admitted (priced routes only, set before the handler runs). */
+    payer?: `0x${string}`
   }
 }

@@ -36,7 +36,7 @@ export function mountRoutes(
       const body = route.input.body ? await readJsonBody(c) : undefined
       const result = await route.run(
         { params: c.req.param(), query: singleQueryValues(c.req.queries()), body },
-        { deps, routes, requestId: c.var.requestId, logger: c.var.logger },
+        { deps, routes, requestId: c.var.requestId, logger: c.var.logger, payer: c.var.payer },
       )
       return c.json(result, 200)
     }

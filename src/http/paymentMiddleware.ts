@@ -27,7 +27,8 @@ export function paymentMiddleware(gate: PaymentGate, deps: AppDeps): MiddlewareH
       topUp: c.req.header('x-util-topup'),
       creditOff: c.req.header('x-util-credit')?.trim().toLowerCase() === 'off',
       client: clientAddress(c, deps.config.rateLimits.trustProxy),
-      next: async () => {
+      next: async (payer) => {
+        c.set('payer', payer)
         await next()
         return c.res.status
       },

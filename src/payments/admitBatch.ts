@@ -163,7 +163,7 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   const handlerStarted = performance.now()
   let status: number
   try {
-    status = await a.request.next()
+    status = await a.request.next(payer)
   } catch (err) {
     await cancel()
     throw err

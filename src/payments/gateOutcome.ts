@@ -17,8 +17,11 @@ export interface GateRequest {
   creditOff: boolean
   /** The caller's address: the key of its unpaid ceiling. */
   client: string
-  /** Runs the route's handler once the payment is admitted; resolves to the status it answered. */
-  next: () => Promise<number>
+  /**
+   * Runs the route's handler once the payment is admitted, telling it which wallet pays (the prop desk acts
+   * for that wallet only); resolves to the status it answered.
+   */
+  next: (payer: `0x${string}`) => Promise<number>
   /**
    * SHA-256 (hex) of the request body, '' without one; read within the body limit (a larger body throws
    * the limit's error). Asked only of payments that carry a payment identifier.

@@ -87,7 +87,7 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
   const handlerStarted = performance.now()
   let status: number
   try {
-    status = await request.next()
+    status = await request.next(payment.payer)
   } catch (err) {
     await giveBack(claim, hold.id)
     return {

@@ -106,7 +106,7 @@ async function admitted(
   const admittedMs = performance.now() - claim.timing.verifiedAt - claim.timing.claimedMs
 
   const handlerStarted = performance.now()
-  const status = await claim.request.next()
+  const status = await claim.request.next(payment.payer)
   const handlerMs = performance.now() - handlerStarted
   if (status >= 400) return { outcome: { kind: 'pass' }, keepClaim: false, funds: 'release' }
 

@@ -20,6 +20,8 @@ export interface HandlerContext {
   routes: readonly Route[]
   requestId: string
   logger: Logger
+  /** The wallet that paid for this call (priced routes; undefined on free ones). */
+  payer?: `0x${string}` | undefined
 }
 
 /** Raw request pieces, before validation. `body` is the parsed JSON value (or undefined when absent). */
@@ -77,6 +79,11 @@ export interface RouteExample<P extends AnyObject, B extends AnyObject> {
   body?: z.input<B>
   /** Untyped: a generated file (its test parses it with the output schema), or hand-written on a 501. */
   output: unknown
+  /**
+   * False when the input authorizes with a one-time onchain action (prop execute's transfer hash): it cannot
+   * be served again, so its output is hand-written, as on a 501.
+   */
+  replayable?: false
 }
 
 /** A route with its input types erased: what the router and the documents consume. */

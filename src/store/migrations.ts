@@ -93,6 +93,34 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
       CREATE INDEX credit_debits_open ON credit_debits (valid_before) WHERE status IN ('held', 'spent')
     `,
   },
+  {
+    // The prop desk (issue 25). Each action is authorized by one UTIL transfer (a payment to the desk or a
+    // burn), whose hash is unique: a failed action frees it again. The desk's transactions are recorded,
+    // in order, before each is broadcast, so a restart finds every one it may have sent.
+    //   claimed: authorized, nothing sent yet; submitted: desk transactions in flight; executed: all mined
+    //   and successful; failed: nothing (more) will be sent, the hash is free again.
+    id: '005_prop_desk',
+    sql: `
+      CREATE TABLE prop_actions (
+        id            BIGSERIAL PRIMARY KEY,
+        member        TEXT NOT NULL,
+        action        TEXT NOT NULL,
+        params        JSONB NOT NULL,
+        auth_tx_hash  TEXT NOT NULL UNIQUE,
+        auth_kind     TEXT NOT NULL CHECK (auth_kind IN ('pay', 'burn')),
+        util_amount   NUMERIC(78, 0) NOT NULL,
+        planned_steps INT NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('claimed', 'submitted', 'executed', 'failed')),
+        desk_txs      JSONB NOT NULL DEFAULT '[]',
+        result        JSONB,
+        error         TEXT,
+        created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX prop_actions_member ON prop_actions (member, created_at);
+      CREATE INDEX prop_actions_open ON prop_actions (status) WHERE status IN ('claimed', 'submitted')
+    `,
+  },
 ]
 
 /** Arbitrary constant: instances starting together take turns applying migrations. */

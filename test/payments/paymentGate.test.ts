@@ -56,7 +56,12 @@ describe('x402 payment gate on the devnet', () => {
     })
     expect(header.accepts[0]?.amount).toBe('1000')
     expect(body.promote).toMatchObject({ referralParam: 'ref=0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' })
-    expect(body.utilCredit).toMatchObject({ recipient: payTo, rate: 0.5, surgeExempt: true, maxTopUpAgeSec: 86_400 })
+    expect(body.utilCredit).toMatchObject({
+      recipient: payTo,
+      rate: 0.5,
+      surgeExempt: true,
+      maxTopUpAgeSec: 86_400,
+    })
   })
 
   test('behavior: the official @x402/fetch client pays for /v1/prices; USDC moves by exactly the challenged amount', async () => {

@@ -1,7 +1,10 @@
 import { z } from 'zod'
+import { address } from '../../chain/fields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
-import { defineRoute, notImplemented } from '../route.js'
+import { defineRoute } from '../route.js'
+import { exampleOutput } from '../shared/exampleOutput.js'
+import { payerOf } from '../shared/payerOf.js'
 import { actionId, propParams, tradeOpenExample } from '../shared/propFields.js'
 
 export const propQuoteRoute = defineRoute({
@@ -9,7 +12,7 @@ export const propQuoteRoute = defineRoute({
   method: 'POST',
   path: '/v1/prop/quote',
   priceUsd: PRICES.propQuote,
-  errors: [],
+  errors: ['prop_desk_unavailable'],
   tier: 'prop',
   summary: 'Prop desk quote: UTIL cost, match factor, eligibility',
   description: prose`
@@ -22,19 +25,35 @@ export const propQuoteRoute = defineRoute({
     matchFactor: z.number(),
     eligible: z.boolean(),
     reasons: z.array(z.string()),
+    utilCostUsd: z.number().describe('The cost in USD; utilCost is it at the UTIL/USDC pool price now'),
+    membership: z
+      .object({
+        heldUsd: z.number(),
+        burnedUsd: z.number(),
+        sentUsd: z.number(),
+        combinedUsd: z.number(),
+        thresholdUsd: z.number(),
+        executedActions: z.number().int().describe('Desk actions executed for this wallet (its record)'),
+      })
+      .describe('The paying wallet’s UTIL held, burned and sent to the desk, at the pool price now'),
+    allotment: z
+      .object({
+        maxCollateralUsdc: z.number(),
+        maxLeverage: z.number().int(),
+        pairs: z.array(z.number().int()).describe('Pair indexes the desk trades'),
+      })
+      .describe(
+        'The most the desk puts on one trade for this member: $100 × matchFactor, 10 × matchFactor (≤ 25)',
+      ),
+    cooldownRemainingSec: z.number().int(),
+    send: z.object({
+      agents: z.object({ to: address.nullable(), field: z.literal('payTxHash') }),
+      humans: z.object({ to: address, field: z.literal('burnTxHash') }),
+    }),
   }),
   example: {
-    body: {
-      actionId: 'trade.open',
-      params: tradeOpenExample,
-    },
-    output: {
-      actionId: 'trade.open',
-      utilCost: '2500000000000000000000',
-      matchFactor: 1.5,
-      eligible: true,
-      reasons: [],
-    },
+    body: { actionId: 'trade.open', params: tradeOpenExample },
+    output: exampleOutput(import.meta.url),
   },
-  handler: notImplemented('prop desk'),
+  handler: ({ body }, ctx) => ctx.deps.prop.quote(payerOf(ctx), body),
 })

@@ -3,6 +3,7 @@ import { type ErrorStatus, GENERIC_ERRORS } from '../../errors.js'
 import { READ_ERRORS } from '../../market/readErrors.js'
 import { PAYMENT_ERRORS, PAYMENT_FAULTS } from '../../payments/paymentError.js'
 import { TOPUP_ERRORS } from '../../payments/topUpErrors.js'
+import { PROP_ERRORS } from '../../prop/propErrors.js'
 
 /** What the registry says of one code. */
 export interface ErrorCodeInfo {
@@ -16,7 +17,7 @@ const PAYMENT_REFUSALS = Object.fromEntries(
 
 /**
  * Every error code the API can answer with, once: the generic ones (src/errors.ts), the payment gate's
- * (PAYMENT_ERRORS, answered 402, and PAYMENT_FAULTS: 503, 414, 409), the credit top-up's (TOPUP_ERRORS), the builders' (BUILD_ERRORS and BUILDER_FAULTS) and
+ * (PAYMENT_ERRORS, answered 402, and PAYMENT_FAULTS: 503, 414, 409), the credit top-up's (TOPUP_ERRORS), the prop desk's (PROP_ERRORS), the builders' (BUILD_ERRORS and BUILDER_FAULTS) and
  * the reads' (READ_ERRORS). A route lists the ones it answers by these keys (`Route.errors`); the OpenAPI
  * responses and the error lists of docs/ are generated from here (scripts/generateErrorDocs.ts).
  * test/errorCodes.test.ts checks the maps share no key.
@@ -26,6 +27,7 @@ export const ERROR_CODES = {
   ...PAYMENT_REFUSALS,
   ...PAYMENT_FAULTS,
   ...TOPUP_ERRORS,
+  ...PROP_ERRORS,
   ...BUILD_ERRORS,
   ...BUILDER_FAULTS,
   ...READ_ERRORS,

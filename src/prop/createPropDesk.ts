@@ -1,0 +1,320 @@
+import type { Address, Hex, PublicClient, TransactionReceipt } from 'viem'
+import { usdInUtil } from '../analytics/utilUsdValue.js'
+import type { BuilderEngine } from '../builders/builderEngine.js'
+import type { BuilderEnvelope } from '../builders/txStep.js'
+import { DEAD_ADDRESS } from '../chain/addresses.js'
+import { ReceiptTimeoutError } from '../chain/pollReceipt.js'
+import { readUtilTransfer } from '../chain/readUtilTransfer.js'
+import type { PropBook } from '../store/propBook.js'
+import { DeskRevertError, type DeskSender, type DeskStep } from './deskSender.js'
+import { openedOrder } from './gtradeOrders.js'
+import { type PropPlan, type PropRequest, planAction } from './planAction.js'
+import { PropError } from './propErrors.js'
+import { actionCostUsd, allotment, matchFactor, membership, PROP_TERMS } from './propTerms.js'
+import { readMemberStanding, type StandingSources } from './readMemberStanding.js'
+
+export interface PropDeskDeps {
+  chain: PublicClient
+  engine: BuilderEngine
+  book: PropBook
+  /** Undefined when no desk key is configured: quotes still answer, actions are refused (503). */
+  sender: DeskSender | undefined
+  /** Null where this deployment has no UTIL token or pool: the desk answers 503. */
+  sources: (Omit<StandingSources, 'deskRecipient' | 'dead'> & { deskRecipient: Address | undefined }) | null
+  cooldownSec: number
+  clock: () => number
+}
+
+export type PropDesk = ReturnType<typeof createPropDesk>
+
+/**
+ * The prop desk (issue 25; the spec's "Prop desk authorization"): members pay for an action with a UTIL
+ * transfer of their own (to the desk recipient, or a burn), and the desk runs it with the desk's capital,
+ * signed by the desk's key, within the member's allotment, and attributes the position to the member.
+ * Everything that can refuse an action (membership, allotment, the transfer, the build's simulation) runs
+ * before the transfer's hash is claimed, so a refusal changes nothing and costs nothing.
+ */
+export function createPropDesk(deps: PropDeskDeps) {
+  const { chain, book, engine } = deps
+  const deskAddress = deps.sender?.address
+  const deskRecipient = deps.sources?.deskRecipient ?? deskAddress
+  const sources = (): StandingSources => {
+    if (deps.sources === null) throw unavailable('this deployment has no UTIL token or UTIL/USDC pool')
+    if (deskRecipient === undefined) throw unavailable('no desk key or recipient is configured')
+    return { ...deps.sources, deskRecipient, dead: DEAD_ADDRESS }
+  }
+  const nowSec = () => Math.floor(deps.clock() / 1000)
+
+  /** Everything a quote says and an execution checks, for `payer` asking `request`. */
+  const assess = async (payer: Address, request: PropRequest) => {
+    const plan = await planAction(request, { book, chain, payer, desk: deskAddress ?? payer })
+    const executed = await book.executedCount(payer)
+    const { standing, price } = await readMemberStanding(chain, sources(), payer, executed)
+    const member = membership(standing)
+    const factor = matchFactor(standing)
+    const allot = allotment(factor)
+    const refusals = plan.kind === 'open' ? allotmentRefusals(plan, allot) : []
+    const costUsd = actionCostUsd(
+      plan.kind === 'open'
+        ? { actionId: 'trade.open', notionalUsd: plan.notionalUsd }
+        : { actionId: 'trade.close' },
+    )
+    const utilCost = usdInUtil(BigInt(Math.round(costUsd * 1e6)), price.sqrtPriceX96, price.utilIsToken0)
+    const age = await book.lastActionAgeSec(payer)
+    const cooldownRemainingSec = age === undefined ? 0 : Math.max(0, Math.ceil(deps.cooldownSec - age))
+    return { plan, standing, member, factor, allot, refusals, costUsd, utilCost, cooldownRemainingSec }
+  }
+
+  return {
+    async quote(payer: Address, request: PropRequest) {
+      const a = await assess(payer, request)
+      const reasons = [
+        ...a.member.lacks,
+        ...a.refusals.map((r) => r.message),
+        ...(a.cooldownRemainingSec > 0
+          ? [`cooldown: ${a.cooldownRemainingSec} s before the next action`]
+          : []),
+        ...(a.plan.kind === 'close' && a.plan.problem !== undefined ? [a.plan.problem.message] : []),
+      ]
+      return {
+        actionId: request.actionId,
+        utilCost: a.utilCost.toString(),
+        utilCostUsd: a.costUsd,
+        matchFactor: a.factor,
+        eligible: a.member.eligible,
+        reasons,
+        membership: {
+          heldUsd: round2(a.standing.heldUsd),
+          burnedUsd: round2(a.standing.burnedUsd),
+          sentUsd: round2(a.standing.sentUsd),
+          combinedUsd: round2(a.member.combinedUsd),
+          thresholdUsd: PROP_TERMS.qualificationUsd,
+          executedActions: a.standing.executedActions,
+        },
+        allotment: { ...a.allot, pairs: [...a.allot.pairs] },
+        cooldownRemainingSec: a.cooldownRemainingSec,
+        send: {
+          agents: { to: deskRecipient ?? null, field: 'payTxHash' as const },
+          humans: { to: DEAD_ADDRESS, field: 'burnTxHash' as const },
+        },
+      }
+    },
+
+    async execute(payer: Address, request: PropRequest & { payTxHash?: string; burnTxHash?: string }) {
+      const sender = deps.sender
+      if (sender === undefined) throw unavailable('no desk key is configured here')
+      const auth = authorizingHash(request)
+      const a = await assess(payer, request)
+      if (!a.member.eligible) {
+        throw new PropError('prop_ineligible', `${a.member.lacks.join('; ')}.`, undefined, {
+          combinedUsd: round2(a.member.combinedUsd),
+          thresholdUsd: PROP_TERMS.qualificationUsd,
+          heldUsd: round2(a.standing.heldUsd),
+          burnedUsd: round2(a.standing.burnedUsd),
+          sentUsd: round2(a.standing.sentUsd),
+        })
+      }
+      const refusal = a.refusals[0]
+      if (refusal !== undefined) throw refusal
+      if (a.plan.kind === 'close' && a.plan.problem !== undefined) throw a.plan.problem
+      if (a.cooldownRemainingSec > 0) throw cooldown(a.cooldownRemainingSec)
+
+      // The member's own transfer, of at least the cost at today's price.
+      const transfer = await readUtilTransfer(chain, auth.hash, {
+        token: sources().util,
+        to: auth.kind === 'pay' ? (deskRecipient as Address) : DEAD_ADDRESS,
+        from: payer,
+        maxAgeSec: PROP_TERMS.maxTransferAgeSec,
+        nowSec: nowSec(),
+      })
+      if ('problem' in transfer) throw badHash(auth.kind, transfer.problem)
+      if (transfer.amount < a.utilCost) {
+        throw badHash(auth.kind, 'too_small', {
+          required: a.utilCost.toString(),
+          sent: transfer.amount.toString(),
+        })
+      }
+
+      // Built and simulated from the desk's wallet before anything is claimed: a refused build is free.
+      const envelope = await a.plan.build(engine)
+      const steps = deskSteps(envelope)
+      const claim = await book.claim({
+        member: payer,
+        action: request.actionId,
+        params: a.plan.record,
+        authTxHash: auth.hash as `0x${string}`,
+        authKind: auth.kind,
+        utilAmount: transfer.amount,
+        plannedSteps: steps.length,
+        cooldownSec: deps.cooldownSec,
+      })
+      if (claim.kind === 'used') throw badHash(auth.kind, 'used')
+      if (claim.kind === 'cooldown') throw cooldown(claim.retryAfterSec)
+
+      let receipts: TransactionReceipt[]
+      try {
+        receipts = await sender.send(steps, (hash) => book.addDeskTx(claim.id, hash))
+      } catch (err) {
+        // A transaction whose outcome is unknown stays `submitted` for the reconciler; anything else failed
+        // and frees the member's transfer for another try.
+        if (!(err instanceof ReceiptTimeoutError)) {
+          await book.fail(claim.id, err instanceof DeskRevertError ? err.message : String(err))
+        }
+        throw unavailable(
+          err instanceof DeskRevertError
+            ? 'the desk’s transaction reverted; your transfer can authorize another try'
+            : 'the desk’s transaction could not be confirmed; the action is reconciled from the chain',
+          err,
+        )
+      }
+      const result = actionResult(a.plan, receipts, sender.address)
+      await book.finish(claim.id, result)
+      return {
+        actionId: request.actionId,
+        status: 'executed' as const,
+        txHash: (receipts.at(-1)?.transactionHash ?? null) as Hex | null,
+        positionId: a.plan.kind === 'open' ? claim.id : a.plan.positionId,
+        member: payer,
+        desk: sender.address,
+        utilPaid: transfer.amount.toString(),
+        deskTxs: receipts.map((r) => r.transactionHash),
+        position: result.position,
+      }
+    },
+  }
+}
+
+/** What a finished action records (and answers): the position as the desk holds it for the member. */
+export function actionResult(
+  plan: Pick<PropPlan, 'kind'> & Partial<PropPlan>,
+  receipts: TransactionReceipt[],
+  desk: Address,
+) {
+  const last = receipts.at(-1)
+  if (plan.kind === 'open') {
+    const order = last === undefined ? undefined : openedOrder(last, desk)
+    return {
+      deskTxs: receipts.map((r) => r.transactionHash),
+      position: {
+        state: 'pending_fill' as const,
+        openBlock: last === undefined ? null : Number(last.blockNumber),
+        orderIndex: order?.index ?? null,
+      },
+    }
+  }
+  return { deskTxs: receipts.map((r) => r.transactionHash), position: { state: 'closing' as const } }
+}
+
+function allotmentRefusals(plan: Extract<PropPlan, { kind: 'open' }>, allot: ReturnType<typeof allotment>) {
+  const out: PropError[] = []
+  if (!allot.pairs.includes(plan.pairIndex)) {
+    out.push(
+      new PropError(
+        'prop_pair_not_allowed',
+        `The desk does not trade pair ${plan.pairIndex}.`,
+        'params.pairIndex',
+        {
+          allowed: [...allot.pairs],
+        },
+      ),
+    )
+  }
+  if (plan.collateralUsdc > allot.maxCollateralUsdc) {
+    out.push(
+      new PropError(
+        'prop_over_allotment',
+        `collateralUsdc ${plan.collateralUsdc} is above the member’s allotment of ${allot.maxCollateralUsdc} USDC.`,
+        'params.collateralUsdc',
+        { maxCollateralUsdc: allot.maxCollateralUsdc },
+      ),
+    )
+  }
+  if (plan.leverage > allot.maxLeverage) {
+    out.push(
+      new PropError(
+        'prop_over_allotment',
+        `leverage ${plan.leverage} is above the member’s allotment of ${allot.maxLeverage}x.`,
+        'params.leverage',
+        { maxLeverage: allot.maxLeverage },
+      ),
+    )
+  }
+  return out
+}
+
+/** The desk sends a builder's steps with the gas limits its simulation suggested. */
+function deskSteps(envelope: BuilderEnvelope<unknown>): DeskStep[] {
+  return envelope.steps.map((step, i) => {
+    const gas = envelope.simulation.steps[i]?.gasLimit
+    if (gas === undefined) throw new Error(`the build has no gas limit for step ${i}`)
+    return { to: step.to, data: step.data, value: BigInt(step.value), gas: BigInt(gas) }
+  })
+}
+
+function authorizingHash(request: { payTxHash?: string; burnTxHash?: string }): {
+  kind: 'pay' | 'burn'
+  hash: string
+} {
+  if (request.payTxHash !== undefined && request.burnTxHash !== undefined) {
+    throw badHash(
+      'pay',
+      'both',
+      undefined,
+      'pass one of payTxHash (agents) or burnTxHash (humans), not both.',
+    )
+  }
+  if (request.payTxHash !== undefined) return { kind: 'pay', hash: request.payTxHash }
+  if (request.burnTxHash !== undefined) return { kind: 'burn', hash: request.burnTxHash }
+  throw badHash(
+    'pay',
+    'missing',
+    undefined,
+    'pass payTxHash (agents: UTIL sent to the desk) or burnTxHash (humans: UTIL burned).',
+  )
+}
+
+const REASONS: Record<string, string> = {
+  malformed: 'is not a 0x-prefixed 32-byte transaction hash',
+  unknown: 'names no transaction the chain knows',
+  not_mined: 'is not mined yet; send the request again once it is',
+  reverted: 'reverted: it moved no UTIL',
+  wrong_token: 'moved no UTIL',
+  wrong_destination: 'did not send UTIL to the expected destination',
+  wrong_sender: 'sent UTIL from another wallet than the one paying this request',
+  too_old: 'is 24 hours old or older',
+  too_small: 'sent less UTIL than the action costs',
+  used: 'already authorized another desk action',
+}
+
+function badHash(
+  kind: 'pay' | 'burn',
+  reason: string,
+  details?: Record<string, unknown>,
+  message?: string,
+): PropError {
+  const field = kind === 'pay' ? 'payTxHash' : 'burnTxHash'
+  return new PropError(
+    kind === 'pay' ? 'bad_pay_tx_hash' : 'bad_burn_tx_hash',
+    `${field} ${message ?? `${REASONS[reason] ?? reason}.`}`,
+    field,
+    { reason, ...details },
+  )
+}
+
+function cooldown(retryAfterSec: number): PropError {
+  return new PropError(
+    'prop_cooldown',
+    `The member’s last desk action is too recent: retry in ${retryAfterSec} s.`,
+    undefined,
+    { retryAfterSec },
+    retryAfterSec,
+  )
+}
+
+function unavailable(why: string, cause?: unknown): PropError {
+  const err = new PropError('prop_desk_unavailable', `The desk cannot act: ${why}.`)
+  if (cause !== undefined) (err as { cause?: unknown }).cause = cause
+  return err
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100

@@ -1,0 +1,366 @@
+import { type Address, erc20Abi, type Hex, keccak256, toHex } from 'viem'
+import { describe, expect, test } from 'vitest'
+import { BASE_ADDRESSES, DEAD_ADDRESS } from '../../src/chain/addresses.js'
+import { USDC } from '../../src/chain/network.js'
+import { pollReceipt } from '../../src/chain/pollReceipt.js'
+import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
+import { devnetPropDesk } from '../../src/devnet/devnetAccounts.js'
+import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
+import { propExecuteRoute } from '../../src/routes/prop/propExecute.js'
+import { createDatabase } from '../../src/store/database.js'
+import { createPropBook } from '../../src/store/propBook.js'
+import { devnetWallet, RECEIPT } from '../helpers/chainChecks.js'
+import { type CreditWallet, paidFetch, transferUtil, utilWallet } from '../helpers/creditKit.js'
+import { errorOf } from '../helpers/errorOf.js'
+import { eventually } from '../helpers/eventually.js'
+import { useInstance, useWorld } from '../helpers/serviceWorld.js'
+
+// The prop desk (issue 25) on the devnet: members pay the x402 fee with the official client and authorize
+// each action with a UTIL transfer of their own; the desk trades gTrade (the stand-in) with its own USDC
+// from its own key, and every refusal is checked for what it did not move.
+const sw = useWorld()
+const svc = useInstance(sw, { PROP_COOLDOWN_SECONDS: '0' })
+
+const DIAMOND = BASE_ADDRESSES.GtradeDiamond
+const DESK = devnetPropDesk.address
+const EXECUTE_PRICE = usdToAtomic(propExecuteRoute.priceUsd as number)
+/** 10 million UTIL: $1,000 at the devnet's $0.0001, a member. */
+const MEMBER_UTIL = 10n ** 25n
+
+const openTrades = (who: Address) =>
+  sw.chain.readContract({ address: DIAMOND, abi: gtradeStandInAbi, functionName: 'getTrades', args: [who] })
+const ethPrice = async () =>
+  Number(
+    await sw.chain.readContract({
+      address: DIAMOND,
+      abi: gtradeStandInAbi,
+      functionName: 'prices',
+      args: [1n],
+    }),
+  ) / 1e10
+
+async function post(w: CreditWallet, path: string, body: unknown) {
+  const res = await paidFetch(w)(`${svc.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { position?: unknown } }
+}
+
+async function openParams() {
+  const mark = await ethPrice()
+  return {
+    pairIndex: 1,
+    long: true,
+    leverage: 5,
+    collateralUsdc: 100,
+    markPrice: mark,
+    tp: mark * 1.1,
+    sl: mark * 0.9,
+  }
+}
+
+/** Quotes `actionId`, then sends exactly the quoted UTIL to the desk (or burns it); the hash. */
+async function payFor(w: CreditWallet, actionId: string, params: unknown, burn = false): Promise<Hex> {
+  const quote = await post(w, '/v1/prop/quote', { actionId, params })
+  expect(quote.status).toBe(200)
+  const to = burn ? DEAD_ADDRESS : ((quote.body.send as { agents: { to: Address } }).agents.to as Address)
+  return transferUtil(sw.chain, w.privateKey, to, BigInt(quote.body.utilCost as string))
+}
+
+describe('prop desk', () => {
+  test('behavior: a quote states cost, match factor, eligibility, allotment and where to send', async () => {
+    const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const quote = await post(member, '/v1/prop/quote', { actionId: 'trade.open', params: await openParams() })
+    expect(quote.status).toBe(200)
+    expect(quote.body).toMatchObject({
+      actionId: 'trade.open',
+      eligible: true,
+      reasons: [],
+      matchFactor: 1,
+      utilCostUsd: 1, // 0.1% of $500 notional is under the $1 minimum
+      allotment: { maxCollateralUsdc: 100, maxLeverage: 10, pairs: [0, 1] },
+      cooldownRemainingSec: 0,
+      send: { agents: { to: DESK, field: 'payTxHash' }, humans: { to: DEAD_ADDRESS, field: 'burnTxHash' } },
+    })
+    // $1 at $0.0001 per UTIL: 10,000 UTIL (the pool's price, rounded up).
+    expect(Number(BigInt(quote.body.utilCost as string) / 10n ** 18n)).toBeCloseTo(10_000, -1)
+    expect((quote.body.membership as { combinedUsd: number }).combinedUsd).toBeCloseTo(1_000, 0)
+
+    const poor = await utilWallet(sw, 1_000_000n, 10n ** 18n)
+    const refused = await post(poor, '/v1/prop/quote', { actionId: 'trade.open', params: await openParams() })
+    expect(refused.status).toBe(200)
+    expect(refused.body.eligible).toBe(false)
+    expect((refused.body.reasons as string[])[0]).toContain('membership needs $500')
+  })
+
+  test('behavior: trade.open with a valid payTxHash opens the desk’s trade within the allotment, attributed to the member; trade.close closes it', async () => {
+    const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const params = await openParams()
+    const hash = await payFor(member, 'trade.open', params)
+    const deskUsdc = await sw.usdcBalance(DESK)
+    const memberUsdc = await sw.usdcBalance(member.account.address)
+    const tradesBefore = (await openTrades(DESK)).length
+
+    const opened = await post(member, '/v1/prop/execute', { actionId: 'trade.open', params, payTxHash: hash })
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200)
+    expect(opened.body).toMatchObject({
+      actionId: 'trade.open',
+      status: 'executed',
+      member: member.account.address,
+      desk: DESK,
+      position: { state: 'pending_fill' },
+    })
+    // The desk's own capital went in; the member paid only the x402 fee (and the UTIL).
+    expect(await sw.usdcBalance(DESK)).toBe(deskUsdc - 100_000_000n)
+    expect(await sw.usdcBalance(member.account.address)).toBe(memberUsdc - EXECUTE_PRICE)
+    const deskTx = await sw.chain.getTransaction({ hash: opened.body.txHash as Hex })
+    expect(deskTx.from.toLowerCase()).toBe(DESK.toLowerCase())
+    expect(deskTx.to?.toLowerCase()).toBe(DIAMOND.toLowerCase())
+
+    // The venue's keeper fills the MARKET order: the desk holds the trade, 5x on ETH/USD.
+    await sw.world.keeperTick()
+    const trade = await eventually(async () => {
+      const trades = await openTrades(DESK)
+      expect(trades.length).toBe(tradesBefore + 1)
+      return trades.at(-1)
+    })
+    expect(trade).toMatchObject({ pairIndex: 1, long: true, leverage: 5_000 })
+
+    // Closing it takes its own transfer (a $1 close).
+    const close = { positionId: opened.body.positionId, expectedPrice: await ethPrice() }
+    const closeHash = await payFor(member, 'trade.close', close)
+    const closed = await post(member, '/v1/prop/execute', {
+      actionId: 'trade.close',
+      params: close,
+      payTxHash: closeHash,
+    })
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+    expect(closed.body).toMatchObject({
+      status: 'executed',
+      positionId: opened.body.positionId,
+      position: { state: 'closing' },
+    })
+    await sw.world.keeperTick()
+    await eventually(async () => expect((await openTrades(DESK)).length).toBe(tradesBefore))
+
+    // Closed is closed: another close of it is refused, free.
+    const again = await payFor(member, 'trade.close', close)
+    const before = await sw.usdcBalance(member.account.address)
+    const twice = await post(member, '/v1/prop/execute', {
+      actionId: 'trade.close',
+      params: close,
+      payTxHash: again,
+    })
+    expect(twice.status).toBe(409)
+    expect(errorOf(twice.body)?.code).toBe('prop_position_closed')
+    expect(await sw.usdcBalance(member.account.address)).toBe(before)
+  })
+
+  test('behavior: a burn authorizes as a payment to the desk does (burnTxHash)', async () => {
+    const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const params = await openParams()
+    const hash = await payFor(member, 'trade.open', params, true)
+    const res = await post(member, '/v1/prop/execute', { actionId: 'trade.open', params, burnTxHash: hash })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.utilPaid).toBeDefined()
+  })
+})
+
+describe('prop desk refusals: each free, each moving nothing', () => {
+  /** Executes and expects a refusal: no x402 charge, no desk USDC moved, the desk's trades unchanged. */
+  async function refused(w: CreditWallet, body: unknown, status: number, code: string, reason?: string) {
+    const usdc = await sw.usdcBalance(w.account.address)
+    const desk = await sw.usdcBalance(DESK)
+    const trades = (await openTrades(DESK)).length
+    const res = await post(w, '/v1/prop/execute', body)
+    expect(res.status, JSON.stringify(res.body)).toBe(status)
+    const error = errorOf(res.body)
+    expect(error?.code).toBe(code)
+    if (reason !== undefined) expect(error?.details?.reason).toBe(reason)
+    expect(await sw.usdcBalance(w.account.address)).toBe(usdc)
+    expect(await sw.usdcBalance(DESK)).toBe(desk)
+    expect((await openTrades(DESK)).length).toBe(trades)
+    return error
+  }
+
+  test('attack: the same hash again, another wallet’s hash, too little UTIL, no hash', async () => {
+    const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const params = await openParams()
+    const hash = await payFor(member, 'trade.open', params)
+    expect(
+      (await post(member, '/v1/prop/execute', { actionId: 'trade.open', params, payTxHash: hash })).status,
+    ).toBe(200)
+    await refused(member, { actionId: 'trade.open', params, payTxHash: hash }, 422, 'bad_pay_tx_hash', 'used')
+
+    // Acting for another wallet: its transfer authorizes nothing for whoever presents it.
+    const other = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const othersHash = await payFor(member, 'trade.open', params)
+    await refused(
+      other,
+      { actionId: 'trade.open', params, payTxHash: othersHash },
+      422,
+      'bad_pay_tx_hash',
+      'wrong_sender',
+    )
+
+    const short = await transferUtil(sw.chain, member.privateKey, DESK, 10n ** 18n)
+    await refused(
+      member,
+      { actionId: 'trade.open', params, payTxHash: short },
+      422,
+      'bad_pay_tx_hash',
+      'too_small',
+    )
+    await refused(member, { actionId: 'trade.open', params }, 422, 'bad_pay_tx_hash', 'missing')
+    // A payment to the desk presented as a burn went to the wrong place.
+    await refused(
+      member,
+      { actionId: 'trade.open', params, burnTxHash: othersHash },
+      422,
+      'bad_burn_tx_hash',
+      'wrong_destination',
+    )
+  })
+
+  test('attack: an ineligible wallet is told what it lacks; over the allotment and off the allowlist are refused', async () => {
+    const poor = await utilWallet(sw, 1_000_000n, 10n ** 21n)
+    const params = await openParams()
+    const hash = await transferUtil(sw.chain, poor.privateKey, DESK, 10n ** 21n)
+    const error = await refused(
+      poor,
+      { actionId: 'trade.open', params, payTxHash: hash },
+      403,
+      'prop_ineligible',
+    )
+    expect(error?.details).toMatchObject({ thresholdUsd: 500 })
+
+    const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const big = { ...params, collateralUsdc: 150 }
+    const bigHash = await payFor(member, 'trade.open', big)
+    const over = await refused(
+      member,
+      { actionId: 'trade.open', params: big, payTxHash: bigHash },
+      422,
+      'prop_over_allotment',
+    )
+    expect(over?.field).toBe('params.collateralUsdc')
+    const btc = { ...params, pairIndex: 2 }
+    await refused(
+      member,
+      { actionId: 'trade.open', params: btc, payTxHash: bigHash },
+      422,
+      'prop_pair_not_allowed',
+    )
+    // The refused hash was never claimed: it still authorizes an action within the allotment.
+    expect(
+      (await post(member, '/v1/prop/execute', { actionId: 'trade.open', params, payTxHash: bigHash })).status,
+    ).toBe(200)
+  })
+
+  test('attack: a position is closed only by the member it was opened for', async () => {
+    const owner = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const params = await openParams()
+    const opened = await post(owner, '/v1/prop/execute', {
+      actionId: 'trade.open',
+      params,
+      payTxHash: await payFor(owner, 'trade.open', params),
+    })
+    expect(opened.status).toBe(200)
+    const thief = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const close = { positionId: opened.body.positionId, expectedPrice: await ethPrice() }
+    await refused(
+      thief,
+      { actionId: 'trade.close', params: close, payTxHash: await payFor(thief, 'trade.close', close) },
+      404,
+      'prop_position_unknown',
+    )
+  })
+
+  test('behavior: the desk key is its own and the cooldown spaces a member’s actions', async () => {
+    expect(DESK.toLowerCase()).not.toBe(svc.config.payTo.toLowerCase())
+    const slow = await sw.instance({ PROP_COOLDOWN_SECONDS: '3600' })
+    const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const params = await openParams()
+    const send = async (hash: Hex) =>
+      paidFetch(member)(`${slow.url}/v1/prop/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ actionId: 'trade.open', params, payTxHash: hash }),
+      })
+    const first = await payFor(member, 'trade.open', params)
+    expect((await send(first)).status).toBe(200)
+    const second = await payFor(member, 'trade.open', params)
+    const usdc = await sw.usdcBalance(member.account.address)
+    const res = await send(second)
+    expect(res.status).toBe(429)
+    expect(res.headers.get('retry-after')).not.toBeNull()
+    expect(errorOf(await res.json())?.code).toBe('prop_cooldown')
+    expect(await sw.usdcBalance(member.account.address)).toBe(usdc)
+    await slow.stop()
+  })
+})
+
+describe('prop desk across a restart', () => {
+  test('attack: an action left in flight by a stopped instance is reconciled from the chain, never sent again', async () => {
+    let offsetMs = 0
+    const one = await sw.instance({ PROP_COOLDOWN_SECONDS: '0' }, { clock: () => Date.now() + offsetMs })
+    const db = await createDatabase({ databaseUrl: one.config.storage.databaseUrl, dataDir: 'memory://' })
+    const book = createPropBook(db)
+    const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const params = await openParams()
+    const claim = async (hash: Hex) => {
+      const claimed = await book.claim({
+        member: member.account.address,
+        action: 'trade.open',
+        params,
+        authTxHash: hash,
+        authKind: 'pay',
+        utilAmount: 1n,
+        plannedSteps: 1,
+        cooldownSec: 0,
+      })
+      if (claimed.kind !== 'claimed') throw new Error(`not claimed: ${claimed.kind}`)
+      return claimed.id
+    }
+    // A: the instance recorded and broadcast its transaction, then stopped before writing the outcome.
+    const sentHash = await payFor(member, 'trade.open', params)
+    const sent = await claim(sentHash)
+    const deskTx = await devnetWallet(sw.chain, devnetPropDesk.privateKey).writeContract({
+      address: USDC,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [DIAMOND, 0n],
+    })
+    await book.addDeskTx(sent, deskTx)
+    await pollReceipt(sw.chain, deskTx, RECEIPT)
+    // B: it recorded a transaction and stopped before broadcasting it.
+    const lostHash = await payFor(member, 'trade.open', params)
+    const lost = await claim(lostHash)
+    await book.addDeskTx(lost, keccak256(toHex(`never-sent-${Date.now()}`)))
+
+    // Young rows may still be running on their instance: left alone.
+    await one.services.reconcile()
+    expect((await book.get(sent))?.status).toBe('submitted')
+    offsetMs = 3 * 60 * 1000
+    await one.services.reconcile()
+    expect(await book.get(sent)).toMatchObject({ status: 'executed', deskTxs: [deskTx] })
+    expect((await book.get(lost))?.status).toBe('failed')
+    offsetMs = 0 // back to the payer's time: its payments are signed on the wall clock
+
+    const execute = (hash: Hex) =>
+      paidFetch(member)(`${one.url}/v1/prop/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ actionId: 'trade.open', params, payTxHash: hash }),
+      })
+    // The executed action's transfer stays used; the failed one's authorizes a new try.
+    const reused = await execute(sentHash)
+    expect(reused.status).toBe(422)
+    expect(errorOf(await reused.json())?.details?.reason).toBe('used')
+    expect((await execute(lostHash)).status).toBe(200)
+    await db.close()
+    await one.stop()
+  })
+})
