@@ -1,5 +1,6 @@
 import { PAYMENT_ERRORS, PAYMENT_FAULTS } from '../src/payments/paymentError.js'
 import { TOPUP_ERRORS } from '../src/payments/topUpErrors.js'
+import { PROP_ERRORS } from '../src/prop/propErrors.js'
 import type { Route } from '../src/routes/route.js'
 import { ERROR_CODES, type ErrorCode } from '../src/routes/shared/errorCodes.js'
 import { ENGINE_ERRORS, impliedErrorCodes, routeErrorCodes } from '../src/routes/shared/routeErrorCodes.js'
@@ -44,6 +45,7 @@ export function errorDocBlocks(routes: readonly Route[] = routeTable): Record<st
   const reads = routes.filter((route) => route.tier !== 'builder')
   const payment = [...Object.keys(PAYMENT_ERRORS), ...Object.keys(PAYMENT_FAULTS)] as ErrorCode[]
   const priced = routes.filter((route) => route.priceUsd !== null)
+  const prop = routes.filter((route) => route.tier === 'prop')
   // Every priced route answers the payment codes: the table says so rather than list 53 paths.
   const paymentRows = payment.filter((code) =>
     priced.every((route) => impliedErrorCodes(route).includes(code)),
@@ -73,6 +75,12 @@ export function errorDocBlocks(routes: readonly Route[] = routeTable): Record<st
         'and changes nothing (`TOPUP_ERRORS`, `src/payments/topUpErrors.ts`):',
       '',
       codeTable(Object.keys(TOPUP_ERRORS) as ErrorCode[], priced, 'every priced route'),
+    ].join('\n'),
+    'docs/prop.md': [
+      'The desk’s own codes (`PROP_ERRORS`, `src/prop/propErrors.ts`); `POST /v1/prop/execute` also answers the ' +
+        'perp builders’ codes its build can raise (docs/builders.md). None is charged.',
+      '',
+      codeTable(Object.keys(PROP_ERRORS) as ErrorCode[], prop, 'both desk routes'),
     ].join('\n'),
   }
 }
