@@ -17,6 +17,7 @@ import pg from 'pg'
 import {
   type Address,
   createPublicClient,
+  createWalletClient,
   encodeFunctionData,
   erc20Abi,
   type Hex,
@@ -24,6 +25,7 @@ import {
   type PublicClient,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { base } from 'viem/chains'
 import { USDC } from '../src/chain/network.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
@@ -54,6 +56,11 @@ import { VOUCHER_LOAD_WORKER, type VoucherLoadInput, type VoucherLoadResult } fr
  * C. B's PostgreSQL and Redis, automining: `batch-settlement` voucher calls per second on a cached read,
  *    one channel per wallet (opened by the official client's deposit), vouchers signed ahead in order, one
  *    in flight per channel, the callers in a worker thread.
+ * D. B's PostgreSQL and Redis, automining: calls paid by UTIL credit (issue 25) per second on the cached
+ *    read. Each wallet sends UTIL to the credit recipient and tops up once with the official client; then
+ *    `exact` authorizations signed ahead are sent, one in flight per wallet, all wallets at once (callers in
+ *    a worker thread); nothing settles. The credit debited is checked against half the price of each call
+ *    served, and payTo's USDC against no change.
  * After each batch phase (A, C) the stored vouchers are claimed and swept (the service's claimAndSweep)
  * and the USDC payTo received is checked against the prices of the calls served.
  */
@@ -64,16 +71,18 @@ const CALLS_PER_WALLET = Number(process.env.BENCH_RAILS_CALLS_PER_WALLET ?? 3)
 const CHANNELS = Number(process.env.BENCH_RAILS_CHANNELS ?? 200)
 const VOUCHERS = Number(process.env.BENCH_RAILS_VOUCHERS_PER_CHANNEL ?? 40)
 const VOUCHER_WARMUP = Number(process.env.BENCH_RAILS_VOUCHER_WARMUP ?? 5)
+const CREDIT_WALLETS = Number(process.env.BENCH_RAILS_CREDIT_WALLETS ?? 50)
+const CREDIT_CALLS = Number(process.env.BENCH_RAILS_CREDIT_CALLS_PER_WALLET ?? 80)
 /** Where to write a CPU profile of the service thread during phase C (unset: none; it slows the phase). */
 const CPU_PROFILE = process.env.BENCH_RAILS_CPU_PROFILE
 const PHASES = new Set(
-  (process.env.BENCH_RAILS_PHASES ?? 'A,B,C')
+  (process.env.BENCH_RAILS_PHASES ?? 'A,B,C,D')
     .toUpperCase()
     .split(',')
     .map((p) => p.trim()),
 )
 /** A run of some phases only writes a file of its own: the full record of the last whole run stays. */
-const RESULT_FILE = ['A', 'B', 'C'].every((p) => PHASES.has(p))
+const RESULT_FILE = ['A', 'B', 'C', 'D'].every((p) => PHASES.has(p))
   ? 'bench/results/payment-rails.json'
   : `bench/results/payment-rails-${[...PHASES].sort().join('')}.json`
 const FUNDED = 100_000n
@@ -91,6 +100,7 @@ interface Service {
   url: string
   rpcUrl: string
   payTo: `0x${string}`
+  credit: { recipient: Address; utilToken: Address | null }
   services: Awaited<ReturnType<typeof createServices>>
   close(): Promise<void>
 }
@@ -122,6 +132,7 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     rpcUrl: world.rpcUrl,
     payTo: config.payTo,
+    credit: { recipient: config.payments.creditRecipient, utilToken: config.utilToken },
     services,
     async close() {
       server.close()
@@ -525,6 +536,125 @@ const phaseC = () =>
     }
   })
 
+/**
+ * Phase D: calls paid by UTIL credit per second on the cached read. Setup (UTIL to each wallet, its
+ * transfer to the recipient, its top-up call, every authorization signed) happens before the timed window;
+ * the authorizations are valid for the challenge's 120 s, which the timed window stays well within.
+ */
+const phaseD = () =>
+  withProductionService({ redisUrl: REDIS_URL, blockTimeS: 0 }, async (ours) => {
+    stage('D: service up')
+    const url = `${ours.url}/v1/prices?symbols=BTC`
+    const chain = createPublicClient({ transport: http(ours.rpcUrl) }) as PublicClient
+    const { recipient, utilToken } = ours.credit
+    if (utilToken === null) throw new Error('no UTIL token on this devnet')
+    const keys = await fundUtil(ours.rpcUrl, utilToken, CREDIT_WALLETS)
+    stage(`D: ${CREDIT_WALLETS} wallets hold UTIL`)
+    const hashes = await Promise.all(keys.map((key) => sendUtil(ours.rpcUrl, utilToken, key, recipient)))
+    const challenge = await challengeOf(url)
+    for (const [i, key] of keys.entries()) {
+      const res = await fetch(url, {
+        headers: { 'PAYMENT-SIGNATURE': await sign(key, challenge), 'X-UTIL-TOPUP': hashes[i] as Hex },
+      })
+      await res.arrayBuffer()
+      if (res.status !== 200) throw new Error(`top-up call answered ${res.status}`)
+    }
+    stage(`D: ${CREDIT_WALLETS} wallets topped up`)
+    const book = ours.services.deps.creditBook
+    const creditBefore = await Promise.all(keys.map((k) => book.balance(privateKeyToAccount(k).address)))
+    const payToBefore = await usdcOf(chain, ours.payTo)
+    const fresh = await challengeOf(url)
+    const signStarted = performance.now()
+    const groups = await Promise.all(
+      keys.map((k) =>
+        Promise.all(Array.from({ length: VOUCHER_WARMUP + CREDIT_CALLS }, () => sign(k, fresh))),
+      ),
+    )
+    const signMs = performance.now() - signStarted
+    stage(`D: ${CREDIT_WALLETS * (VOUCHER_WARMUP + CREDIT_CALLS)} authorizations signed`)
+    const input: VoucherLoadInput = { url, groups, warmup: VOUCHER_WARMUP }
+    const worker = new Worker(VOUCHER_LOAD_WORKER, { eval: true, workerData: input })
+    const load = await new Promise<VoucherLoadResult>((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+    await worker.terminate()
+    stage(`D: ${load.served} timed calls served`)
+    const creditAfter = await Promise.all(keys.map((k) => book.balance(privateKeyToAccount(k).address)))
+    const debited = creditBefore.reduce((s, b, i) => s + b - (creditAfter[i] ?? 0n), 0n)
+    const half = BigInt(fresh.accepts[0]?.amount ?? 0) / 2n
+    const creditCalls = BigInt(CREDIT_WALLETS * VOUCHER_WARMUP - load.warmupFailures + load.served)
+    return {
+      blockTimeS: 0,
+      ledger: 'PostgreSQL',
+      sharedState: 'Redis',
+      read: 'GET /v1/prices?symbols=BTC (cached)',
+      wallets: CREDIT_WALLETS,
+      callsPerWallet: CREDIT_CALLS,
+      warmupPerWallet: VOUCHER_WARMUP,
+      warmupFailures: load.warmupFailures,
+      served: load.served,
+      failures: load.failures,
+      failureStatuses: load.failureStatuses,
+      creditCallsPerSec: Math.round(load.served / (load.elapsedMs / 1000)),
+      elapsedMs: Math.round(load.elapsedMs),
+      callMsP50: p50(load.callMs),
+      callMsP99: p99(load.callMs),
+      gateMsP50: p50(load.gateMs),
+      signingMsPerAuthorization: round(signMs / (CREDIT_WALLETS * (VOUCHER_WARMUP + CREDIT_CALLS))),
+      creditDebitedAtomic: debited.toString(),
+      creditDebitedMatches: debited === half * creditCalls,
+      payToUsdcUnchanged: (await usdcOf(chain, ours.payTo)) === payToBefore,
+    }
+  })
+
+/** `count` new wallets holding 1,000 UTIL each (about $0.10 of credit: 200 calls at half of $0.001) and gas. */
+async function fundUtil(rpcUrl: string, util: Address, count: number): Promise<Hex[]> {
+  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 60_000 }) })
+  const funder = createRelayerSender({
+    account: privateKeyToAccount((demoAccounts[0] as { privateKey: Hex }).privateKey),
+    client,
+    chainId: 8453,
+    fees: createFeeBook(client, { maxAgeMs: 1_000 }),
+    timeoutMs: 60_000,
+    pollingIntervalMs: 50,
+  })
+  const keys = Array.from({ length: count }, () => generatePrivateKey())
+  await Promise.all(
+    keys.map(async (key) => {
+      const to = privateKeyToAccount(key).address
+      await client.request({ method: 'anvil_setBalance' as never, params: [to, '0x2386f26fc10000'] as never })
+      const data = encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [to, 1_000n * 10n ** 18n],
+      })
+      const { receipt } = await funder.send({ to: util, data, gas: 80_000n })
+      if (receipt?.status !== 'success') throw new Error('UTIL funding failed')
+    }),
+  )
+  return keys
+}
+
+/** The wallet sends all its UTIL to the credit recipient; the mined transfer's hash (its top-up). */
+async function sendUtil(rpcUrl: string, util: Address, key: Hex, recipient: Address): Promise<Hex> {
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(key),
+    chain: base,
+    transport: http(rpcUrl),
+  })
+  const client = createPublicClient({ transport: http(rpcUrl) })
+  const hash = await wallet.writeContract({
+    address: util,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [recipient, 1_000n * 10n ** 18n],
+  })
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+  if (receipt.status !== 'success') throw new Error('UTIL transfer failed')
+  return hash
+}
+
 const benchStarted = performance.now()
 /** Progress on stderr: the phases take minutes. */
 function stage(what: string): void {
@@ -566,6 +696,11 @@ async function main(): Promise<void> {
     const batchThroughput = await phaseC()
     console.log(JSON.stringify({ batchThroughput }))
     record.batchThroughput = batchThroughput
+  }
+  if (PHASES.has('D')) {
+    const creditThroughput = await phaseD()
+    console.log(JSON.stringify({ creditThroughput }))
+    record.creditThroughput = creditThroughput
   }
   record.loadAverageAtEnd = loadavg().map(round)
   mkdirSync('bench/results', { recursive: true })

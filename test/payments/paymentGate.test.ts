@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import type { ErrorBody } from '../../src/errors.js'
-import { propQuoteRoute } from '../../src/routes/prop/propQuote.js'
+import { propExecuteRoute } from '../../src/routes/prop/propExecute.js'
 import { send } from '../helpers/attackKit.js'
 import { authorize } from '../helpers/authorize.js'
 import { errorOf } from '../helpers/errorOf.js'
@@ -212,19 +212,20 @@ describe('x402 payment gate on the devnet', () => {
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
     expect(await svc.services.deps.ledger.byPayer(who.account.address)).toHaveLength(0)
 
-    // A priced path whose capability is not built yet (the prop desk) answers 501 and keeps the money
-    // where it is, with a valid payment of its own price.
+    // A priced path whose handler refuses after the payment was admitted (the prop desk, given a transfer
+    // hash that names no transaction) keeps the money where it is, with a valid payment of its own price.
     const prop = {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(propQuoteRoute.example?.body),
+      body: JSON.stringify(propExecuteRoute.example?.body),
     }
-    const propPayload = await signChallenge(who, await challengeOf(`${svc.url}/v1/prop/quote`, prop))
-    const notYet = await fetch(`${svc.url}/v1/prop/quote`, {
+    const propPayload = await signChallenge(who, await challengeOf(`${svc.url}/v1/prop/execute`, prop))
+    const refused = await fetch(`${svc.url}/v1/prop/execute`, {
       ...prop,
       headers: { ...prop.headers, 'PAYMENT-SIGNATURE': encodePayment(propPayload) },
     })
-    expect(notYet.status).toBe(501)
+    expect(refused.status).toBe(422)
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('bad_pay_tx_hash')
     expect(await sw.usdcBalance(who.account.address)).toBe(before)
 
     // The same authorization, with good input, then pays once and returns the candles.

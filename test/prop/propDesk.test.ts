@@ -169,11 +169,14 @@ describe('prop desk', () => {
 })
 
 describe('prop desk refusals: each free, each moving nothing', () => {
-  /** Executes and expects a refusal: no x402 charge, no desk USDC moved, the desk's trades unchanged. */
+  /**
+   * Executes and expects a refusal: no x402 charge, no desk USDC moved, no desk transaction sent (its nonce;
+   * its trade count would move with the keeper filling earlier tests' orders).
+   */
   async function refused(w: CreditWallet, body: unknown, status: number, code: string, reason?: string) {
     const usdc = await sw.usdcBalance(w.account.address)
     const desk = await sw.usdcBalance(DESK)
-    const trades = (await openTrades(DESK)).length
+    const sent = await sw.chain.getTransactionCount({ address: DESK, blockTag: 'pending' })
     const res = await post(w, '/v1/prop/execute', body)
     expect(res.status, JSON.stringify(res.body)).toBe(status)
     const error = errorOf(res.body)
@@ -181,7 +184,7 @@ describe('prop desk refusals: each free, each moving nothing', () => {
     if (reason !== undefined) expect(error?.details?.reason).toBe(reason)
     expect(await sw.usdcBalance(w.account.address)).toBe(usdc)
     expect(await sw.usdcBalance(DESK)).toBe(desk)
-    expect((await openTrades(DESK)).length).toBe(trades)
+    expect(await sw.chain.getTransactionCount({ address: DESK, blockTag: 'pending' })).toBe(sent)
     return error
   }
 
