@@ -560,6 +560,18 @@ const phaseD = () =>
       if (res.status !== 200) throw new Error(`top-up call answered ${res.status}`)
     }
     stage(`D: ${CREDIT_WALLETS} wallets topped up`)
+    // Sequential first, one wallet, one call at a time: the gate's own latency on the credit path.
+    const sequentialKey = keys[0] as Hex
+    const sequentialHeaders = await Promise.all(
+      Array.from({ length: SEQUENTIAL + 10 }, () => challengeOf(url).then((c) => sign(sequentialKey, c))),
+    )
+    const sequential: PaidAnswer[] = []
+    for (const [i, header] of sequentialHeaders.entries()) {
+      const answer = await paidCall(url, header)
+      if (answer.transaction !== '') throw new Error('a credit call settled onchain')
+      if (i >= 10) sequential.push(answer)
+    }
+    stage(`D: ${SEQUENTIAL} sequential credit calls`)
     const book = ours.services.deps.creditBook
     const creditBefore = await Promise.all(keys.map((k) => book.balance(privateKeyToAccount(k).address)))
     const payToBefore = await usdcOf(chain, ours.payTo)
@@ -589,6 +601,15 @@ const phaseD = () =>
       ledger: 'PostgreSQL',
       sharedState: 'Redis',
       read: 'GET /v1/prices?symbols=BTC (cached)',
+      sequential: {
+        calls: sequential.length,
+        callMsP50: p50(sequential.map((c) => c.ms)),
+        gateMsP50: timingP50(sequential, 'gate'),
+        verifyMsP50: timingP50(sequential, 'verify'),
+        claimMsP50: timingP50(sequential, 'claim'),
+        creditMsP50: timingP50(sequential, 'credit'),
+        handlerMsP50: timingP50(sequential, 'handler'),
+      },
       wallets: CREDIT_WALLETS,
       callsPerWallet: CREDIT_CALLS,
       warmupPerWallet: VOUCHER_WARMUP,

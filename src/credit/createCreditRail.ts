@@ -35,7 +35,7 @@ export function createCreditRail(
       if (credited === undefined) throw new TopUpError('topup_used')
       return { credited: topUp.usdAtomic, balance: credited.balance }
     },
-    covers: async (wallet, amount) => (await book.balance(wallet)) >= amount,
+    balance: (wallet) => book.balance(wallet),
     hold: (debit) => book.hold(debit),
     spend: (id) => book.spend(id),
     release: (id) => book.release(id),

@@ -11,8 +11,8 @@ export interface CreditRail {
    * UpstreamError or StoreUnavailableError on a fault. Resolves to what was credited and the balance after.
    */
   topUp(payer: `0x${string}`, txHash: string, nowSec: number): Promise<{ credited: bigint; balance: bigint }>
-  /** Whether `wallet` holds at least `amount` of credit now: one indexed read, so a wallet without credit pays USDC cheaply. */
-  covers(wallet: `0x${string}`, amount: bigint): Promise<boolean>
+  /** The wallet's credit now (USDC atomic units). */
+  balance(wallet: `0x${string}`): Promise<bigint>
   hold(debit: CreditDebit): Promise<HoldResult>
   spend(id: number): Promise<boolean>
   release(id: number): Promise<boolean>

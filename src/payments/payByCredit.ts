@@ -37,12 +37,13 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
       if (!proven) proven = await proveSmartWallet(claim)
       balance = (await credit.topUp(payment.payer, request.topUp, claim.nowSec)).balance
     }
-    if (request.creditOff) return { kind: 'usdc' }
-    if (balance !== undefined ? balance < cost : !(await credit.covers(payment.payer, cost))) {
-      return { kind: 'usdc' }
+    if (request.creditOff || (balance !== undefined && balance < cost)) return { kind: 'usdc' }
+    // A smart wallet's signature is checked onchain before its credit is touched (an EOA's recovered
+    // locally), and only when it holds enough to be worth that RPC.
+    if (!proven) {
+      if ((balance ?? (await credit.balance(payment.payer))) < cost) return { kind: 'usdc' }
+      proven = await proveSmartWallet(claim)
     }
-    if (!proven) proven = await proveSmartWallet(claim)
-    await services.limiter.paid(payment.payer)
   } catch (err) {
     return { kind: 'credit', outcome: await refusedFree(claim, err), keepClaim: false, funds: 'none' }
   }
@@ -67,7 +68,7 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
   }
   switch (hold.kind) {
     case 'short':
-      // Spent by a concurrent call since `covers` looked: pay in USDC.
+      // No credit, or not enough: the call pays in USDC as if the rail did not exist.
       return { kind: 'usdc' }
     case 'used':
       // The authorization paid a call before (a copy, replayed after its claim lapsed): it stays used.
@@ -81,6 +82,13 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
       break
     default:
       hold satisfies never
+  }
+  // The wallet's paid ceiling, as on the USDC path: over it, the debit goes back and the call is refused.
+  try {
+    await services.limiter.paid(payment.payer)
+  } catch (err) {
+    await giveBack(claim, hold.id)
+    return { kind: 'credit', outcome: await refusedFree(claim, err), keepClaim: false, funds: 'none' }
   }
   const holdMs = performance.now() - holdStarted
   services.surge.record()

@@ -54,7 +54,8 @@ export interface CreditBook {
   topUp(topUp: TopUp): Promise<{ balance: bigint } | undefined>
   /**
    * Debits `amount` when the balance covers it (one conditional update: never below zero) and records the
-   * authorization as used; the debit is `held` until `spend` or `release`.
+   * authorization as used, in one statement; the debit is `held` until `spend` or `release`. A wallet
+   * without enough credit (or none) is `short`, at the cost of one index probe.
    */
   hold(debit: CreditDebit): Promise<HoldResult>
   /** The call was served: the debit stands. False when the row was not held (released meanwhile). */
@@ -127,47 +128,30 @@ export function createCreditBook(db: Database): CreditBook {
         return { balance: BigInt(rows[0]?.balance ?? 0) }
       }),
 
-    hold: (d) =>
-      db
-        .transaction(async (tx): Promise<HoldResult> => {
-          const wallet = d.wallet.toLowerCase()
-          const nonce = d.nonce.toLowerCase()
-          // An authorization the ledger holds (settled, pending, served unpaid) paid a call already.
-          const settled = await tx.query(
-            `SELECT 1 FROM payments WHERE payer = $1 AND nonce = $2 AND status <> 'failed'`,
-            [wallet, nonce],
-          )
-          if (settled.rows.length > 0) return { kind: 'used' }
-          // The conditional update is the whole check: concurrent holds on one balance serialize on its row,
-          // and each sees the balance the one before it left.
-          const debited = await tx.query<{ balance: string }>(
-            `UPDATE credit_balances SET balance = balance - $2, updated_at = now()
-           WHERE wallet = $1 AND balance >= $2 RETURNING balance::text AS balance`,
-            [wallet, d.amount.toString()],
-          )
-          const after = debited.rows[0]
-          if (after === undefined) return { kind: 'short', balance: await balanceIn(tx, wallet) }
-          // A released debit leaves its authorization usable again (the call was not served).
-          const { rows } = await tx.query<{ id: number | string }>(
-            `INSERT INTO credit_debits (wallet, nonce, route, amount, status, valid_before)
-           VALUES ($1, $2, $3, $4, 'held', $5)
-           ON CONFLICT (wallet, nonce) DO UPDATE
-             SET route = EXCLUDED.route, amount = EXCLUDED.amount, status = 'held', updated_at = now()
-             WHERE credit_debits.status = 'released'
-           RETURNING id`,
-            [wallet, nonce, d.route, d.amount.toString(), d.validBefore],
-          )
-          const row = rows[0]
-          if (row === undefined) {
-            // Used before: undo this transaction's debit by throwing it away.
-            throw new AuthorizationUsed()
-          }
-          return { kind: 'held', id: Number(row.id), balance: BigInt(after.balance) }
-        })
-        .catch((err: unknown) => {
-          if (err instanceof AuthorizationUsed) return { kind: 'used' } as const
-          throw err
-        }),
+    async hold(d) {
+      // One statement (migration 004's credit_hold): the conditional debit and the authorization's row.
+      try {
+        const { rows } = await db.query<{
+          outcome: 'held' | 'short'
+          debit_id: string | null
+          balance_after: string
+        }>(
+          'SELECT outcome, debit_id::text AS debit_id, balance_after::text AS balance_after FROM credit_hold($1, $2, $3, $4, $5)',
+          [d.wallet.toLowerCase(), d.nonce.toLowerCase(), d.route, d.amount.toString(), d.validBefore],
+        )
+        const row = rows[0]
+        if (row === undefined) throw new Error('credit_hold returned no row')
+        return row.outcome === 'held'
+          ? { kind: 'held', id: Number(row.debit_id), balance: BigInt(row.balance_after) }
+          : { kind: 'short', balance: BigInt(row.balance_after) }
+      } catch (err) {
+        // Raised inside the function, which rolled its debit back: the authorization paid a call before.
+        if (String((err as { message?: unknown }).message ?? '').includes('credit_authorization_used')) {
+          return { kind: 'used' }
+        }
+        throw err
+      }
+    },
 
     async spend(id) {
       const { rows } = await db.query(
@@ -224,9 +208,6 @@ export function createCreditBook(db: Database): CreditBook {
     },
   }
 }
-
-/** Thrown inside `hold`'s transaction to roll its debit back: the authorization paid a call before. */
-class AuthorizationUsed extends Error {}
 
 async function balanceIn(q: Pick<Database, 'query'>, wallet: string): Promise<bigint> {
   const { rows } = await q.query<{ balance: string }>(

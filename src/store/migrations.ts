@@ -4,7 +4,16 @@ import type { Database } from './database.js'
  * The schema, as ordered migrations shared by PGlite and PostgreSQL. Append only: a migration that has
  * run anywhere is never edited.
  */
-export const MIGRATIONS: readonly { id: string; sql: string }[] = [
+/**
+ * One migration: SQL statements separated by `;`, or a list of statements taken as they are (a function
+ * body holds semicolons of its own).
+ */
+export interface Migration {
+  id: string
+  sql: string | readonly string[]
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   {
     id: '001_payments',
     sql: `
@@ -62,8 +71,8 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
     //   held: debited, the call is running; spent: the call was served; released: not served, credit
     //   given back; restored: the authorization was later used onchain (USDC paid), credit given back.
     id: '004_util_credit',
-    sql: `
-      CREATE TABLE credit_topups (
+    sql: [
+      `CREATE TABLE credit_topups (
         tx_hash       TEXT PRIMARY KEY,
         wallet        TEXT NOT NULL,
         util_amount   NUMERIC(78, 0) NOT NULL CHECK (util_amount > 0),
@@ -71,14 +80,14 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
         block_number  BIGINT NOT NULL,
         block_time    BIGINT NOT NULL,
         created_at    TIMESTAMPTZ NOT NULL DEFAULT now()
-      );
-      CREATE INDEX credit_topups_wallet ON credit_topups (wallet);
-      CREATE TABLE credit_balances (
+      )`,
+      'CREATE INDEX credit_topups_wallet ON credit_topups (wallet)',
+      `CREATE TABLE credit_balances (
         wallet      TEXT PRIMARY KEY,
         balance     BIGINT NOT NULL CHECK (balance >= 0),
         updated_at  TIMESTAMPTZ NOT NULL DEFAULT now()
-      );
-      CREATE TABLE credit_debits (
+      )`,
+      `CREATE TABLE credit_debits (
         id            BIGSERIAL PRIMARY KEY,
         wallet        TEXT NOT NULL,
         nonce         TEXT NOT NULL,
@@ -89,9 +98,41 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
         created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
         updated_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
         UNIQUE (wallet, nonce)
-      );
-      CREATE INDEX credit_debits_open ON credit_debits (valid_before) WHERE status IN ('held', 'spent')
-    `,
+      )`,
+      "CREATE INDEX credit_debits_open ON credit_debits (valid_before) WHERE status IN ('held', 'spent')",
+      // A debit in one statement (one round trip on the paid hot path), atomic as a statement is: the
+      // conditional update first (a wallet without credit costs one index probe), then the authorization
+      // recorded as used. An authorization that paid a call already (a settlement, or a debit not given
+      // back) raises, which rolls the debit back.
+      `CREATE FUNCTION credit_hold(p_wallet TEXT, p_nonce TEXT, p_route TEXT, p_amount BIGINT, p_valid_before BIGINT)
+       RETURNS TABLE (outcome TEXT, debit_id BIGINT, balance_after BIGINT) LANGUAGE plpgsql AS $$
+       DECLARE
+         v_after BIGINT;
+         v_id BIGINT;
+       BEGIN
+         UPDATE credit_balances SET balance = balance - p_amount, updated_at = now()
+           WHERE wallet = p_wallet AND balance >= p_amount RETURNING balance INTO v_after;
+         IF NOT FOUND THEN
+           RETURN QUERY SELECT 'short'::TEXT, NULL::BIGINT,
+             COALESCE((SELECT b.balance FROM credit_balances b WHERE b.wallet = p_wallet), 0::BIGINT);
+           RETURN;
+         END IF;
+         IF EXISTS (SELECT 1 FROM payments p WHERE p.payer = p_wallet AND p.nonce = p_nonce AND p.status <> 'failed') THEN
+           RAISE EXCEPTION 'credit_authorization_used';
+         END IF;
+         INSERT INTO credit_debits AS d (wallet, nonce, route, amount, status, valid_before)
+           VALUES (p_wallet, p_nonce, p_route, p_amount, 'held', p_valid_before)
+           ON CONFLICT (wallet, nonce) DO UPDATE
+             SET route = EXCLUDED.route, amount = EXCLUDED.amount, status = 'held', updated_at = now()
+             WHERE d.status = 'released'
+           RETURNING d.id INTO v_id;
+         IF v_id IS NULL THEN
+           RAISE EXCEPTION 'credit_authorization_used';
+         END IF;
+         RETURN QUERY SELECT 'held'::TEXT, v_id, v_after;
+       END
+       $$`,
+    ],
   },
   {
     // The prop desk (issue 25). Each action is authorized by one UTIL transfer (a payment to the desk or a
@@ -138,7 +179,8 @@ export async function migrate(db: Database): Promise<string[]> {
     const applied: string[] = []
     for (const m of MIGRATIONS) {
       if (done.has(m.id)) continue
-      for (const statement of m.sql.split(';').map((s) => s.trim())) {
+      const statements = typeof m.sql === 'string' ? m.sql.split(';') : m.sql
+      for (const statement of statements.map((s) => s.trim())) {
         if (statement !== '') await tx.query(statement)
       }
       await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [m.id])

@@ -15,7 +15,9 @@ import { MIGRATIONS, migrate } from './migrations.js'
 export function pgliteTemplatePath(): string {
   const version = pgliteVersion()
   const migrations = createHash('sha256')
-    .update(MIGRATIONS.map((m) => `${m.id}\n${m.sql}`).join('\n'))
+    .update(
+      MIGRATIONS.map((m) => `${m.id}\n${typeof m.sql === 'string' ? m.sql : m.sql.join(';\n')}`).join('\n'),
+    )
     .digest('hex')
     .slice(0, 16)
   return join(CACHE_DIR, 'pglite', `template-${version}-${migrations}.tar.gz`)
