@@ -73,6 +73,7 @@ const VOUCHERS = Number(process.env.BENCH_RAILS_VOUCHERS_PER_CHANNEL ?? 40)
 const VOUCHER_WARMUP = Number(process.env.BENCH_RAILS_VOUCHER_WARMUP ?? 5)
 const CREDIT_WALLETS = Number(process.env.BENCH_RAILS_CREDIT_WALLETS ?? 50)
 const CREDIT_CALLS = Number(process.env.BENCH_RAILS_CREDIT_CALLS_PER_WALLET ?? 80)
+const UTIL_PER_WALLET = 1_000n * 10n ** 18n
 /** Where to write a CPU profile of the service thread during phase C (unset: none; it slows the phase). */
 const CPU_PROFILE = process.env.BENCH_RAILS_CPU_PROFILE
 const PHASES = new Set(
@@ -142,8 +143,17 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
   }
 }
 
-/** `count` new wallets holding `amount` USDC each, funded concurrently from one demo account. */
-async function fundWallets(rpcUrl: string, count: number, amount = FUNDED): Promise<Hex[]> {
+/**
+ * `count` new wallets holding `amount` of `token` (USDC unless said) each, funded concurrently from one demo
+ * account, and `gasWei` of ETH each (set directly: anvil's cheat code).
+ */
+async function fundWallets(
+  rpcUrl: string,
+  count: number,
+  amount = FUNDED,
+  token: Address = USDC,
+  gasWei = 0n,
+): Promise<Hex[]> {
   const client = createPublicClient({ transport: http(rpcUrl, { timeout: 60_000 }) })
   const funder = createRelayerSender({
     account: privateKeyToAccount((demoAccounts[0] as { privateKey: Hex }).privateKey),
@@ -156,12 +166,15 @@ async function fundWallets(rpcUrl: string, count: number, amount = FUNDED): Prom
   const keys = Array.from({ length: count }, () => generatePrivateKey())
   await Promise.all(
     keys.map(async (key) => {
-      const data = encodeFunctionData({
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [privateKeyToAccount(key).address, amount],
-      })
-      const { receipt } = await funder.send({ to: USDC, data, gas: 80_000n })
+      const to = privateKeyToAccount(key).address
+      if (gasWei > 0n) {
+        await client.request({
+          method: 'anvil_setBalance' as never,
+          params: [to, `0x${gasWei.toString(16)}`] as never,
+        })
+      }
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
+      const { receipt } = await funder.send({ to: token, data, gas: 80_000n })
       if (receipt?.status !== 'success') throw new Error('funding failed')
     }),
   )
@@ -548,7 +561,8 @@ const phaseD = () =>
     const chain = createPublicClient({ transport: http(ours.rpcUrl) }) as PublicClient
     const { recipient, utilToken } = ours.credit
     if (utilToken === null) throw new Error('no UTIL token on this devnet')
-    const keys = await fundUtil(ours.rpcUrl, utilToken, CREDIT_WALLETS)
+    // 1,000 UTIL each: about $0.10 of credit, 200 calls at half of $0.001; and gas for its transfer.
+    const keys = await fundWallets(ours.rpcUrl, CREDIT_WALLETS, UTIL_PER_WALLET, utilToken, 10n ** 16n)
     stage(`D: ${CREDIT_WALLETS} wallets hold UTIL`)
     const hashes = await Promise.all(keys.map((key) => sendUtil(ours.rpcUrl, utilToken, key, recipient)))
     const challenge = await challengeOf(url)
@@ -629,34 +643,6 @@ const phaseD = () =>
     }
   })
 
-/** `count` new wallets holding 1,000 UTIL each (about $0.10 of credit: 200 calls at half of $0.001) and gas. */
-async function fundUtil(rpcUrl: string, util: Address, count: number): Promise<Hex[]> {
-  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 60_000 }) })
-  const funder = createRelayerSender({
-    account: privateKeyToAccount((demoAccounts[0] as { privateKey: Hex }).privateKey),
-    client,
-    chainId: 8453,
-    fees: createFeeBook(client, { maxAgeMs: 1_000 }),
-    timeoutMs: 60_000,
-    pollingIntervalMs: 50,
-  })
-  const keys = Array.from({ length: count }, () => generatePrivateKey())
-  await Promise.all(
-    keys.map(async (key) => {
-      const to = privateKeyToAccount(key).address
-      await client.request({ method: 'anvil_setBalance' as never, params: [to, '0x2386f26fc10000'] as never })
-      const data = encodeFunctionData({
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [to, 1_000n * 10n ** 18n],
-      })
-      const { receipt } = await funder.send({ to: util, data, gas: 80_000n })
-      if (receipt?.status !== 'success') throw new Error('UTIL funding failed')
-    }),
-  )
-  return keys
-}
-
 /** The wallet sends all its UTIL to the credit recipient; the mined transfer's hash (its top-up). */
 async function sendUtil(rpcUrl: string, util: Address, key: Hex, recipient: Address): Promise<Hex> {
   const wallet = createWalletClient({
@@ -669,7 +655,7 @@ async function sendUtil(rpcUrl: string, util: Address, key: Hex, recipient: Addr
     address: util,
     abi: erc20Abi,
     functionName: 'transfer',
-    args: [recipient, 1_000n * 10n ** 18n],
+    args: [recipient, UTIL_PER_WALLET],
   })
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
   if (receipt.status !== 'success') throw new Error('UTIL transfer failed')

@@ -97,19 +97,10 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
   try {
     status = await request.next(payment.payer)
   } catch (err) {
-    await giveBack(claim, hold.id)
-    return {
-      kind: 'credit',
-      outcome: { kind: 'error', error: err, discard: true },
-      keepClaim: false,
-      funds: 'none',
-    }
+    return notServed(claim, hold.id, { kind: 'error', error: err, discard: true })
   }
   const handlerMs = performance.now() - handlerStarted
-  if (status >= 400) {
-    await giveBack(claim, hold.id)
-    return { kind: 'credit', outcome: { kind: 'pass' }, keepClaim: false, funds: 'none' }
-  }
+  if (status >= 400) return notServed(claim, hold.id, { kind: 'pass' })
   try {
     if (!(await credit.spend(hold.id))) {
       // Released meanwhile (only the reconciler's sweep of debits held for minutes does that): the call was
@@ -118,13 +109,7 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
     }
   } catch (err) {
     // Not served: the debit goes back (or the reconciler gives it back, held as it is).
-    await giveBack(claim, hold.id)
-    return {
-      kind: 'credit',
-      outcome: { kind: 'error', error: err, discard: true },
-      keepClaim: false,
-      funds: 'none',
-    }
+    return notServed(claim, hold.id, { kind: 'error', error: err, discard: true })
   }
   const { started, verifiedAt, claimedMs } = claim.timing
   const receipt: SettleResponse = {
@@ -207,6 +192,12 @@ async function refusedFree(claim: ClaimedPayment, err: unknown): Promise<GateOut
     return { kind: 'error', error: countFailed, discard: false }
   }
   return { kind: 'error', error: err, discard: false }
+}
+
+/** The call was not served: its debit goes back and its authorization is free again; `outcome` answers. */
+async function notServed(claim: ClaimedPayment, id: number, outcome: GateOutcome): Promise<CreditStep> {
+  await giveBack(claim, id)
+  return { kind: 'credit', outcome, keepClaim: false, funds: 'none' }
 }
 
 /** The call was not served: its debit goes back. A failure here leaves it held, for the reconciler. */

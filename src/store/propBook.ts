@@ -22,14 +22,10 @@ export interface PropAction {
   createdAt: Date
 }
 
-export interface PropClaim {
-  member: `0x${string}`
-  action: string
-  params: Record<string, unknown>
-  authTxHash: `0x${string}`
-  authKind: 'pay' | 'burn'
-  utilAmount: bigint
-  plannedSteps: number
+export type PropClaim = Pick<
+  PropAction,
+  'member' | 'action' | 'params' | 'authTxHash' | 'authKind' | 'utilAmount' | 'plannedSteps'
+> & {
   /** The member's cooldown: no other action of theirs (not failed) may be younger than this. */
   cooldownSec: number
 }

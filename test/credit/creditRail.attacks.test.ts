@@ -1,5 +1,5 @@
 import type { PaymentPayload } from '@x402/core/types'
-import { erc20Abi, type Hex, keccak256, parseSignature, toHex } from 'viem'
+import { erc20Abi, type Hex, keccak256, parseAbi, parseSignature, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
@@ -359,22 +359,6 @@ describe('the reconciler', () => {
   })
 })
 
-const TRANSFER_WITH_AUTHORIZATION = [
-  {
-    type: 'function',
-    name: 'transferWithAuthorization',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
-      { name: 'v', type: 'uint8' },
-      { name: 'r', type: 'bytes32' },
-      { name: 's', type: 'bytes32' },
-    ],
-    outputs: [],
-  },
-] as const
+const TRANSFER_WITH_AUTHORIZATION = parseAbi([
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+])
