@@ -159,7 +159,7 @@ export async function createServices(
     logger,
   }
   const creditRound = () =>
-    reconcileCredit({ chain, book: creditBook, logger }, Math.floor(clock() / 1000))
+    reconcileCredit({ chain, book: creditBook, payTo: config.payTo, logger }, Math.floor(clock() / 1000))
       .then((r) => {
         if (r.restored + r.released > 0) logger.info({ msg: 'credit debits reconciled', ...r })
       })

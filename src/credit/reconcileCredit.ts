@@ -1,7 +1,7 @@
 import type { PublicClient } from 'viem'
 import { USDC } from '../chain/network.js'
 import type { Logger } from '../logger.js'
-import { blockAtOrBefore, USDC_SETTLEMENT_ABI } from '../payments/settlementOutcome.js'
+import { authorizationTransfer, blockAtOrBefore, USDC_SETTLEMENT_ABI } from '../payments/settlementOutcome.js'
 import type { CreditBook, DebitRecord } from '../store/creditBook.js'
 
 /**
@@ -33,12 +33,19 @@ export interface CreditReconcileResult {
 /**
  * The credit rail's reconcile round. A credit-paid authorization is never submitted by us, but anyone holding
  * it can submit it while it is valid: then the call was paid in USDC and its debit is restored. The used
- * state alone cannot tell (a cancelled authorization reads the same), so a restore needs the token's own
- * `AuthorizationUsed` event for that wallet and nonce. Every write is conditional on the row's status, so
+ * state alone cannot tell (a cancelled authorization reads the same), nor can the token's `AuthorizationUsed`
+ * event alone (the wallet can use its own nonce with another authorization, paying itself), so a restore needs
+ * that event paired with its USDC transfer to payTo of at least the posted price. Every write is conditional on the row's status, so
  * instances running rounds together restore once.
  */
 export async function reconcileCredit(
-  deps: { chain: PublicClient; book: CreditBook; logger?: Logger },
+  deps: {
+    chain: PublicClient
+    book: CreditBook
+    /** Where a credit-paid authorization pays (the gate refuses any other `to`): PAY_TO. */
+    payTo: `0x${string}`
+    logger?: Logger
+  },
   nowSec: number,
 ): Promise<CreditReconcileResult> {
   const { chain, book, logger } = deps
@@ -64,7 +71,7 @@ export async function reconcileCredit(
   }
   const restoredIds = new Set<number>()
   for (const debit of used) {
-    if (!(await paidOnchain(chain, debit))) continue
+    if (!(await paidOnchain(chain, debit, deps.payTo))) continue
     if (await book.restore(debit.id)) {
       result.restored++
       logger?.info({
@@ -83,8 +90,13 @@ export async function reconcileCredit(
   return result
 }
 
-/** Whether the authorization moved USDC (an `AuthorizationUsed` event), not merely was cancelled. */
-async function paidOnchain(chain: PublicClient, debit: DebitRecord): Promise<boolean> {
+/**
+ * Whether the authorization paid the call in USDC after all: its use (`AuthorizationUsed`) paired with USDC's
+ * transfer from the wallet to payTo of at least the route's posted price (the debit is half of it, rounded
+ * up). A use alone proves nothing: the wallet can spend its own nonce with another authorization of its own
+ * (one unit to itself), which marks it used exactly the same, and a cancel reads as used as well.
+ */
+async function paidOnchain(chain: PublicClient, debit: DebitRecord, payTo: `0x${string}`): Promise<boolean> {
   const since = Math.floor(debit.createdAt.getTime() / 1000) - USE_LOOKBACK_SECONDS
   const fromBlock = await blockAtOrBefore(chain, since)
   const logs = await chain.getLogs({
@@ -94,5 +106,13 @@ async function paidOnchain(chain: PublicClient, debit: DebitRecord): Promise<boo
     fromBlock,
     toBlock: 'latest',
   })
-  return logs.length > 0
+  const postedPrice = debit.amount * 2n - 1n
+  for (const log of logs) {
+    const receipt = await chain.getTransactionReceipt({ hash: log.transactionHash })
+    const paid = authorizationTransfer(receipt, debit.wallet, debit.nonce)
+    if (paid !== undefined && paid.to.toLowerCase() === payTo.toLowerCase() && paid.value >= postedPrice) {
+      return true
+    }
+  }
+  return false
 }

@@ -125,25 +125,45 @@ export async function settlementOutcome(
  * transaction can use several authorizations, and a transfer of another one must not pay for this one.
  */
 export function paysAsExpected(receipt: TransactionReceipt, expected: ExpectedTransfer): boolean {
-  if (receipt.status !== 'success') return false
+  const paid = authorizationTransfer(receipt, expected.payer, expected.nonce)
+  return (
+    paid !== undefined &&
+    paid.to.toLowerCase() === expected.payTo.toLowerCase() &&
+    paid.value === expected.amount
+  )
+}
+
+/**
+ * The USDC transfer the authorization (`payer`, `nonce`) made in this successful receipt: the `Transfer`
+ * USDC emits right after its `AuthorizationUsed`, from the payer. Undefined when the receipt failed, does
+ * not use it, or used it without that transfer. The nonce alone says nothing of where the money went: the
+ * payer can use it with an authorization of its own, to any address, for any value.
+ */
+export function authorizationTransfer(
+  receipt: TransactionReceipt,
+  payer: `0x${string}`,
+  nonce: Hex,
+): { to: `0x${string}`; value: bigint } | undefined {
+  if (receipt.status !== 'success') return undefined
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
   const logs = [...receipt.logs].sort((a: Log, b: Log) => (a.logIndex ?? 0) - (b.logIndex ?? 0))
   const events = parseEventLogs({ abi: USDC_SETTLEMENT_ABI, logs, strict: true })
   for (const [i, e] of events.entries()) {
     if (e.eventName !== 'AuthorizationUsed' || !same(e.address, USDC)) continue
-    if (!same(e.args.authorizer, expected.payer) || !same(e.args.nonce, expected.nonce)) continue
+    if (!same(e.args.authorizer, payer) || !same(e.args.nonce, nonce)) continue
     const next = events[i + 1]
-    return (
-      next !== undefined &&
-      next.eventName === 'Transfer' &&
-      same(next.address, USDC) &&
-      next.logIndex === (e.logIndex ?? -2) + 1 &&
-      same(next.args.from, expected.payer) &&
-      same(next.args.to, expected.payTo) &&
-      next.args.value === expected.amount
-    )
+    if (
+      next === undefined ||
+      next.eventName !== 'Transfer' ||
+      !same(next.address, USDC) ||
+      next.logIndex !== (e.logIndex ?? -2) + 1 ||
+      !same(next.args.from, payer)
+    ) {
+      return undefined
+    }
+    return { to: next.args.to, value: next.args.value }
   }
-  return false
+  return undefined
 }
 
 async function receiptOrNull(chain: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
