@@ -28,8 +28,9 @@ const REFUSAL: Record<TransferProblem, TopUpErrorCode> = {
 /**
  * Reads the UTIL transfer a top-up names and values it, or refuses it with its code. The transfer is the sum
  * of the transaction's UTIL `Transfer` events from `payer` to the recipient (a router may split one payment
- * in several); the credit is its value at the pool's price **as of the transfer's block** (a historical
- * `eth_call`: exact and free of any averaging; the RPC must serve 24 hours of state, see docs/credit.md).
+ * in several); the credit is its value at the pool's price **at the transfer's block**: the lower of the
+ * prices before and after that block (historical `eth_call`s: exact and free of any averaging; the RPC must
+ * serve 24 hours of state, see docs/credit.md).
  * Reads only: it changes nothing.
  */
 export async function readTopUp(
@@ -58,12 +59,19 @@ export async function readTopUp(
               : undefined
       throw new TopUpError(REFUSAL[transfer.problem], undefined, details)
     }
-    const price = await readUtilPoolPrice(chain, terms, transfer.blockNumber)
+    // The lower of the pool's price before and after the transfer's block: a price pushed up inside that
+    // block (a swap just ahead of the transfer, sold back in the next block) does not inflate the credit.
+    const [before, after] = await Promise.all([
+      readUtilPoolPrice(chain, terms, transfer.blockNumber > 0n ? transfer.blockNumber - 1n : 0n),
+      readUtilPoolPrice(chain, terms, transfer.blockNumber),
+    ])
+    const value = (p: typeof after) => utilUsdValue(transfer.amount, p.sqrtPriceX96, p.utilIsToken0)
+    const [a, b] = [value(before), value(after)]
     return {
       txHash: txHash as `0x${string}`,
       wallet: payer,
       utilAmount: transfer.amount,
-      usdAtomic: utilUsdValue(transfer.amount, price.sqrtPriceX96, price.utilIsToken0),
+      usdAtomic: a < b ? a : b,
       blockNumber: transfer.blockNumber,
       blockTime: transfer.blockTime,
     }

@@ -110,7 +110,10 @@ UTIL cannot settle calls directly: it has no EIP-3009.
 
 The x402 fee does not authorize a prop action. Each action needs an onchain UTIL transfer from the member \
 wallet: agents transfer to the desk recipient and pass \`payTxHash\`; humans burn to ${DEAD_ADDRESS} and \
-pass \`burnTxHash\`.
+pass \`burnTxHash\`. The transfer must come from the wallet that pays the call, carry at least the quoted UTIL, be \
+under 24 hours old, and authorizes one action. Actions: \`trade.open\` and \`trade.close\` on the perp venue, run with \
+the desk's capital; \`POST /v1/prop/quote\` says the cost, the match factor, eligibility ($500 of UTIL held, burned \
+and sent), the allotment and where to send.
 
 ## Rate limits
 

@@ -8,7 +8,10 @@ export interface AppEnv {
   Variables: {
     requestId: string
     logger: Logger
-    /** The wallet whose payment the gate admitted (priced routes only, set before the handler runs). */
+    /**
+     * The wallet whose payment the gate admitted, when the payment proves it (priced routes only, set
+     * before the handler runs).
+     */
     payer?: `0x${string}`
   }
 }

@@ -28,7 +28,7 @@ export function paymentMiddleware(gate: PaymentGate, deps: AppDeps): MiddlewareH
       creditOff: c.req.header('x-util-credit')?.trim().toLowerCase() === 'off',
       client: clientAddress(c, deps.config.rateLimits.trustProxy),
       next: async (payer) => {
-        c.set('payer', payer)
+        if (payer !== undefined) c.set('payer', payer)
         await next()
         return c.res.status
       },

@@ -92,6 +92,11 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   if (isAddressEqual(payer, config.payTo))
     return a.refuse(a.challenge(new PaymentError('payment_self_payment')), false)
   const referrer = a.ref !== undefined && !isAddressEqual(a.ref, payer) ? a.ref : undefined
+  // The voucher is signed by the channel's payerAuthorizer: it proves the payer's will only when that is the
+  // payer itself (or zero: the payer signs). Otherwise the channel names a payer nobody proved, and a handler
+  // that acts for the paying wallet (the prop desk) must not take it as the caller.
+  const authorizer = body.channelConfig.payerAuthorizer
+  const provenPayer = isZeroAddress(authorizer) || isSame(authorizer, payer) ? payer : undefined
 
   const requirements = a.requirements
   // One object from verify to settle: the scheme keeps this request's reservation under it.
@@ -163,7 +168,7 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   const handlerStarted = performance.now()
   let status: number
   try {
-    status = await a.request.next(payer)
+    status = await a.request.next(provenPayer)
   } catch (err) {
     await cancel()
     throw err
@@ -350,4 +355,9 @@ function receiptOf(settled: SettleResponse, payer: `0x${string}`): SettleRespons
 
 function isSame(a: string, b: string): boolean {
   return /^0x[0-9a-fA-F]{40}$/.test(a) && isAddressEqual(a as `0x${string}`, b as `0x${string}`)
+}
+
+/** The zero address, in any case. */
+function isZeroAddress(value: string): boolean {
+  return /^0x0{40}$/i.test(value)
 }

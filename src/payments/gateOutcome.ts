@@ -19,9 +19,10 @@ export interface GateRequest {
   client: string
   /**
    * Runs the route's handler once the payment is admitted, telling it which wallet pays (the prop desk acts
-   * for that wallet only); resolves to the status it answered.
+   * for that wallet only): undefined when the payment does not prove it (a batch-settlement channel whose
+   * vouchers another key signs). Resolves to the status the handler answered.
    */
-  next: (payer: `0x${string}`) => Promise<number>
+  next: (payer: `0x${string}` | undefined) => Promise<number>
   /**
    * SHA-256 (hex) of the request body, '' without one; read within the body limit (a larger body throws
    * the limit's error). Asked only of payments that carry a payment identifier.

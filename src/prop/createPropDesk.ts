@@ -66,7 +66,8 @@ export function createPropDesk(deps: PropDeskDeps) {
   }
 
   return {
-    async quote(payer: Address, request: PropRequest) {
+    async quote(paying: Address | undefined, request: PropRequest) {
+      const payer = proven(paying)
       const a = await assess(payer, request)
       const reasons = [
         ...a.member.lacks,
@@ -100,7 +101,11 @@ export function createPropDesk(deps: PropDeskDeps) {
       }
     },
 
-    async execute(payer: Address, request: PropRequest & { payTxHash?: string; burnTxHash?: string }) {
+    async execute(
+      paying: Address | undefined,
+      request: PropRequest & { payTxHash?: string; burnTxHash?: string },
+    ) {
+      const payer = proven(paying)
       const sender = deps.sender
       if (sender === undefined) throw unavailable('no desk key is configured here')
       const auth = authorizingHash(request)
@@ -299,6 +304,17 @@ function badHash(
     field,
     { reason, ...details },
   )
+}
+
+/** The paying wallet, as its payment proves it: the desk acts for nobody else. */
+function proven(payer: Address | undefined): Address {
+  if (payer === undefined) {
+    throw new PropError(
+      'prop_payer_unproven',
+      'This payment does not prove which wallet pays: pay with exact, or from a channel whose payerAuthorizer is the payer.',
+    )
+  }
+  return payer
 }
 
 function cooldown(retryAfterSec: number): PropError {

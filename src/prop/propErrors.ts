@@ -24,6 +24,13 @@ export const PROP_ERRORS = {
       'The paying wallet is not a desk member: its UTIL held, burned and sent to the desk are worth less than ' +
       '$500 together (`details` says how much it has and lacks).',
   },
+  prop_payer_unproven: {
+    status: 403,
+    meaning:
+      'The payment does not prove which wallet pays (a batch-settlement channel whose vouchers are signed by ' +
+      'another key than its payer): the desk acts only for a proven wallet. Pay with `exact`, or from a channel ' +
+      'whose payerAuthorizer is the payer.',
+  },
   prop_over_allotment: {
     status: 422,
     meaning:

@@ -20,7 +20,10 @@ export interface HandlerContext {
   routes: readonly Route[]
   requestId: string
   logger: Logger
-  /** The wallet that paid for this call (priced routes; undefined on free ones). */
+  /**
+   * The wallet that paid for this call, as its payment proves it: undefined on free routes and for a
+   * batch-settlement channel whose vouchers another key signs.
+   */
   payer?: `0x${string}` | undefined
 }
 

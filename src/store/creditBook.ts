@@ -1,4 +1,4 @@
-import type { Database } from './database.js'
+import type { Database, Queryable } from './database.js'
 
 /** A UTIL transfer to the credit recipient, valued at its block (what a top-up credits). */
 export interface TopUp {
@@ -106,6 +106,15 @@ export function createCreditBook(db: Database): CreditBook {
   return {
     topUp: (t) =>
       db.transaction(async (tx) => {
+        // One transfer pays once across both of its uses (a top-up, a desk action): where the operator
+        // points both recipients at one address, or the credit recipient at the burn address, the hash is
+        // taken under one lock and looked up in the other registry too.
+        await lockTransfer(tx, t.txHash)
+        const desk = await tx.query(
+          `SELECT 1 FROM prop_actions WHERE auth_tx_hash = $1 AND status <> 'failed'`,
+          [t.txHash.toLowerCase()],
+        )
+        if (desk.rows.length > 0) return undefined
         const inserted = await tx.query(
           `INSERT INTO credit_topups (tx_hash, wallet, util_amount, usd_atomic, block_number, block_time)
            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tx_hash) DO NOTHING RETURNING tx_hash`,
@@ -207,6 +216,14 @@ export function createCreditBook(db: Database): CreditBook {
       return rows.map(toDebit)
     },
   }
+}
+
+/**
+ * The transaction lock on one presented UTIL transfer, shared by the credit rail and the prop desk
+ * (src/store/propBook.ts takes the same): the two single-use registries are checked and written under it.
+ */
+export async function lockTransfer(tx: Queryable, txHash: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`util-transfer:${txHash.toLowerCase()}`])
 }
 
 async function balanceIn(q: Pick<Database, 'query'>, wallet: string): Promise<bigint> {

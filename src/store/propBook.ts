@@ -1,3 +1,4 @@
+import { lockTransfer } from './creditBook.js'
 import type { Database } from './database.js'
 
 export type PropStatus = 'claimed' | 'submitted' | 'executed' | 'failed'
@@ -93,6 +94,12 @@ export function createPropBook(db: Database): PropBook {
         if (age !== null && age !== undefined && Number(age) < c.cooldownSec) {
           return { kind: 'cooldown', retryAfterSec: Math.max(1, Math.ceil(c.cooldownSec - Number(age))) }
         }
+        // A transfer credited as a top-up paid already (one treasury address for both, or a burn).
+        await lockTransfer(tx, c.authTxHash)
+        const credited = await tx.query('SELECT 1 FROM credit_topups WHERE tx_hash = $1', [
+          c.authTxHash.toLowerCase(),
+        ])
+        if (credited.rows.length > 0) return { kind: 'used' }
         const { rows } = await tx.query<{ id: number | string }>(
           `INSERT INTO prop_actions (member, action, params, auth_tx_hash, auth_kind, util_amount, planned_steps, status)
            VALUES ($1, $2, $3, $4, $5, $6, $7, 'claimed')

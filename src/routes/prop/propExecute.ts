@@ -3,7 +3,6 @@ import { address, txHash } from '../../chain/fields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
-import { payerOf } from '../shared/payerOf.js'
 import { actionId, propParams, tradeOpenExample } from '../shared/propFields.js'
 
 export const propExecuteRoute = defineRoute({
@@ -15,6 +14,7 @@ export const propExecuteRoute = defineRoute({
     'bad_pay_tx_hash',
     'bad_burn_tx_hash',
     'prop_ineligible',
+    'prop_payer_unproven',
     'prop_over_allotment',
     'prop_pair_not_allowed',
     'prop_cooldown',
@@ -92,5 +92,5 @@ export const propExecuteRoute = defineRoute({
       position: { state: 'pending_fill', openBlock: 112, orderIndex: 0 },
     },
   },
-  handler: ({ body }, ctx) => ctx.deps.prop.execute(payerOf(ctx), body),
+  handler: ({ body }, ctx) => ctx.deps.prop.execute(ctx.payer, body),
 })

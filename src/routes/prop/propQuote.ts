@@ -4,7 +4,6 @@ import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
 import { exampleOutput } from '../shared/exampleOutput.js'
-import { payerOf } from '../shared/payerOf.js'
 import { actionId, propParams, tradeOpenExample } from '../shared/propFields.js'
 
 export const propQuoteRoute = defineRoute({
@@ -12,7 +11,7 @@ export const propQuoteRoute = defineRoute({
   method: 'POST',
   path: '/v1/prop/quote',
   priceUsd: PRICES.propQuote,
-  errors: ['prop_desk_unavailable'],
+  errors: ['prop_payer_unproven', 'prop_desk_unavailable'],
   tier: 'prop',
   summary: 'Prop desk quote: UTIL cost, match factor, eligibility',
   description: prose`
@@ -55,5 +54,5 @@ export const propQuoteRoute = defineRoute({
     body: { actionId: 'trade.open', params: tradeOpenExample },
     output: exampleOutput(import.meta.url),
   },
-  handler: ({ body }, ctx) => ctx.deps.prop.quote(payerOf(ctx), body),
+  handler: ({ body }, ctx) => ctx.deps.prop.quote(ctx.payer, body),
 })
