@@ -71,6 +71,7 @@ export async function readTopUp(
       txHash: txHash as `0x${string}`,
       wallet: payer,
       utilAmount: transfer.amount,
+      // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
       usdAtomic: a < b ? a : b,
       blockNumber: transfer.blockNumber,
       blockTime: transfer.blockTime,
