@@ -100,38 +100,6 @@ export const MIGRATIONS: readonly Migration[] = [
         UNIQUE (wallet, nonce)
       )`,
       "CREATE INDEX credit_debits_open ON credit_debits (valid_before) WHERE status IN ('held', 'spent')",
-      // A debit in one statement (one round trip on the paid hot path), atomic as a statement is: the
-      // conditional update first (a wallet without credit costs one index probe), then the authorization
-      // recorded as used. An authorization that paid a call already (a settlement, or a debit not given
-      // back) raises, which rolls the debit back.
-      `CREATE FUNCTION credit_hold(p_wallet TEXT, p_nonce TEXT, p_route TEXT, p_amount BIGINT, p_valid_before BIGINT)
-       RETURNS TABLE (outcome TEXT, debit_id BIGINT, balance_after BIGINT) LANGUAGE plpgsql AS $$
-       DECLARE
-         v_after BIGINT;
-         v_id BIGINT;
-       BEGIN
-         UPDATE credit_balances SET balance = balance - p_amount, updated_at = now()
-           WHERE wallet = p_wallet AND balance >= p_amount RETURNING balance INTO v_after;
-         IF NOT FOUND THEN
-           RETURN QUERY SELECT 'short'::TEXT, NULL::BIGINT,
-             COALESCE((SELECT b.balance FROM credit_balances b WHERE b.wallet = p_wallet), 0::BIGINT);
-           RETURN;
-         END IF;
-         IF EXISTS (SELECT 1 FROM payments p WHERE p.payer = p_wallet AND p.nonce = p_nonce AND p.status <> 'failed') THEN
-           RAISE EXCEPTION 'credit_authorization_used';
-         END IF;
-         INSERT INTO credit_debits AS d (wallet, nonce, route, amount, status, valid_before)
-           VALUES (p_wallet, p_nonce, p_route, p_amount, 'held', p_valid_before)
-           ON CONFLICT (wallet, nonce) DO UPDATE
-             SET route = EXCLUDED.route, amount = EXCLUDED.amount, status = 'held', updated_at = now()
-             WHERE d.status = 'released'
-           RETURNING d.id INTO v_id;
-         IF v_id IS NULL THEN
-           RAISE EXCEPTION 'credit_authorization_used';
-         END IF;
-         RETURN QUERY SELECT 'held'::TEXT, v_id, v_after;
-       END
-       $$`,
     ],
   },
   {
@@ -161,6 +129,44 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX prop_actions_member ON prop_actions (member, created_at);
       CREATE INDEX prop_actions_open ON prop_actions (status) WHERE status IN ('claimed', 'submitted')
     `,
+  },
+  {
+    // A debit in one statement (one round trip on the paid hot path), atomic as a statement is: the
+    // conditional update first (a wallet without credit costs one index probe), then the authorization
+    // recorded as used. An authorization that paid a call already (a settlement, or a debit not given
+    // back) raises, which rolls the debit back.
+    // A migration of its own: 004 had run on shared databases before the function was written.
+    id: '006_credit_hold',
+    sql: [
+      `CREATE FUNCTION credit_hold(p_wallet TEXT, p_nonce TEXT, p_route TEXT, p_amount BIGINT, p_valid_before BIGINT)
+       RETURNS TABLE (outcome TEXT, debit_id BIGINT, balance_after BIGINT) LANGUAGE plpgsql AS $$
+       DECLARE
+         v_after BIGINT;
+         v_id BIGINT;
+       BEGIN
+         UPDATE credit_balances SET balance = balance - p_amount, updated_at = now()
+           WHERE wallet = p_wallet AND balance >= p_amount RETURNING balance INTO v_after;
+         IF NOT FOUND THEN
+           RETURN QUERY SELECT 'short'::TEXT, NULL::BIGINT,
+             COALESCE((SELECT b.balance FROM credit_balances b WHERE b.wallet = p_wallet), 0::BIGINT);
+           RETURN;
+         END IF;
+         IF EXISTS (SELECT 1 FROM payments p WHERE p.payer = p_wallet AND p.nonce = p_nonce AND p.status <> 'failed') THEN
+           RAISE EXCEPTION 'credit_authorization_used';
+         END IF;
+         INSERT INTO credit_debits AS d (wallet, nonce, route, amount, status, valid_before)
+           VALUES (p_wallet, p_nonce, p_route, p_amount, 'held', p_valid_before)
+           ON CONFLICT (wallet, nonce) DO UPDATE
+             SET route = EXCLUDED.route, amount = EXCLUDED.amount, status = 'held', updated_at = now()
+             WHERE d.status = 'released'
+           RETURNING d.id INTO v_id;
+         IF v_id IS NULL THEN
+           RAISE EXCEPTION 'credit_authorization_used';
+         END IF;
+         RETURN QUERY SELECT 'held'::TEXT, v_id, v_after;
+       END
+       $$`,
+    ],
   },
 ]
 
