@@ -7,6 +7,7 @@ import { errorHandler } from './http/errorHandler.js'
 import { EXPOSED_HEADERS } from './http/exposedHeaders.js'
 import { methodMatcher } from './http/methodMatcher.js'
 import { DISCOVERY_PATHS, mountDiscovery } from './http/mountDiscovery.js'
+import { MCP_PATH, mountMcp } from './http/mountMcp.js'
 import { mountRoutes } from './http/mountRoutes.js'
 import { requestContext } from './http/requestContext.js'
 import { createRouteGates, type RouteGates } from './http/routeGates.js'
@@ -40,10 +41,12 @@ export function createApp({
 
   mountRoutes(app, routes, deps, gates)
   mountDiscovery(app, routes, deps.config)
+  mountMcp(app, routes, deps, gates)
 
   const allowed = methodMatcher([
     ...routes,
     ...DISCOVERY_PATHS.map((path) => ({ method: 'GET', path })),
+    ...['GET', 'POST', 'DELETE'].map((method) => ({ method, path: MCP_PATH })),
     { method: 'GET', path: '/health' },
     { method: 'GET', path: '/ready' },
   ])

@@ -24,7 +24,8 @@ export function buildTools(routes: readonly Route[], config: Config): { tools: T
         name: route.id,
         description: `${route.summary}. ${route.description} ${price}`,
         inputSchema: routeSchemas(route).toolInput,
-        annotations: { title: route.summary, readOnlyHint: route.method === 'GET', openWorldHint: true },
+        // Reads and builders change nothing (a builder only builds: the caller broadcasts); a desk action trades.
+        annotations: { title: route.summary, readOnlyHint: route.actsOnchain !== true, openWorldHint: true },
         'x-http': {
           method: route.method,
           path: route.path,

@@ -43,8 +43,8 @@ export function mcpServerCard(routes: readonly Route[], config: Config): Doc {
     name: SERVICE_NAME,
     version: '1.0.0',
     description: SERVICE_DESCRIPTION,
-    // No MCP transport is served yet: the tools are called over plain HTTP as their x-http block says.
-    remotes: [],
+    // Streamable HTTP at /mcp (stateless, JSON answers); priced tools take x402's MCP transport.
+    remotes: [{ type: 'streamable-http', url: `${config.publicUrl}/mcp` }],
     authentication: { type: 'x402', details: documentUrls(config).auth },
     tools: buildTools(routes, config).tools.map(({ name, description, inputSchema, annotations }) => ({
       name,

@@ -54,6 +54,11 @@ export interface RouteDef<
    */
   errors: readonly ErrorCode[]
   tier: Tier
+  /**
+   * Set when a call changes state beyond its payment (the prop desk trades with its capital): tools say
+   * `readOnlyHint: false`. Reads and builders (which only build) leave it out.
+   */
+  actsOnchain?: true
   summary: string
   description: string
   input: { params?: P; query?: Q; body?: B }
@@ -97,6 +102,7 @@ export interface Route {
   priceUsd: number | null
   errors: readonly ErrorCode[]
   tier: Tier
+  actsOnchain?: true
   summary: string
   description: string
   input: { params?: AnyObject; query?: AnyObject; body?: AnyObject }

@@ -32,6 +32,7 @@ export const propExecuteRoute = defineRoute({
     'close_pending',
   ],
   tier: 'prop',
+  actsOnchain: true,
   summary: 'Run a prop desk action',
   description: prose`
     Runs \`actionId\` with its \`params\`. Needs exactly one of payTxHash (agents: UTIL transfer to the desk
