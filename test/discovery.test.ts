@@ -28,10 +28,15 @@ describe('discovery documents', () => {
   test('behavior: /.well-known/x402 lists every priced resource', async () => {
     const doc = (await (await get('/.well-known/x402')).json()) as {
       x402Version: number
-      resources: { url: string }[]
+      resources: string[]
     }
     expect(doc.x402Version).toBe(2)
     expect(doc.resources).toHaveLength(routeTable.filter((r) => r.priceUsd !== null).length)
+    expect(doc.resources[0]).toMatch(/^(GET|POST) http/)
+    // The OpenAPI document is also at the origin's root, where discovery tools look first.
+    const root = await get('/openapi.json')
+    expect(root.status).toBe(200)
+    expect(await root.json()).toEqual(await (await get('/v1/openapi.json')).json())
   })
 
   test('behavior: api-catalog is an RFC 9727 linkset pointing at the OpenAPI document', async () => {

@@ -20,6 +20,9 @@ import { routeTable } from '../src/routes/table.js'
  * added the `topup_*` codes to every priced operation and built `GET /v1/util-credit/{wallet}`'s answer).
  * Once replaced on purpose: the two prop desk operations' request bodies (issue 25 asks for `trade.close`
  * beside `trade.open`, and `params` says what each action takes; the fixture took the new body as is).
+ * And once more: every operation's `security` and `x-payment-info` (issue 26: payment is not an API key, so
+ * no operation declares a security requirement, and `x-payment-info` takes the shape x402 discovery tools
+ * parse: `mode: "fixed"`, `protocols: [{ "x402": {} }]`); the fixture took both as they are now.
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Operation = { [key: string]: Json }

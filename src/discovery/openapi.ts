@@ -110,20 +110,8 @@ export function buildOpenApi(routes: readonly Route[], config: Config): JsonSche
       { name: 'builder', description: 'Unsigned transaction builders' },
       { name: 'prop', description: 'Prop desk, gated by onchain UTIL transfers' },
     ],
-    security: [{ x402: [] }],
     paths,
     components: {
-      securitySchemes: {
-        x402: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'PAYMENT-SIGNATURE',
-          description:
-            'x402 v2 payment: base64 JSON PaymentPayload carrying an EIP-3009 USDC authorization for the ' +
-            'challenged amount. X-PAYMENT is accepted as an alias. Payment is the credential: there are no ' +
-            'API keys.',
-        },
-      },
       schemas: {
         Error: {
           type: 'object',
@@ -191,10 +179,9 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
   if (schemas.body) {
     op.requestBody = { required: true, content: { 'application/json': { schema: schemas.body } } }
   }
-  if (route.priceUsd === null) {
-    op.security = []
-    return op
-  }
+  // Payment is no credential scheme (there are no keys): a priced operation says how it is paid in
+  // `x-payment-info` (the shape x402 discovery tools parse) and `x-x402`, and answers 402 with the challenge.
+  if (route.priceUsd === null) return op
   const amount = usdToAtomic(route.priceUsd).toString()
   responses['402'] = {
     description:
@@ -216,7 +203,8 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
     payTo: terms.payTo,
   }
   op['x-payment-info'] = {
-    protocols: ['x402'],
+    mode: 'fixed',
+    protocols: [{ x402: {} }],
     price: { amount: String(route.priceUsd), currency: 'USD' },
     settlement: { asset: terms.asset, symbol: 'USDC', amount, network: terms.network, scheme: terms.scheme },
     payTo: terms.payTo,

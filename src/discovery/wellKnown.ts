@@ -23,7 +23,11 @@ export function x402Document(routes: readonly Route[], config: Config): Doc {
         extra: terms.eip712,
       },
     ],
+    // As x402 discovery tools (x402scan, agentcash) read it: "METHOD url" strings; the details beside them.
     resources: routes
+      .filter((r) => r.priceUsd !== null)
+      .map((r) => `${r.method} ${config.publicUrl}${r.path}`),
+    resourceDetails: routes
       .filter((r) => r.priceUsd !== null)
       .map((r) => ({
         method: r.method,

@@ -22,6 +22,8 @@ import type { AppEnv } from './env.js'
 /** Every free discovery path besides GET /v1 (which is in the route table). */
 export const DISCOVERY_PATHS = [
   '/v1/openapi.json',
+  // Where x402 discovery tools look first: the origin's root.
+  '/openapi.json',
   '/v1/tools.json',
   '/.well-known/x402',
   '/.well-known/mcp/server-card.json',
@@ -50,7 +52,9 @@ export function mountDiscovery(app: Hono<AppEnv>, routes: readonly Route[], conf
       headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=60' },
     })
 
-  app.get('/v1/openapi.json', json(buildOpenApi(routes, config)))
+  const openapi = json(buildOpenApi(routes, config))
+  app.get('/v1/openapi.json', openapi)
+  app.get('/openapi.json', openapi)
   app.get('/v1/tools.json', json(buildTools(routes, config)))
   app.get('/.well-known/x402', json(x402Document(routes, config)))
   app.get('/.well-known/mcp/server-card.json', json(mcpServerCard(routes, config)))

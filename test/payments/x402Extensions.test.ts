@@ -109,13 +109,16 @@ describe('bazaar discovery in every challenge', () => {
 
   test('behavior: /.well-known/x402 lists the same discovery info per resource', async () => {
     const doc = (await (await fetch(`${svc.url}/.well-known/x402`)).json()) as {
-      resources: { method: string; url: string; extensions: { bazaar: unknown } }[]
+      resources: string[]
+      resourceDetails: { method: string; url: string; extensions: { bazaar: unknown } }[]
     }
-    expect(doc.resources).toHaveLength(priced.length)
+    // What x402 discovery tools parse: "METHOD url" strings; the details beside them.
+    expect(doc.resources).toEqual(priced.map((r) => `${r.method} ${svc.config.publicUrl}${r.path}`))
+    expect(doc.resourceDetails).toHaveLength(priced.length)
     const route = priced.find((r) => r.id === 'getCandles') as Route
     const [url] = exampleRequest(route, svc.url)
     const challenge = (await (await fetch(url)).json()) as PaymentRequired
-    const listed = doc.resources.find((r) => r.url.endsWith('/v1/candles'))
+    const listed = doc.resourceDetails.find((r) => r.url.endsWith('/v1/candles'))
     expect(listed?.extensions.bazaar).toEqual(challenge.extensions?.bazaar)
   })
 })
