@@ -27,7 +27,8 @@ const ALLOWED = new Set([join(SRC, 'main.ts')])
  *   desk) sits above both: it plans and sends builders' bundles from the desk's wallet.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['main'],
+  // The process entries: the service, and the `agentdesk` command line (a client of the service).
+  ['main', 'cli'],
   // The app with the unpaid fast path in front of it, sharing its payment gates: what is served.
   ['httpService'],
   // The HTTP app, the service graph, the local devnet world: what the process entry wires together.
