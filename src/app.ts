@@ -9,11 +9,13 @@ import { methodMatcher } from './http/methodMatcher.js'
 import { DISCOVERY_PATHS, mountDiscovery } from './http/mountDiscovery.js'
 import { MCP_PATH, mountMcp } from './http/mountMcp.js'
 import { mountRoutes } from './http/mountRoutes.js'
+import { mountWeb, routeStatsMiddleware, WEB_PATHS } from './http/mountWeb.js'
 import { requestContext } from './http/requestContext.js'
 import { createRouteGates, type RouteGates } from './http/routeGates.js'
 import { unpaidRateLimit } from './http/unpaidRateLimit.js'
 import type { Route } from './routes/route.js'
 import { routeTable } from './routes/table.js'
+import { createRouteStats } from './web/routeStats.js'
 
 export interface CreateAppOptions {
   deps: AppDeps
@@ -29,6 +31,8 @@ export function createApp({
 }: CreateAppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   app.use('*', requestContext({ logger: deps.logger }))
+  const stats = createRouteStats()
+  app.use('*', routeStatsMiddleware(stats))
   // Agents may run in browsers: allow any origin and expose the payment headers they must read.
   app.use('*', cors({ origin: '*', exposeHeaders: EXPOSED_HEADERS, maxAge: 600 }))
 
@@ -42,11 +46,13 @@ export function createApp({
   mountRoutes(app, routes, deps, gates)
   mountDiscovery(app, routes, deps.config)
   mountMcp(app, routes, deps, gates)
+  mountWeb(app, routes, deps, stats)
 
   const allowed = methodMatcher([
     ...routes,
     ...DISCOVERY_PATHS.map((path) => ({ method: 'GET', path })),
     ...['GET', 'POST', 'DELETE'].map((method) => ({ method, path: MCP_PATH })),
+    ...WEB_PATHS,
     { method: 'GET', path: '/health' },
     { method: 'GET', path: '/ready' },
   ])

@@ -49,6 +49,8 @@ export interface Config {
   utilToken: `0x${string}` | null
   /** The prop desk (src/prop/): its own key and capital, never the relayer's. */
   prop: PropOptions
+  /** The operator's token for `/ops` and `/metrics`; undefined: both are off (404). */
+  opsToken: string | undefined
   storage: StorageOptions
   rateLimits: RateLimitOptions
   /** Vaults, Aave reserves and Morpho markets the earn and loan reads list (address book data per profile). */
@@ -218,6 +220,7 @@ const envSchema = z.object({
   PROP_DESK_RECIPIENT: address.optional(),
   PROP_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   PROP_LOGS_FROM_BLOCK: z.coerce.number().int().min(0).default(0),
+  OPS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   RELAYER_PRIVATE_KEY: z
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
@@ -373,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The devnet attributes to a placeholder code so the path runs end to end; production sets its own.
     builderCodes: (e.BUILDER_CODES ?? (devnet ? DEVNET_BUILDER_CODE : '')).split(',').filter((c) => c !== ''),
     utilToken,
+    opsToken: e.OPS_TOKEN,
     prop: {
       deskPrivateKey: (e.PROP_DESK_PRIVATE_KEY ??
         (devnet ? anvilAccount(ANVIL_ROLES.propDesk).privateKey : undefined)) as `0x${string}` | undefined,

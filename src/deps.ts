@@ -5,6 +5,7 @@ import type { PaymentServices } from './payments/paymentServices.js'
 import type { PropDesk } from './prop/createPropDesk.js'
 import type { Readiness } from './readiness.js'
 import type { CreditBook } from './store/creditBook.js'
+import type { OpsReport } from './store/opsReport.js'
 
 // The dependency container. It sits between the route layer and the layers below it (see
 // test/layering.test.ts): the app, the router, the HTTP adapters and every handler name the bag here, and
@@ -23,4 +24,6 @@ export interface AppDeps extends PaymentServices {
   creditBook: CreditBook
   /** The prop desk: quotes and actions with the desk's own capital (src/prop/). */
   prop: PropDesk
+  /** The operator's figures from the books (`/ops`, `/metrics`). */
+  opsReport(): Promise<OpsReport>
 }

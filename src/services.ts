@@ -28,6 +28,7 @@ import { createCreditBook } from './store/creditBook.js'
 import { createDatabase } from './store/database.js'
 import { createLedger } from './store/ledger.js'
 import { migrate } from './store/migrations.js'
+import { readOpsReport } from './store/opsReport.js'
 import { readPgliteTemplate } from './store/pgliteTemplate.js'
 import { createPropBook } from './store/propBook.js'
 import { createRedisChannelStorage } from './store/redisChannelStorage.js'
@@ -148,6 +149,7 @@ export async function createServices(
       cooldownSec: config.prop.cooldownSeconds,
       clock,
     }),
+    opsReport: () => readOpsReport(db),
     reconcileSoon: () => {},
   }
   const reconcileDeps = {

@@ -35,8 +35,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['app', 'services', 'devnet'],
   // Hono: the router, middleware, the payment gate's and the discovery documents' adapters.
   ['http'],
-  // The MCP server: tools from the route table, paid through the routes' own gates.
-  ['mcp'],
+  // The MCP server (tools from the route table, paid through the routes' own gates) and the web pages.
+  ['mcp', 'web'],
   ['discovery'],
   ['routes'],
   ['deps'],

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import { type Browser, chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { PROJECT_ROOT } from '../../src/projectRoot.js'
+import { routeTable } from '../../src/routes/table.js'
+import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
+
+// The web pages in a real browser (Debian's chromium through playwright-core): the landing page from the
+// route table, and the operator's dashboard behind OPS_TOKEN with its chart. SCREENSHOT_DIR set (e.g.
+// docs/screenshots) keeps a screenshot of each, as the README shows them.
+const TOKEN = 'ops-token-for-the-web-test-0123'
+const sw = useWorld()
+const svc = useInstance(sw, { OPS_TOKEN: TOKEN })
+const SCREENSHOTS = process.env.SCREENSHOT_DIR
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    // Root (CI's containers) cannot use Chromium's sandbox.
+    args: ['--no-sandbox'],
+  })
+  // Revenue to show: one paid call through the official client.
+  const paid = await wrapFetchWithPayment(fetch, payer(3).client)(`${svc.url}/v1/prices?symbols=ETH`)
+  expect(paid.status).toBe(200)
+  await paid.body?.cancel()
+  // Its ledger row is written just after the response.
+  await svc.services.deps.ledger.drain()
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+})
+
+const shot = async (page: import('playwright-core').Page, name: string) => {
+  if (SCREENSHOTS === undefined) return
+  mkdirSync(join(PROJECT_ROOT, SCREENSHOTS), { recursive: true })
+  await page.screenshot({ path: join(PROJECT_ROOT, SCREENSHOTS, name), fullPage: false })
+}
+
+describe('web pages in a browser', () => {
+  test('behavior: / lists every endpoint of the route table with its price, and a quick start', async () => {
+    const page = await browser.newPage()
+    await page.goto(`${svc.url}/`)
+    expect(await page.title()).toContain('agentdesk')
+    expect(await page.locator('tbody tr').count()).toBe(routeTable.length)
+    const prices = await page.locator('#getPrices').textContent()
+    expect(prices).toContain('$0.001')
+    expect(prices).toContain('curl')
+    expect(await page.locator('body').textContent()).toContain('npx agentdesk')
+    await shot(page, 'landing.png')
+    await page.close()
+  })
+
+  test('behavior: /ops without the token shows a login form and no figure; with it, the books and a chart', async () => {
+    const page = await browser.newPage()
+    const first = await page.goto(`${svc.url}/ops`)
+    expect(first?.status()).toBe(401)
+    const locked = await page.locator('body').textContent()
+    expect(locked).not.toContain('Revenue')
+    expect(locked).not.toContain('$')
+    await page.fill('input[name=token]', 'wrong-token-wrong-token')
+    await page.click('button[type=submit]')
+    expect(await page.locator('body').textContent()).not.toContain('Revenue')
+
+    await page.fill('input[name=token]', TOKEN)
+    await page.click('button[type=submit]')
+    await page.waitForSelector('svg.chart')
+    const text = await page.locator('body').textContent()
+    expect(text).toContain('Revenue by day')
+    expect(text).toContain('GET /v1/prices')
+    // The chart rendered: a bar with a height, for the day of the paid call.
+    const heights = await page
+      .locator('svg.chart rect.bar')
+      .evaluateAll((bars) =>
+        bars.map((b) => (b as unknown as { getBBox(): { height: number } }).getBBox().height),
+      )
+    expect(heights.length).toBeGreaterThan(0)
+    expect(Math.max(...heights)).toBeGreaterThan(0)
+    await shot(page, 'ops.png')
+    await page.close()
+  })
+
+  test('behavior: /metrics needs the token and speaks Prometheus text', async () => {
+    expect((await fetch(`${svc.url}/metrics`)).status).toBe(401)
+    const res = await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(res.status).toBe(200)
+    const text = await res.text()
+    expect(text).toMatch(/# TYPE agentdesk_revenue_usdc_atomic gauge/)
+    expect(text).toMatch(/agentdesk_revenue_usdc_atomic\{route="GET \/v1\/prices"\} \d+/)
+    expect(text).toMatch(/agentdesk_requests_total\{route="GET \/v1\/prices",status="2xx"\} \d+/)
+  })
+
+  test('behavior: without OPS_TOKEN the operator pages do not exist', async () => {
+    const off = await sw.instance({})
+    expect((await fetch(`${off.url}/ops`)).status).toBe(404)
+    expect((await fetch(`${off.url}/metrics`)).status).toBe(404)
+    await off.stop()
+  })
+})
