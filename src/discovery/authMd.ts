@@ -49,7 +49,19 @@ and any service codes your client adds (\`s\`, e.g. \`BuilderCodeClientExtension
 \`@x402/extensions/builder-code\`). The USDC contract ignores the trailing bytes. The app code is always \
 this service's, whatever a payment's echo says.
 
-Official clients echo both into the payment payload; nothing else is needed from you.
+Official clients echo both into the payment payload. Echoing them is optional: a payment without the echo is \
+served the same, and the attribution is this service's either way.
+
+## Paying from other clients
+
+- **Python**: the official \`x402\` SDK's httpx client reads the 402 body (a valid x402 v2 \
+\`PaymentRequired\`; on a refusal its \`error\` is the code and our message is under \`refusal\`), signs, and \
+retries with \`PAYMENT-SIGNATURE\`: nothing specific to this service.
+- **MCP**: this service is an MCP server itself (Streamable HTTP at \`/mcp\`): priced tools answer an \
+\`isError\` PaymentRequired, and a retry with the signed payload in \`params._meta["x402/payment"]\` is paid, \
+with the receipt in \`_meta["x402/payment-response"]\`. MCP payment bridges that call HTTP APIs find the \
+priced resources at \`/.well-known/x402\` and \`/openapi.json\`, and pay the 402 as any x402 client.
+- **Command line**: \`npx agentdesk call /v1/prices symbols=ETH\` (key in \`AGENTDESK_PRIVATE_KEY\`).
 
 The paid response waits for the settlement to be included onchain (about one block). If inclusion takes \
 longer than the service's bounded wait, you still get your 200 and the receipt says \`"success": false, \
