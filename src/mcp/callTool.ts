@@ -8,6 +8,7 @@ import type { EncodedChallenge } from '../payments/encodeChallenge.js'
 import type { GateOutcome } from '../payments/gateOutcome.js'
 import type { PaymentGate } from '../payments/paymentGate.js'
 import type { Route } from '../routes/route.js'
+import { mcpBazaar } from './mcpBazaar.js'
 import { jsonResult, type ToolResult, X402_PAYMENT } from './mcpToolResult.js'
 import { toolInput, toolPath } from './toolInput.js'
 
@@ -119,10 +120,20 @@ function resultOf(
   }
 }
 
-/** The 402 body as MCP's PaymentRequired: the resource is the tool (`mcp://tool/<name>`). */
+/**
+ * The 402 body as MCP's PaymentRequired: the resource is the tool (`mcp://tool/<name>`), and `bazaar` takes
+ * its MCP form (the tool's name and arguments, not an HTTP method and query).
+ */
 function paymentRequired(challenge: EncodedChallenge, route: Route): Record<string, unknown> {
-  const body = JSON.parse(challenge.body) as Record<string, unknown> & { resource?: Record<string, unknown> }
-  return { ...body, resource: { ...body.resource, url: `mcp://tool/${route.id}` } }
+  const body = JSON.parse(challenge.body) as Record<string, unknown> & {
+    resource?: Record<string, unknown>
+    extensions?: Record<string, unknown>
+  }
+  return {
+    ...body,
+    resource: { ...body.resource, url: `mcp://tool/${route.id}` },
+    extensions: { ...body.extensions, bazaar: mcpBazaar(route) },
+  }
 }
 
 /** A typed error as its error body; anything else is a bug: `internal_error`, logged. */

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types'
+import { type DiscoveryExtension, validateDiscoveryExtension } from '@x402/extensions/bazaar'
 import { erc20Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { BuilderEnvelope } from '../../src/builders/txStep.js'
@@ -74,6 +75,10 @@ describe('MCP server', () => {
     expect(required.resource.url).toBe('mcp://tool/getPrices')
     expect(JSON.parse(unpaid.content[0]?.text ?? '{}')).toEqual(unpaid.structuredContent)
     expect(required.accepts[0]).toMatchObject({ scheme: 'exact', amount: '1000' })
+    // The MCP form of bazaar, valid for the official package.
+    const bazaar = required.extensions?.bazaar as DiscoveryExtension
+    expect(validateDiscoveryExtension(bazaar)).toMatchObject({ valid: true })
+    expect(bazaar.info.input).toMatchObject({ type: 'mcp', toolName: 'getPrices' })
 
     const who = payer(3)
     const payload = await who.client.createPaymentPayload(required)
