@@ -22,7 +22,8 @@ import { routeTable } from '../src/routes/table.js'
  * beside `trade.open`, and `params` says what each action takes; the fixture took the new body as is).
  * And once more: every operation's `security` and `x-payment-info` (issue 26: payment is not an API key, so
  * no operation declares a security requirement, and `x-payment-info` takes the shape x402 discovery tools
- * parse: `mode: "fixed"`, `protocols: [{ "x402": {} }]`); the fixture took both as they are now.
+ * parse: `price: { mode: "fixed", amount, currency }`, `protocols: [{ "x402": {} }]`); the fixture took both
+ * as they are now.
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Operation = { [key: string]: Json }

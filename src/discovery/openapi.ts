@@ -203,9 +203,8 @@ function operation(route: Route, terms: ReturnType<typeof paymentTerms>): JsonSc
     payTo: terms.payTo,
   }
   op['x-payment-info'] = {
-    mode: 'fixed',
     protocols: [{ x402: {} }],
-    price: { amount: String(route.priceUsd), currency: 'USD' },
+    price: { mode: 'fixed', amount: String(route.priceUsd), currency: 'USD' },
     settlement: { asset: terms.asset, symbol: 'USDC', amount, network: terms.network, scheme: terms.scheme },
     payTo: terms.payTo,
   }
