@@ -64,7 +64,7 @@ function table(rows: readonly (readonly string[])[]): string {
  * The `agentdesk` command line (issue 26): the catalog, paid calls that show the challenged price and ask
  * before paying (`--yes` to skip, `--max-usd` to cap the session), builds whose steps are shown and then
  * broadcast one by one after asking, the UTIL credit and referrals. The key comes from
- * AGENTDESK_PRIVATE_KEY, never a flag. Resolves to the exit code.
+ * AGENTDESK_PRIVATE_KEY or a keystore file (AGENTDESK_KEYSTORE), never a flag. Resolves to the exit code.
  */
 export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const program = new Command()
@@ -86,9 +86,19 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
     json: opts().json === true,
     print: (text) => process.stdout.write(`${text}\n`),
   })
-  const fetcher = () => payingFetch(cliAccount(env), { yes: opts().yes === true, maxUsd: opts().maxUsd })
+  // The key is read (a keystore unlocked) once, when a command first needs it.
+  let unlocked: ReturnType<typeof cliAccount> | undefined
+  const account = () => {
+    unlocked ??= cliAccount(env)
+    return unlocked
+  }
+  let paying: ReturnType<typeof payingFetch> | undefined
+  const fetcher = async () => {
+    paying ??= payingFetch(await account(), { yes: opts().yes === true, maxUsd: opts().maxUsd })
+    return paying
+  }
   const getJson = async (path: string, init?: RequestInit, paid = true) => {
-    const f = paid ? fetcher() : undefined
+    const f = paid ? await fetcher() : undefined
     const res =
       f === undefined
         ? await fetch(`${opts().url}${path}`, init)
@@ -142,7 +152,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
     .command('build <builder> [body]')
     .description('POST /v1/tx/<builder> with a JSON body; shows the steps, then broadcasts each after asking')
     .action(async (builder: string, bodyText: string | undefined) => {
-      const account = cliAccount(env)
+      const signer = await account()
       let request: unknown
       try {
         request = JSON.parse(bodyText ?? '{}')
@@ -172,7 +182,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
           out().print(`balance change ${nameOf(change.token)}: ${change.delta}`)
       }
       const chain = createPublicClient({ chain: base, transport: http(opts().rpc) })
-      const wallet = createWalletClient({ account, chain: base, transport: http(opts().rpc) })
+      const wallet = createWalletClient({ account: signer, chain: base, transport: http(opts().rpc) })
       for (const [i, step] of envelope.steps.entries()) {
         if (opts().yes !== true) {
           const ok = await prompts.confirm({
@@ -202,19 +212,19 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
     .command('balance')
     .description("this wallet's credit and the rail's terms")
     .action(async () => {
-      const { body } = await getJson(`/v1/util-credit/${cliAccount(env).address}`, undefined, false)
+      const { body } = await getJson(`/v1/util-credit/${(await account()).address}`, undefined, false)
       out().print(out().json ? JSON.stringify(body) : `credit: $${body.balanceUsd}`)
     })
   credit
     .command('topup <amount>')
     .description('send <amount> UTIL to the credit recipient, then register it on a paid call')
     .action(async (amount: string) => {
-      const account = cliAccount(env)
-      const { body: statement } = await getJson(`/v1/util-credit/${account.address}`, undefined, false)
+      const signer = await account()
+      const { body: statement } = await getJson(`/v1/util-credit/${signer.address}`, undefined, false)
       const terms = statement.terms as { recipient: `0x${string}`; token: `0x${string}` | null }
       const token = terms.token ?? DEVNET_UTIL_TOKEN
       const chain = createPublicClient({ chain: base, transport: http(opts().rpc) })
-      const wallet = createWalletClient({ account, chain: base, transport: http(opts().rpc) })
+      const wallet = createWalletClient({ account: signer, chain: base, transport: http(opts().rpc) })
       const hash = await wallet.writeContract({
         address: getAddress(token),
         abi: erc20Abi,
@@ -223,7 +233,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
       })
       await pollReceipt(chain, hash, { intervalMs: 200, timeoutMs: 120_000 })
       await getJson('/v1/prices?symbols=ETH', { headers: { 'X-UTIL-TOPUP': hash } })
-      const { body } = await getJson(`/v1/util-credit/${account.address}`, undefined, false)
+      const { body } = await getJson(`/v1/util-credit/${signer.address}`, undefined, false)
       out().print(out().json ? JSON.stringify(body) : `topped up with ${hash}: credit $${body.balanceUsd}`)
     })
 
@@ -235,7 +245,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
       .command(name)
       .description(`GET ${path}<this wallet>`)
       .action(async () => {
-        const { body } = await getJson(`${path}${cliAccount(env).address}`, undefined, paid)
+        const { body } = await getJson(`${path}${(await account()).address}`, undefined, paid)
         out().print(out().json ? JSON.stringify(body) : JSON.stringify(body, null, 2))
       })
   }

@@ -1,8 +1,14 @@
 import { execFileSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { erc20Abi } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test } from 'vitest'
 import { DEAD_ADDRESS, DEVNET_UTIL_TOKEN } from '../../src/chain/addresses.js'
+import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { PROJECT_ROOT } from '../../src/projectRoot.js'
+import { sendUsdc, walletOf } from '../helpers/attackKit.js'
 import { utilWallet } from '../helpers/creditKit.js'
 import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
@@ -22,12 +28,20 @@ afterAll(() => {
   }
 })
 
-/** Runs the CLI in a new tmux window; the screen can be read and keys sent until it prints its exit code. */
-function terminal(key: `0x${string}`, args: readonly string[]) {
+/**
+ * Runs the CLI in a new tmux window with the key (or `env` instead); the screen can be read and keys sent
+ * until it prints its exit code.
+ */
+function terminal(key: `0x${string}` | Record<string, string>, args: readonly string[]) {
   const name = `s${sessions++}`
-  const quoted = args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+  const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
+  const quoted = args.map(quote).join(' ')
+  const env = typeof key === 'string' ? { AGENTDESK_PRIVATE_KEY: key } : key
+  const vars = Object.entries(env)
+    .map(([k, v]) => `${k}=${quote(v)}`)
+    .join(' ')
   const command =
-    `cd ${PROJECT_ROOT} && AGENTDESK_PRIVATE_KEY=${key} node scripts/agentdesk.mjs ` +
+    `cd ${PROJECT_ROOT} && ${vars} node scripts/agentdesk.mjs ` +
     `--url ${svc.url} --rpc ${sw.world.rpcUrl} ${quoted}; echo "EXIT=$?"; sleep 600`
   tmux('new-session', '-d', '-s', name, '-x', '200', '-y', '50', command)
   const screen = () => tmux('capture-pane', '-p', '-t', name, '-S', '-500')
@@ -98,4 +112,42 @@ describe('agentdesk CLI', () => {
     expect(await dead()).toBe(before + amount)
     term.close()
   })
+
+  test('behavior: the key can come from a keystore file, unlocked by the password typed at the prompt', async () => {
+    // The Web3 Secret Storage definition's PBKDF2 test vector (password "testpassword"), funded here.
+    const dir = mkdtempSync(join(tmpdir(), 'keystore-'))
+    const file = join(dir, 'key.json')
+    writeFileSync(file, KEYSTORE_VECTOR)
+    const owner = privateKeyToAccount(KEYSTORE_KEY)
+    await sendUsdc(sw, walletOf(sw, demoAccounts[2]?.privateKey as `0x${string}`), owner.address, 10_000n)
+    const before = await sw.usdcBalance(owner.address)
+    const term = terminal({ AGENTDESK_KEYSTORE: file }, ['call', '/v1/prices', 'symbols=ETH'])
+    await term.waitFor('Password of')
+    term.press('testpassword', 'Enter')
+    await term.waitFor('Pay $0.001 USDC')
+    term.press('Enter')
+    const shown = await term.waitFor('EXIT=')
+    expect(shown).toContain('EXIT=0')
+    expect(await sw.usdcBalance(owner.address)).toBe(before - 1_000n)
+    term.close()
+  })
+})
+
+const KEYSTORE_KEY = '0x7a28b5ba57c53603b0b07b56bba752f7784bf506fa95edc395f5cf6c7514fe9d'
+const KEYSTORE_VECTOR = JSON.stringify({
+  crypto: {
+    cipher: 'aes-128-ctr',
+    cipherparams: { iv: '6087dab2f9fdbbfaddc31a909735c1e6' },
+    ciphertext: '5318b4d5bcd28de64ee5559e671353e16f075ecae9f99c7a79a38af5f869aa46',
+    kdf: 'pbkdf2',
+    kdfparams: {
+      c: 262144,
+      dklen: 32,
+      prf: 'hmac-sha256',
+      salt: 'ae3cd4e7013836a3df6bd7241b12db061dbe2c6785853cce422d148a624ce0bd',
+    },
+    mac: '517ead924a9d0dc3124507e3393d175ce3ff7c1e96529c6c555ce9e51205e9b2',
+  },
+  id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
+  version: 3,
 })
