@@ -4,6 +4,7 @@ import type { Route } from '../routes/route.js'
 import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'
 import { methodMatcher } from './methodMatcher.js'
+import { MCP_PATH } from './mountMcp.js'
 import { countedVerdict } from './unpaidFastPath.js'
 
 export function hasPaymentHeader(c: Context<AppEnv>): boolean {
@@ -28,6 +29,11 @@ export function unpaidRateLimit(
     const verdict = countedVerdict(c.env?.incoming)
     if (verdict !== undefined) {
       if ('refused' in verdict) throw verdict.refused
+      await next()
+      return
+    }
+    // The MCP server counts its own requests, one per JSON-RPC message (mountMcp.ts).
+    if (c.req.path === MCP_PATH) {
       await next()
       return
     }

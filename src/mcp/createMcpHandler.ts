@@ -12,6 +12,8 @@ import { jsonResult } from './mcpToolResult.js'
 
 export interface McpRequest {
   request: Request
+  /** The POST body, parsed once by the HTTP layer (undefined: the transport reads it). */
+  body?: unknown
   /** The caller's address (its unpaid ceiling). */
   client: string
   requestId: string
@@ -39,7 +41,7 @@ export function createMcpHandler(
     }),
   )
   const byName = new Map(routes.map((route) => [route.id, route]))
-  return async ({ request, client, requestId, logger }) => {
+  return async ({ request, body, client, requestId, logger }) => {
     const server = new Server({ name: SERVICE_NAME, version: '1.0.0' }, { capabilities: { tools: {} } })
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
     server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
@@ -68,7 +70,7 @@ export function createMcpHandler(
     })
     await server.connect(transport)
     try {
-      return await transport.handleRequest(request)
+      return await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body })
     } finally {
       void server.close()
     }
