@@ -1,11 +1,10 @@
 import type { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import type { AppDeps } from '../deps.js'
-import { MalformedBodyError } from '../errors.js'
 import { createMcpHandler } from '../mcp/createMcpHandler.js'
 import type { Route } from '../routes/route.js'
 import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'
+import { jsonBodyLimit } from './jsonBodyLimit.js'
 import type { RouteGates } from './routeGates.js'
 
 /** Where the MCP server answers (Streamable HTTP); the server card lists it. */
@@ -19,15 +18,7 @@ export function mountMcp(
   gates: RouteGates,
 ): void {
   const handle = createMcpHandler(routes, deps, gates)
-  const limit = bodyLimit({
-    maxSize: deps.config.bodyLimitBytes,
-    onError: () => {
-      throw new MalformedBodyError(
-        `The body is larger than ${deps.config.bodyLimitBytes} bytes.`,
-        'body_too_large',
-      )
-    },
-  })
+  const limit = jsonBodyLimit(deps.config.bodyLimitBytes)
   const priced = new Set(routes.filter((r) => r.priceUsd !== null).map((r) => r.id))
   app.on(['GET', 'POST', 'DELETE'], MCP_PATH, limit, async (c) => {
     const client = clientAddress(c, deps.config.rateLimits.trustProxy)

@@ -1,10 +1,9 @@
 import type { Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import type { AppDeps } from '../deps.js'
-import { MalformedBodyError } from '../errors.js'
 import type { Route } from '../routes/route.js'
 import { singleQueryValues } from '../routes/shared/parseInput.js'
 import type { AppEnv } from './env.js'
+import { jsonBodyLimit } from './jsonBodyLimit.js'
 import { paramCount, toHonoPath } from './honoPath.js'
 import { paymentMiddleware } from './paymentMiddleware.js'
 import { readJsonBody } from './readJsonBody.js'
@@ -21,15 +20,7 @@ export function mountRoutes(
   gates: RouteGates,
 ): void {
   const ordered = [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.path))
-  const limit = bodyLimit({
-    maxSize: deps.config.bodyLimitBytes,
-    onError: () => {
-      throw new MalformedBodyError(
-        `The body is larger than ${deps.config.bodyLimitBytes} bytes.`,
-        'body_too_large',
-      )
-    },
-  })
+  const limit = jsonBodyLimit(deps.config.bodyLimitBytes)
   for (const route of ordered) {
     const path = toHonoPath(route.path)
     const handler = async (c: Context<AppEnv>) => {

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { DEAD_ADDRESS, DEVNET_UTIL_TOKEN } from '../../src/chain/addresses.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { PROJECT_ROOT } from '../../src/projectRoot.js'
+import { KEYSTORE_KEY, KEYSTORE_PASSWORD, PBKDF2_KEYSTORE } from '../fixtures/keystoreVectors.js'
 import { sendUsdc, walletOf } from '../helpers/attackKit.js'
 import { utilWallet } from '../helpers/creditKit.js'
 import { useInstance, useWorld } from '../helpers/serviceWorld.js'
@@ -117,13 +118,13 @@ describe('agentdesk CLI', () => {
     // The Web3 Secret Storage definition's PBKDF2 test vector (password "testpassword"), funded here.
     const dir = mkdtempSync(join(tmpdir(), 'keystore-'))
     const file = join(dir, 'key.json')
-    writeFileSync(file, KEYSTORE_VECTOR)
+    writeFileSync(file, PBKDF2_KEYSTORE)
     const owner = privateKeyToAccount(KEYSTORE_KEY)
     await sendUsdc(sw, walletOf(sw, demoAccounts[2]?.privateKey as `0x${string}`), owner.address, 10_000n)
     const before = await sw.usdcBalance(owner.address)
     const term = terminal({ AGENTDESK_KEYSTORE: file }, ['call', '/v1/prices', 'symbols=ETH'])
     await term.waitFor('Password of')
-    term.press('testpassword', 'Enter')
+    term.press(KEYSTORE_PASSWORD, 'Enter')
     await term.waitFor('Pay $0.001 USDC')
     term.press('Enter')
     const shown = await term.waitFor('EXIT=')
@@ -131,23 +132,4 @@ describe('agentdesk CLI', () => {
     expect(await sw.usdcBalance(owner.address)).toBe(before - 1_000n)
     term.close()
   })
-})
-
-const KEYSTORE_KEY = '0x7a28b5ba57c53603b0b07b56bba752f7784bf506fa95edc395f5cf6c7514fe9d'
-const KEYSTORE_VECTOR = JSON.stringify({
-  crypto: {
-    cipher: 'aes-128-ctr',
-    cipherparams: { iv: '6087dab2f9fdbbfaddc31a909735c1e6' },
-    ciphertext: '5318b4d5bcd28de64ee5559e671353e16f075ecae9f99c7a79a38af5f869aa46',
-    kdf: 'pbkdf2',
-    kdfparams: {
-      c: 262144,
-      dklen: 32,
-      prf: 'hmac-sha256',
-      salt: 'ae3cd4e7013836a3df6bd7241b12db061dbe2c6785853cce422d148a624ce0bd',
-    },
-    mac: '517ead924a9d0dc3124507e3393d175ce3ff7c1e96529c6c555ce9e51205e9b2',
-  },
-  id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
-  version: 3,
 })

@@ -1,5 +1,5 @@
 import type { PaymentPayload } from '@x402/core/types'
-import { erc20Abi, type Hex, keccak256, parseAbi, parseSignature, toHex } from 'viem'
+import { erc20Abi, type Hex, keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
@@ -15,6 +15,8 @@ import {
   type CreditWallet,
   creditOf,
   paidFetch,
+  type SignedAuthorization,
+  submitAuthorization,
   transferUtil,
   UTIL,
   utilWallet,
@@ -296,24 +298,13 @@ describe('the reconciler', () => {
     expect(statement.debits.map((d) => d.status)).toEqual(['spent', 'spent'])
 
     // A third party submits the first authorization; the payer cancels the second.
-    const auth = paid.payload.payload as { authorization: Record<string, string>; signature: Hex }
-    const sig = parseSignature(auth.signature)
-    await sendTx(sw.chain, walletOf(sw, demoAccounts[6]?.privateKey as Hex), {
-      address: USDC,
-      abi: TRANSFER_WITH_AUTHORIZATION,
-      functionName: 'transferWithAuthorization',
-      args: [
-        auth.authorization.from as `0x${string}`,
-        auth.authorization.to as `0x${string}`,
-        BigInt(auth.authorization.value as string),
-        BigInt(auth.authorization.validAfter as string),
-        BigInt(auth.authorization.validBefore as string),
-        auth.authorization.nonce as Hex,
-        Number(sig.v),
-        sig.r,
-        sig.s,
-      ],
-    })
+    const auth = paid.payload.payload as { authorization: SignedAuthorization; signature: Hex }
+    await submitAuthorization(
+      sw.chain,
+      demoAccounts[6]?.privateKey as Hex,
+      auth.authorization,
+      auth.signature,
+    )
     await sendTx(
       sw.chain,
       walletOf(sw, w.privateKey),
@@ -358,7 +349,3 @@ describe('the reconciler', () => {
     await one.stop()
   })
 })
-
-const TRANSFER_WITH_AUTHORIZATION = parseAbi([
-  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
-])

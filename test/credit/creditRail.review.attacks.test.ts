@@ -1,9 +1,8 @@
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload } from '@x402/core/types'
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier'
-import { erc20Abi, type Hex, parseSignature } from 'viem'
+import { erc20Abi, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
 import { getPricesRoute } from '../../src/routes/prices/getPrices.js'
@@ -15,12 +14,13 @@ import {
   type CreditWallet,
   creditOf,
   paidFetch,
+  type SignedAuthorization,
+  submitAuthorization,
   transferUtil,
   UTIL,
   utilWallet,
 } from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
-import { sendTx } from '../helpers/expectMined.js'
 import {
   challengeOf,
   encodePayment,
@@ -46,15 +46,7 @@ const BAD_PATH = '/v1/prices?symbols=ZZQQXX'
 const UTIL_1M = 10n ** 24n
 const recipient = () => svc.config.payments.creditRecipient
 
-type Authorization = {
-  from: `0x${string}`
-  to: `0x${string}`
-  value: string
-  validAfter: string
-  validBefore: string
-  nonce: Hex
-}
-const authOf = (p: PaymentPayload) => (p.payload as { authorization: Authorization }).authorization
+const authOf = (p: PaymentPayload) => (p.payload as { authorization: SignedAuthorization }).authorization
 
 /** A wallet holding `usdc` atomic USDC with ~$100 of credit (1M UTIL topped up on a paid call). */
 async function creditedWallet(url: string, usdc: bigint, creditRecipient: `0x${string}`) {
@@ -71,26 +63,6 @@ async function creditedWallet(url: string, usdc: bigint, creditRecipient: `0x${s
 async function creditAtomic(url: string, w: CreditWallet) {
   return BigInt((await creditOf(url, w.account.address)).balanceAtomic)
 }
-
-const TRANSFER_WITH_AUTHORIZATION = [
-  {
-    type: 'function',
-    name: 'transferWithAuthorization',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
-      { name: 'v', type: 'uint8' },
-      { name: 'r', type: 'bytes32' },
-      { name: 's', type: 'bytes32' },
-    ],
-    outputs: [],
-  },
-] as const
 
 describe('the reconciler’s restore', () => {
   test('attack: the payer burns a credit-paid nonce with an authorization of its own (1 unit to itself): the debit must stay spent', async () => {
@@ -113,23 +85,12 @@ describe('the reconciler’s restore', () => {
       validBefore: BigInt(a.validBefore),
       nonce: a.nonce,
     })
-    const sig = parseSignature(own.signature)
-    await sendTx(sw.chain, walletOf(sw, w.privateKey), {
-      address: USDC,
-      abi: TRANSFER_WITH_AUTHORIZATION,
-      functionName: 'transferWithAuthorization',
-      args: [
-        w.account.address,
-        w.account.address,
-        1n,
-        BigInt(a.validAfter),
-        BigInt(a.validBefore),
-        a.nonce,
-        Number(sig.v),
-        sig.r,
-        sig.s,
-      ],
-    })
+    await submitAuthorization(
+      sw.chain,
+      w.privateKey,
+      { ...a, to: w.account.address, value: '1' },
+      own.signature,
+    )
     expect(await authorizationUsed(sw.chain, w.account.address, a.nonce)).toBe(true)
     // Nothing was paid to payTo: the wallet's USDC is whole.
     expect(await sw.usdcBalance(w.account.address)).toBe(1_000_000n)
@@ -181,7 +142,7 @@ describe('forged payers and pulled top-ups', () => {
     const payload: PaymentPayload = {
       ...forged.payload,
       payload: {
-        ...(forged.payload.payload as { authorization: Authorization; signature: Hex }),
+        ...(forged.payload.payload as { authorization: SignedAuthorization; signature: Hex }),
         authorization: { ...authOf(forged.payload), from: victim.account.address },
       },
     }

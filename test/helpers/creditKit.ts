@@ -1,5 +1,5 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { erc20Abi, type Hex, type PublicClient, parseAbi } from 'viem'
+import { erc20Abi, type Hex, type PublicClient, parseAbi, parseSignature } from 'viem'
 import { DEVNET_UTIL_TOKEN } from '../../src/chain/addresses.js'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
@@ -7,6 +7,7 @@ import { uniswapV3PoolAddress } from '../../src/chain/uniswapV3Pool.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { USDC_SETTLEMENT_ABI } from '../../src/payments/settlementOutcome.js'
 import { devnetWallet, RECEIPT } from './chainChecks.js'
+import { sendTx } from './expectMined.js'
 import type { payerClient, ServiceWorld } from './serviceWorld.js'
 
 export const UTIL = DEVNET_UTIL_TOKEN
@@ -123,4 +124,47 @@ export async function creditOf(url: string, wallet: `0x${string}`): Promise<Cred
   const res = await fetch(`${url}/v1/util-credit/${wallet}`)
   if (res.status !== 200) throw new Error(`util-credit answered ${res.status}: ${await res.text()}`)
   return (await res.json()) as CreditStatementBody
+}
+
+const TRANSFER_WITH_AUTHORIZATION = parseAbi([
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+])
+
+/** An EIP-3009 authorization's fields as a payment payload carries them (decimal strings). */
+export interface SignedAuthorization {
+  from: `0x${string}`
+  to: `0x${string}`
+  value: string
+  validAfter: string
+  validBefore: string
+  nonce: Hex
+}
+
+/**
+ * Submits a signed USDC authorization onchain from `senderKey` (anyone holding it can: a third party, or
+ * the payer itself) and expects it mined.
+ */
+export async function submitAuthorization(
+  chain: PublicClient,
+  senderKey: Hex,
+  a: SignedAuthorization,
+  signature: Hex,
+): Promise<void> {
+  const sig = parseSignature(signature)
+  await sendTx(chain, devnetWallet(chain, senderKey), {
+    address: USDC,
+    abi: TRANSFER_WITH_AUTHORIZATION,
+    functionName: 'transferWithAuthorization',
+    args: [
+      a.from,
+      a.to,
+      BigInt(a.value),
+      BigInt(a.validAfter),
+      BigInt(a.validBefore),
+      a.nonce,
+      Number(sig.v),
+      sig.r,
+      sig.s,
+    ],
+  })
 }

@@ -1,14 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types'
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
 import { getPortfolioRoute } from '../../src/routes/portfolio/getPortfolio.js'
 import { getPricesRoute } from '../../src/routes/prices/getPrices.js'
 import { authorizationUsed, creditOf, transferUtil, utilWallet } from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
+import { useMcpClient } from '../helpers/mcpKit.js'
 import { encodePayment, type payerClient, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Attacks on the MCP money path beyond one payload's copies (mcpServer.attacks.test.ts): payment
@@ -19,14 +18,7 @@ const svc = useInstance(sw)
 const PRICES = usdToAtomic(getPricesRoute.priceUsd as number)
 const PORTFOLIO = usdToAtomic(getPortfolioRoute.priceUsd as number)
 
-let client: Client
-beforeAll(async () => {
-  client = new Client({ name: 'agentdesk-rails-attacks', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)))
-}, 60_000)
-afterAll(async () => {
-  await client?.close()
-})
+const mcp = useMcpClient(svc, 'agentdesk-rails-attacks')
 
 type Wallet = ReturnType<typeof payerClient>
 type Result = {
@@ -36,7 +28,7 @@ type Result = {
   _meta?: Record<string, unknown>
 }
 const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) })) as Result
+  (await mcp().callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) })) as Result
 
 /** The PaymentRequired of an unpaid call, signed by `who`'s official client (with a payment identifier). */
 async function payFor(who: Wallet, name: string, args: Record<string, unknown>, id?: string) {

@@ -1,7 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { PaymentRequired } from '@x402/core/types'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
+import { useMcpClient } from '../helpers/mcpKit.js'
 import { encodePayment, payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Attacks on the MCP payment path: it shares the HTTP gates, so one authorization is one call whichever
@@ -9,18 +8,11 @@ import { encodePayment, payer, useInstance, useWorld } from '../helpers/serviceW
 const sw = useWorld()
 const svc = useInstance(sw)
 
-let client: Client
-beforeAll(async () => {
-  client = new Client({ name: 'agentdesk-attacks', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)))
-}, 60_000)
-afterAll(async () => {
-  await client?.close()
-})
+const mcp = useMcpClient(svc, 'agentdesk-attacks')
 
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text: string }[] }
 const call = async (args: Record<string, unknown>, meta?: Record<string, unknown>) =>
-  (await client.callTool({
+  (await mcp().callTool({
     name: 'getPrices',
     arguments: args,
     ...(meta === undefined ? {} : { _meta: meta }),
@@ -76,7 +68,7 @@ describe('MCP payment attacks', () => {
       unpaid.structuredContent as unknown as PaymentRequired,
     )
     const before = await sw.usdcBalance(who.account.address)
-    const pricier = (await client.callTool({
+    const pricier = (await mcp().callTool({
       name: 'buildBurn',
       arguments: { amount: '1000000000000000000', owner: who.account.address },
       _meta: { 'x402/payment': payload },

@@ -1,15 +1,15 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types'
 import { type DiscoveryExtension, validateDiscoveryExtension } from '@x402/extensions/bazaar'
 import { erc20Abi } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { BuilderEnvelope } from '../../src/builders/txStep.js'
 import { DEAD_ADDRESS, DEVNET_UTIL_TOKEN } from '../../src/chain/addresses.js'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
 import { getPricesRoute } from '../../src/routes/prices/getPrices.js'
 import { buildBurnRoute } from '../../src/routes/tx/buildBurn.js'
 import { broadcast, ownerWallet } from '../helpers/builderCalls.js'
+import { useMcpClient } from '../helpers/mcpKit.js'
 import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The MCP server at /mcp (issue 26) with the official MCP SDK client, paid through x402's MCP transport
@@ -17,14 +17,7 @@ import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 const sw = useWorld()
 const svc = useInstance(sw)
 
-let client: Client
-beforeAll(async () => {
-  client = new Client({ name: 'agentdesk-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)))
-}, 60_000)
-afterAll(async () => {
-  await client?.close()
-})
+const mcp = useMcpClient(svc, 'agentdesk-test')
 
 type Result = Awaited<ReturnType<Client['callTool']>> & {
   structuredContent?: Record<string, unknown>
@@ -32,7 +25,7 @@ type Result = Awaited<ReturnType<Client['callTool']>> & {
   content: { type: string; text: string }[]
 }
 const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) })) as Result
+  (await mcp().callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) })) as Result
 
 /** The x402 PaymentRequired an unpaid priced call answers, signed by a demo account's official client. */
 async function payFor(name: string, args: Record<string, unknown>, index: number): Promise<PaymentPayload> {
@@ -43,7 +36,7 @@ async function payFor(name: string, args: Record<string, unknown>, index: number
 
 describe('MCP server', () => {
   test('behavior: tools/list has every tool of /v1/tools.json, with its schema and annotations', async () => {
-    const { tools } = await client.listTools()
+    const { tools } = await mcp().listTools()
     const http = (await (await fetch(`${svc.url}/v1/tools.json`)).json()) as {
       tools: { name: string; inputSchema: unknown }[]
     }

@@ -5,12 +5,10 @@ import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client
 import { type Address, erc20Abi, type Hex, keccak256, toHex, zeroHash } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BASE_ADDRESSES, DEAD_ADDRESS, X402_BATCH_SETTLEMENT } from '../../src/chain/addresses.js'
+import { X402_BATCH_SETTLEMENT } from '../../src/chain/addresses.js'
 import { NETWORK, USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { batchSettlementAbi } from '../../src/devnet/deploy/batchSettlement.js'
-import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
-import { devnetPropDesk } from '../../src/devnet/devnetAccounts.js'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
 import { propExecuteRoute } from '../../src/routes/prop/propExecute.js'
 import { createDatabase } from '../../src/store/database.js'
@@ -20,6 +18,7 @@ import { authorize } from '../helpers/authorize.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { type CreditWallet, paidFetch, transferUtil, utilWallet } from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
+import * as kit from '../helpers/propKit.js'
 import { challengeOf, encodePayment, type Instance, useInstance, useWorld } from '../helpers/serviceWorld.js'
 import { testDatabase } from '../helpers/testDatabase.js'
 
@@ -30,45 +29,20 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const sw = useWorld()
 const svc = useInstance(sw, { PROP_COOLDOWN_SECONDS: '0' })
 
-const DIAMOND = BASE_ADDRESSES.GtradeDiamond
-const DESK = devnetPropDesk.address
+const { DESK, MEMBER_UTIL } = kit
 const EXECUTE_PRICE = usdToAtomic(propExecuteRoute.priceUsd as number)
-/** 10 million UTIL: $1,000 at the devnet's $0.0001, a member. */
-const MEMBER_UTIL = 10n ** 25n
 const COLLATERAL = 100_000_000n
 
-const ethPrice = async () =>
-  Number(
-    await sw.chain.readContract({
-      address: DIAMOND,
-      abi: gtradeStandInAbi,
-      functionName: 'prices',
-      args: [1n],
-    }),
-  ) / 1e10
-
-const json = (body: unknown): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-})
-
-async function post(w: CreditWallet, path: string, body: unknown, url = svc.url) {
-  const res = await paidFetch(w)(`${url}${path}`, json(body))
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
-}
+// The kit's helpers, bound to this file's world and instance.
+const ethPrice = () => kit.ethPrice(sw)
+const post = (w: CreditWallet, path: string, body: unknown, url = svc.url) => kit.post(w, url, path, body)
+const payFor = (w: CreditWallet, actionId: string, params: unknown, burn = false) =>
+  kit.payFor(sw, w, svc.url, actionId, params, burn)
+const json = kit.json
 
 async function openParams() {
   const mark = await ethPrice()
   return { pairIndex: 1, long: true, leverage: 5, collateralUsdc: 100, markPrice: mark }
-}
-
-/** Quotes `actionId`, then sends exactly the quoted UTIL to the desk (or burns it); the hash. */
-async function payFor(w: CreditWallet, actionId: string, params: unknown, burn = false): Promise<Hex> {
-  const quote = await post(w, '/v1/prop/quote', { actionId, params })
-  expect(quote.status).toBe(200)
-  const to = burn ? DEAD_ADDRESS : ((quote.body.send as { agents: { to: Address } }).agents.to as Address)
-  return transferUtil(sw.chain, w.privateKey, to, BigInt(quote.body.utilCost as string))
 }
 
 /** The member's executed desk actions, read from `instance`'s own database. */

@@ -3,7 +3,6 @@ import { describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES, DEAD_ADDRESS } from '../../src/chain/addresses.js'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
-import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
 import { devnetPropDesk } from '../../src/devnet/devnetAccounts.js'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
 import { propExecuteRoute } from '../../src/routes/prop/propExecute.js'
@@ -13,6 +12,7 @@ import { devnetWallet, RECEIPT } from '../helpers/chainChecks.js'
 import { type CreditWallet, paidFetch, transferUtil, utilWallet } from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
+import * as kit from '../helpers/propKit.js'
 import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The prop desk (issue 25) on the devnet: members pay the x402 fee with the official client and authorize
@@ -22,31 +22,15 @@ const sw = useWorld()
 const svc = useInstance(sw, { PROP_COOLDOWN_SECONDS: '0' })
 
 const DIAMOND = BASE_ADDRESSES.GtradeDiamond
-const DESK = devnetPropDesk.address
+const { DESK, MEMBER_UTIL } = kit
 const EXECUTE_PRICE = usdToAtomic(propExecuteRoute.priceUsd as number)
-/** 10 million UTIL: $1,000 at the devnet's $0.0001, a member. */
-const MEMBER_UTIL = 10n ** 25n
 
-const openTrades = (who: Address) =>
-  sw.chain.readContract({ address: DIAMOND, abi: gtradeStandInAbi, functionName: 'getTrades', args: [who] })
-const ethPrice = async () =>
-  Number(
-    await sw.chain.readContract({
-      address: DIAMOND,
-      abi: gtradeStandInAbi,
-      functionName: 'prices',
-      args: [1n],
-    }),
-  ) / 1e10
-
-async function post(w: CreditWallet, path: string, body: unknown) {
-  const res = await paidFetch(w)(`${svc.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { position?: unknown } }
-}
+// The kit's helpers, bound to this file's world and instance.
+const openTrades = (who: Address) => kit.openTrades(sw, who)
+const ethPrice = () => kit.ethPrice(sw)
+const post = (w: CreditWallet, path: string, body: unknown, url = svc.url) => kit.post(w, url, path, body)
+const payFor = (w: CreditWallet, actionId: string, params: unknown, burn = false) =>
+  kit.payFor(sw, w, svc.url, actionId, params, burn)
 
 async function openParams() {
   const mark = await ethPrice()
@@ -59,14 +43,6 @@ async function openParams() {
     tp: mark * 1.1,
     sl: mark * 0.9,
   }
-}
-
-/** Quotes `actionId`, then sends exactly the quoted UTIL to the desk (or burns it); the hash. */
-async function payFor(w: CreditWallet, actionId: string, params: unknown, burn = false): Promise<Hex> {
-  const quote = await post(w, '/v1/prop/quote', { actionId, params })
-  expect(quote.status).toBe(200)
-  const to = burn ? DEAD_ADDRESS : ((quote.body.send as { agents: { to: Address } }).agents.to as Address)
-  return transferUtil(sw.chain, w.privateKey, to, BigInt(quote.body.utilCost as string))
 }
 
 describe('prop desk', () => {
