@@ -501,13 +501,7 @@ const phaseC = () =>
       await profiler.post('Profiler.start')
     }
     const loadBefore = loadavg()[0] as number
-    const input: VoucherLoadInput = { url, groups, warmup: VOUCHER_WARMUP }
-    const worker = new Worker(VOUCHER_LOAD_WORKER, { eval: true, workerData: input })
-    const load = await new Promise<VoucherLoadResult>((resolve, reject) => {
-      worker.once('message', resolve)
-      worker.once('error', reject)
-    })
-    await worker.terminate()
+    const load = await sequencedLoad({ url, groups, warmup: VOUCHER_WARMUP })
     const loadAfter = loadavg()[0] as number
     if (profiler !== undefined && CPU_PROFILE !== undefined) {
       const { profile } = await profiler.post('Profiler.stop')
@@ -598,13 +592,7 @@ const phaseD = () =>
     )
     const signMs = performance.now() - signStarted
     stage(`D: ${CREDIT_WALLETS * (VOUCHER_WARMUP + CREDIT_CALLS)} authorizations signed`)
-    const input: VoucherLoadInput = { url, groups, warmup: VOUCHER_WARMUP }
-    const worker = new Worker(VOUCHER_LOAD_WORKER, { eval: true, workerData: input })
-    const load = await new Promise<VoucherLoadResult>((resolve, reject) => {
-      worker.once('message', resolve)
-      worker.once('error', reject)
-    })
-    await worker.terminate()
+    const load = await sequencedLoad({ url, groups, warmup: VOUCHER_WARMUP })
     stage(`D: ${load.served} timed calls served`)
     const creditAfter = await Promise.all(keys.map((k) => book.balance(privateKeyToAccount(k).address)))
     const debited = creditBefore.reduce((s, b, i) => s + b - (creditAfter[i] ?? 0n), 0n)
@@ -660,6 +648,22 @@ async function sendUtil(rpcUrl: string, util: Address, key: Hex, recipient: Addr
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
   if (receipt.status !== 'success') throw new Error('UTIL transfer failed')
   return hash
+}
+
+/**
+ * Sends each group's pre-signed payment headers in order, one in flight per group, all groups at once, from
+ * a worker thread (bench/voucherLoadWorker.ts: the callers never take the service thread's CPU).
+ */
+async function sequencedLoad(input: VoucherLoadInput): Promise<VoucherLoadResult> {
+  const worker = new Worker(VOUCHER_LOAD_WORKER, { eval: true, workerData: input })
+  try {
+    return await new Promise<VoucherLoadResult>((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+  } finally {
+    await worker.terminate()
+  }
 }
 
 const benchStarted = performance.now()
