@@ -1,9 +1,13 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import * as prompts from '@clack/prompts'
+import type { BatchSettlementClientContext } from '@x402/evm/batch-settlement/client'
 import { Command, InvalidArgumentError } from 'commander'
 import {
   createPublicClient,
   createWalletClient,
   erc20Abi,
+  formatUnits,
   getAddress,
   type Hex,
   http,
@@ -12,6 +16,7 @@ import {
 import { base } from 'viem/chains'
 import { BASE_ADDRESSES, DEVNET_UTIL_TOKEN } from '../chain/addresses.js'
 import { pollReceipt } from '../chain/pollReceipt.js'
+import { CliChannelStorage } from './cliChannelStorage.js'
 import { CliError, cliAccount } from './cliWallet.js'
 import { payingFetch } from './payingFetch.js'
 
@@ -40,6 +45,23 @@ const usd = (value: string) => {
   const n = Number(value)
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a non-negative number of USD.')
   return n
+}
+
+/** The paid call a deposit rides on, and whose channel `refund` refunds: the cheapest read. */
+const DEPOSIT_PATH = '/v1/prices?symbols=ETH'
+
+/** A positive USDC amount in USD, as atomic units (6 decimals). */
+function usdcAtomic(amount: string): bigint {
+  if (!/^\d+(\.\d{1,6})?$/.test(amount) || Number(amount) <= 0)
+    throw new CliError(`"${amount}" is not a positive USDC amount (at most 6 decimals).`)
+  return parseUnits(amount, 6)
+}
+
+/** One channel as people read it: what is left of the deposit. */
+function channelLine(id: string, channel: BatchSettlementClientContext): string {
+  const balance = BigInt(channel.balance ?? '0')
+  const charged = BigInt(channel.chargedCumulativeAmount ?? '0')
+  return `channel ${id}: deposit $${formatUnits(balance, 6)}, charged $${formatUnits(charged, 6)}, left $${formatUnits(balance - charged, 6)}`
 }
 
 /** `key=value` arguments as a query string. */
@@ -92,13 +114,33 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
     unlocked ??= cliAccount(env)
     return unlocked
   }
-  let paying: ReturnType<typeof payingFetch> | undefined
-  const fetcher = async () => {
-    paying ??= payingFetch(await account(), { yes: opts().yes === true, maxUsd: opts().maxUsd })
-    return paying
+  let channelFile: CliChannelStorage | undefined
+  const channels = async () => {
+    const home = env.AGENTDESK_HOME ?? join(homedir(), '.agentdesk')
+    channelFile ??= new CliChannelStorage(join(home, `channels-${(await account()).address}.json`))
+    return channelFile
   }
-  const getJson = async (path: string, init?: RequestInit, paid = true) => {
-    const f = paid ? await fetcher() : undefined
+  const paying = async (deposit?: bigint) =>
+    payingFetch(await account(), {
+      // A deposit was confirmed by `deposit` itself.
+      yes: opts().yes === true || deposit !== undefined,
+      maxUsd: opts().maxUsd,
+      channels: await channels(),
+      chain: createPublicClient({ chain: base, transport: http(opts().rpc) }),
+      deposit,
+    })
+  let sessionFetch: ReturnType<typeof payingFetch> | undefined
+  const fetcher = async () => {
+    sessionFetch ??= await paying()
+    return sessionFetch
+  }
+  const getJson = async (
+    path: string,
+    init?: RequestInit,
+    paid = true,
+    payWith?: ReturnType<typeof payingFetch>,
+  ) => {
+    const f = paid ? (payWith ?? (await fetcher())) : undefined
     const res =
       f === undefined
         ? await fetch(`${opts().url}${path}`, init)
@@ -235,6 +277,54 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
       await getJson('/v1/prices?symbols=ETH', { headers: { 'X-UTIL-TOPUP': hash } })
       const { body } = await getJson(`/v1/util-credit/${signer.address}`, undefined, false)
       out().print(out().json ? JSON.stringify(body) : `topped up with ${hash}: credit $${body.balanceUsd}`)
+    })
+
+  program
+    .command('deposit <usd>')
+    .description(
+      'open or top up a batch-settlement channel: deposit <usd> USDC (refundable) with one paid call; later calls pay by voucher',
+    )
+    .option('--path <path>', 'the paid call that carries the deposit', DEPOSIT_PATH)
+    .action(async (amount: string, options: { path: string }) => {
+      const atomic = usdcAtomic(amount)
+      if (opts().yes !== true) {
+        const ok = await prompts.confirm({
+          message: `Deposit $${amount} USDC from ${(await account()).address} into a batch-settlement channel (refundable), paying GET ${options.path}?`,
+        })
+        if (prompts.isCancel(ok) || ok !== true) throw new CliError('deposit declined: nothing was signed.')
+      }
+      const { receipt, spent } = await getJson(options.path, undefined, true, await paying(atomic))
+      const state = [...(await channels()).all()]
+      if (out().json) return out().print(JSON.stringify({ receipt, channels: state }))
+      out().print(`deposited $${amount} (${receipt?.transaction || 'pending'}), paid $${spent} for the call`)
+      for (const [id, channel] of state) out().print(channelLine(id, channel))
+    })
+
+  program
+    .command('refund')
+    .description("take back the batch-settlement channel's unused deposit (all of it, or --amount)")
+    .option('--amount <usd>', 'refund only this much')
+    .option('--path <path>', 'a priced path of the service whose channel is refunded', DEPOSIT_PATH)
+    .action(async (options: { amount?: string; path: string }) => {
+      const atomic = options.amount === undefined ? undefined : usdcAtomic(options.amount)
+      if (opts().yes !== true) {
+        const ok = await prompts.confirm({
+          message: `Refund ${options.amount === undefined ? 'all the unused deposit' : `$${options.amount}`} to ${(await account()).address}?`,
+        })
+        if (prompts.isCancel(ok) || ok !== true) throw new CliError('refund declined: nothing was signed.')
+      }
+      const f = await fetcher()
+      let result: Awaited<ReturnType<typeof f.refund>>
+      try {
+        result = await f.refund(`${opts().url}${options.path}`, atomic)
+      } catch (err) {
+        throw new CliError(`not refunded: ${(err as Error).message}`)
+      }
+      if (!result.success) throw new CliError(`not refunded: ${result.errorReason ?? 'refused'}`)
+      const state = [...(await channels()).all()]
+      if (out().json) return out().print(JSON.stringify({ refund: result, channels: state }))
+      out().print(`refunded in ${result.transaction}`)
+      for (const [id, channel] of state) out().print(channelLine(id, channel))
     })
 
   for (const [name, path, paid] of [

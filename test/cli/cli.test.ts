@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { erc20Abi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test } from 'vitest'
-import { DEAD_ADDRESS, DEVNET_UTIL_TOKEN } from '../../src/chain/addresses.js'
+import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { PROJECT_ROOT } from '../../src/projectRoot.js'
 import { KEYSTORE_KEY, KEYSTORE_PASSWORD, PBKDF2_KEYSTORE } from '../fixtures/keystoreVectors.js'
@@ -88,30 +88,78 @@ describe('agentdesk CLI', () => {
     term.close()
   })
 
-  test('behavior: build shows the steps, then broadcasts each after the confirmation, and it lands onchain', async () => {
-    const amount = 10n ** 18n
-    const w = await utilWallet(sw, 1_000_000n, 5n * amount)
-    const body = JSON.stringify({ amount: amount.toString(), owner: w.account.address })
-    const dead = () =>
+  test('behavior: build of a swap shows the steps, then broadcasts each after the confirmation, and the swap lands onchain', async () => {
+    const w = await utilWallet(sw, 100_000_000n, 0n)
+    const weth = () =>
       sw.chain.readContract({
-        address: DEVNET_UTIL_TOKEN,
+        address: BASE_ADDRESSES.WETH,
         abi: erc20Abi,
         functionName: 'balanceOf',
-        args: [DEAD_ADDRESS],
+        args: [w.account.address],
       })
-    const before = await dead()
-    const term = terminal(w.privateKey, ['build', 'burn', body])
+    const body = JSON.stringify({
+      fromToken: BASE_ADDRESSES.USDC,
+      toToken: BASE_ADDRESSES.WETH,
+      fromAmount: '50000000',
+      taker: w.account.address,
+      slippageBps: 100,
+    })
+    const term = terminal(w.privateKey, ['build', 'swap', body])
     await term.waitFor('Pay $0.01 USDC')
     term.press('Enter')
-    const shown = await term.waitFor('Broadcast step 1 of 1')
+    // An approve of the router, then the swap: both shown, nothing sent before the confirmation.
+    const shown = await term.waitFor('Broadcast step 1 of 2')
     expect(shown).toMatch(/#\s+TO\s+GAS LIMIT\s+WHAT/)
-    expect(await dead()).toBe(before)
+    expect(shown).toMatch(/balance change WETH: \d+/)
+    expect(await weth()).toBe(0n)
+    const paid = 100_000_000n - 10_000n
+    expect(await sw.usdcBalance(w.account.address)).toBe(paid)
+    term.press('Enter')
+    await term.waitFor('Broadcast step 2 of 2')
     term.press('Enter')
     const done = await term.waitFor('EXIT=')
     expect(done).toMatch(/step 1: success in block \d+/)
+    expect(done).toMatch(/step 2: success in block \d+/)
     expect(done).toContain('EXIT=0')
-    expect(await dead()).toBe(before + amount)
+    // The swap happened onchain: the 50 USDC left, WETH arrived (the 1,000-USDC-per-0.3-WETH scale).
+    expect(await sw.usdcBalance(w.account.address)).toBe(paid - 50_000_000n)
+    expect(await weth()).toBeGreaterThan(10n ** 16n)
     term.close()
+  })
+
+  test('behavior: deposit opens a batch-settlement channel, the next session pays by voucher, refund returns the rest', async () => {
+    const w = await utilWallet(sw, 1_000_000n, 0n)
+    const env = {
+      AGENTDESK_PRIVATE_KEY: w.privateKey,
+      AGENTDESK_HOME: mkdtempSync(join(tmpdir(), 'agentdesk-')),
+    }
+    const deposit = terminal(env, ['deposit', '0.05'])
+    await deposit.waitFor('Deposit $0.05 USDC')
+    expect(await sw.usdcBalance(w.account.address)).toBe(1_000_000n)
+    deposit.press('Enter')
+    const deposited = await deposit.waitFor('EXIT=')
+    expect(deposited).toContain('EXIT=0')
+    expect(deposited).toMatch(/deposit \$0\.05, charged \$0\.001, left \$0\.049/)
+    expect(await sw.usdcBalance(w.account.address)).toBe(950_000n)
+    deposit.close()
+
+    // A new session finds the channel on disk and pays the call from it: no USDC leaves the wallet.
+    const call = terminal(env, ['call', '/v1/prices', 'symbols=ETH'])
+    await call.waitFor('Pay $0.001 from the batch-settlement channel')
+    call.press('Enter')
+    const called = await call.waitFor('EXIT=')
+    expect(called).toContain('"symbol": "ETH"')
+    expect(called).toContain('EXIT=0')
+    expect(await sw.usdcBalance(w.account.address)).toBe(950_000n)
+    call.close()
+
+    const refund = terminal(env, ['--yes', 'refund'])
+    const refunded = await refund.waitFor('EXIT=')
+    expect(refunded).toMatch(/refunded in 0x[0-9a-f]{64}/)
+    expect(refunded).toContain('EXIT=0')
+    // Two calls were paid from the deposit; the rest came back.
+    expect(await sw.usdcBalance(w.account.address)).toBe(1_000_000n - 2_000n)
+    refund.close()
   })
 
   test('behavior: the key can come from a keystore file, unlocked by the password typed at the prompt', async () => {
