@@ -4,12 +4,16 @@ import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { multiRead } from '../chain/multiRead.js'
 import { aerodromeRouterAbi, swapRouter02Abi } from '../chain/swapVenueAbis.js'
 import { NoLiquidityError } from '../market/getSwapPrice.js'
-import { bestPoolVenue, type PoolVenue, poolQuoteCalls } from '../market/onchainSwapSource.js'
+import {
+  aerodromeServes,
+  bestPoolVenue,
+  type PoolVenue,
+  poolQuoteCalls,
+} from '../market/onchainSwapSource.js'
 import { approveIfShort } from './approveIfShort.js'
 import type { BuilderEngine } from './builderEngine.js'
 import {
   erc20Of,
-  isNative,
   parseSwapState,
   type SwapPlan,
   type SwapRequest,
@@ -184,10 +188,9 @@ export async function planDirectSwap(engine: BuilderEngine, req: SwapRequest): P
       revertAbi: directSwapRevertAbi,
     }
   }
-  const nativeLeg = isNative(req.fromToken) || isNative(req.toToken)
   const read = await multiRead(engine.chain, {
     ...swapStateCalls(req.fromToken, req.toToken, req.owner, SPENDERS),
-    ...poolQuoteCalls(sell, buy, req.amountIn, { aerodrome: !nativeLeg }),
+    ...poolQuoteCalls(sell, buy, req.amountIn, { aerodrome: aerodromeServes(req.fromToken, req.toToken) }),
   })
   const state = parseSwapState(read, req, SPENDERS)
   const venue = bestPoolVenue(read)

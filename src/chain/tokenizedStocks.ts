@@ -17,6 +17,14 @@ export const STOCK_TICKERS = [
   'TSLAc',
 ] as const
 
+/**
+ * Whether `token` is at a B20 precompile address (0xb2 then ten zero bytes), as Coinbase's tokenized stocks
+ * are. Such tokens have no bytecode on Base, which matters to venues that check `code.length`.
+ */
+export function isB20Token(token: Address): boolean {
+  return /^0xb2(00){10}/i.test(token)
+}
+
 export type StockTicker = (typeof STOCK_TICKERS)[number]
 
 export interface TokenizedStock {

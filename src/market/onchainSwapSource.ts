@@ -9,6 +9,7 @@ import {
   quoterV2Abi,
   UNISWAP_V3_FEE_TIERS,
 } from '../chain/swapVenueAbis.js'
+import { isB20Token } from '../chain/tokenizedStocks.js'
 import { UpstreamError } from '../errors.js'
 import { createTtlCache, type TtlCache } from '../ttlCache.js'
 import type { SwapQuote, SwapQuoteSource } from './swapQuoteSource.js'
@@ -71,9 +72,8 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
         }
       }
       const at = req.blockNumber
-      // As POST /v1/tx/swap builds: the Aerodrome router takes no native ETH, so a native leg is quoted
-      // on Uniswap only (its router wraps and unwraps), or the quote would name a pool the build cannot use.
-      const aerodrome = !(isNative(req.sellToken) || isNative(req.buyToken))
+      // As POST /v1/tx/swap builds, or the quote would name a pool the build cannot use.
+      const aerodrome = aerodromeServes(req.sellToken, req.buyToken)
       const key = `${sell}:${buy}:${req.sellAmount}:${at ?? 'latest'}:${aerodrome}`
       const quoted = await pools.get(key, () => readPools(chain, sell, buy, req.sellAmount, at, aerodrome))
       if (quoted.best === null) return null
@@ -92,6 +92,16 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
       }
     },
   }
+}
+
+/**
+ * Whether Aerodrome can swap this pair on Base. Not with native ETH: its router takes none (Uniswap's
+ * wraps and unwraps inside the call). Not with a tokenized stock: B20 tokens are precompiles without
+ * bytecode, and Aerodrome's Router and Pool `require(token.code.length > 0)` before every transfer.
+ * Uniswap v3 has no such check, so stocks route there (the devnet's Aerodrome stand-ins refuse B20s too).
+ */
+export function aerodromeServes(sellToken: Address, buyToken: Address): boolean {
+  return ![sellToken, buyToken].some((token) => isNative(token) || isB20Token(token))
 }
 
 function asErc20(token: Address): Address {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
+import {BaseCode} from "../common/BaseCode.sol";
+
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {IERC20Metadata} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Metadata.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
@@ -130,8 +132,8 @@ contract AerodromePoolStandIn is ERC20, IAerodromePoolStandIn {
         amount1 = liquidity * balance1 / supply;
         if (amount0 == 0 || amount1 == 0) revert InsufficientLiquidityBurned();
         _burn(address(this), liquidity);
-        IERC20Metadata(t0).safeTransfer(to, amount0);
-        IERC20Metadata(t1).safeTransfer(to, amount1);
+        _safeTransfer(t0, to, amount0);
+        _safeTransfer(t1, to, amount1);
         _update(IERC20Metadata(t0).balanceOf(address(this)), IERC20Metadata(t1).balanceOf(address(this)));
         emit Burn(msg.sender, to, amount0, amount1);
     }
@@ -143,8 +145,8 @@ contract AerodromePoolStandIn is ERC20, IAerodromePoolStandIn {
         if (amount0Out >= r0 || amount1Out >= r1) revert InsufficientLiquidity();
         (address t0, address t1) = (token0, token1);
         if (to == t0 || to == t1) revert InvalidTo();
-        if (amount0Out > 0) IERC20Metadata(t0).safeTransfer(to, amount0Out);
-        if (amount1Out > 0) IERC20Metadata(t1).safeTransfer(to, amount1Out);
+        if (amount0Out > 0) _safeTransfer(t0, to, amount0Out);
+        if (amount1Out > 0) _safeTransfer(t1, to, amount1Out);
         _settleSwap(r0 - amount0Out, r1 - amount1Out, amount0Out, amount1Out, to);
     }
 
@@ -166,8 +168,8 @@ contract AerodromePoolStandIn is ERC20, IAerodromePoolStandIn {
 
     function skim(address to) external lock {
         (address t0, address t1) = (token0, token1);
-        IERC20Metadata(t0).safeTransfer(to, IERC20Metadata(t0).balanceOf(address(this)) - reserve0);
-        IERC20Metadata(t1).safeTransfer(to, IERC20Metadata(t1).balanceOf(address(this)) - reserve1);
+        _safeTransfer(t0, to, IERC20Metadata(t0).balanceOf(address(this)) - reserve0);
+        _safeTransfer(t1, to, IERC20Metadata(t1).balanceOf(address(this)) - reserve1);
     }
 
     function sync() external lock {
@@ -183,5 +185,12 @@ contract AerodromePoolStandIn is ERC20, IAerodromePoolStandIn {
 
     fallback() external payable {
         revert NotImplemented(msg.sig);
+    }
+
+    /// @dev As the real Pool's `_safeTransfer`: `require(token.code.length > 0)` first, which refuses Base's
+    /// codeless B20 stock tokens (BaseCode).
+    function _safeTransfer(address token, address to, uint256 value) internal {
+        require(BaseCode.hasCode(token));
+        IERC20Metadata(token).safeTransfer(to, value);
     }
 }

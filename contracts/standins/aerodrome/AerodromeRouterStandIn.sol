@@ -6,6 +6,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {StandInBase} from "../common/StandInBase.sol";
+import {BaseCode} from "../common/BaseCode.sol";
 
 /// @dev WETH9's deposit/withdraw, as Aerodrome's Router uses them.
 interface IWETHStandIn {
@@ -167,7 +168,7 @@ contract AerodromeRouterStandIn is StandInBase, IAerodromeRouterStandIn {
         (amountToken, amountETH) =
             _addLiquidity(token, weth, stable, amountTokenDesired, msg.value, amountTokenMin, amountETHMin);
         address pool = poolFor(token, weth, stable, defaultFactory);
-        IERC20(token).safeTransferFrom(msg.sender, pool, amountToken);
+        _safeTransferFrom(token, msg.sender, pool, amountToken);
         IWETHStandIn(weth).deposit{value: amountETH}();
         assert(IWETHStandIn(weth).transfer(pool, amountETH));
         liquidity = IAerodromePoolStandIn(pool).mint(to);
@@ -186,7 +187,7 @@ contract AerodromeRouterStandIn is StandInBase, IAerodromeRouterStandIn {
     ) public ensure(deadline) returns (uint256 amountToken, uint256 amountETH) {
         (amountToken, amountETH) =
             removeLiquidity(token, weth, stable, liquidity, amountTokenMin, amountETHMin, address(this), deadline);
-        IERC20(token).safeTransfer(to, amountToken);
+        _safeTransfer(token, to, amountToken);
         IWETHStandIn(weth).withdraw(amountETH);
         _safeTransferETH(to, amountETH);
     }
@@ -206,8 +207,8 @@ contract AerodromeRouterStandIn is StandInBase, IAerodromeRouterStandIn {
         returns (uint256)
     {
         address pool = poolFor(tokenA, tokenB, stable, defaultFactory);
-        IERC20(tokenA).safeTransferFrom(msg.sender, pool, amountA);
-        IERC20(tokenB).safeTransferFrom(msg.sender, pool, amountB);
+        _safeTransferFrom(tokenA, msg.sender, pool, amountA);
+        _safeTransferFrom(tokenB, msg.sender, pool, amountB);
         return IAerodromePoolStandIn(pool).mint(to);
     }
 
@@ -231,7 +232,7 @@ contract AerodromeRouterStandIn is StandInBase, IAerodromeRouterStandIn {
         returns (uint256, uint256)
     {
         address pool = poolFor(tokenA, tokenB, stable, defaultFactory);
-        IERC20(pool).safeTransferFrom(msg.sender, pool, liquidity);
+        _safeTransferFrom(pool, msg.sender, pool, liquidity);
         (uint256 amount0, uint256 amount1) = IAerodromePoolStandIn(pool).burn(to);
         (address token0,) = sortTokens(tokenA, tokenB);
         return tokenA == token0 ? (amount0, amount1) : (amount1, amount0);
@@ -248,8 +249,20 @@ contract AerodromeRouterStandIn is StandInBase, IAerodromeRouterStandIn {
         if (amounts[amounts.length - 1] < amountOutMin) revert InsufficientOutputAmount();
         address firstPool = poolFor(routes[0].from, routes[0].to, routes[0].stable, routes[0].factory);
         if (!IAerodromePoolFactoryStandIn(_factoryOf(routes[0])).isPool(firstPool)) revert PoolDoesNotExist();
-        IERC20(routes[0].from).safeTransferFrom(msg.sender, firstPool, amountIn);
+        _safeTransferFrom(routes[0].from, msg.sender, firstPool, amountIn);
         _swap(amounts, routes, to);
+    }
+
+    /// @dev As the real Router's `_safeTransferFrom`: `require(token.code.length > 0)` first, which refuses
+    /// Base's codeless B20 stock tokens (BaseCode), then the transfer.
+    function _safeTransferFrom(address token, address from, address to, uint256 value) internal {
+        require(BaseCode.hasCode(token));
+        IERC20(token).safeTransferFrom(from, to, value);
+    }
+
+    function _safeTransfer(address token, address to, uint256 value) internal {
+        require(BaseCode.hasCode(token));
+        IERC20(token).safeTransfer(to, value);
     }
 
     function _factoryOf(Route calldata route) internal view returns (address) {

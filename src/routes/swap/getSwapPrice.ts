@@ -21,7 +21,7 @@ export const getSwapPriceRoute = defineRoute({
     to it, \`minOut\` is its minBuyAmount, \`route\` its fills); \`onchain\` = the best single-hop pool read
     from Base in one multicall (one more read for an Aerodrome winner’s fee): Uniswap v3 QuoterV2 over the
     0.01/0.05/0.3/1 % tiers and the Aerodrome router (volatile and stable), ETH priced as WETH on Uniswap
-    only (the Aerodrome router takes no native ETH, so POST /v1/tx/swap routes it through Uniswap), ETH⇄WETH
+    only (the Aerodrome router takes no native ETH, so POST /v1/tx/swap routes it through Uniswap), and the tokenized stocks on Uniswap only (B20 precompiles have no bytecode on Base, and Aerodrome requires it), ETH⇄WETH
     a 1:1 wrap through WETH9; there \`minOut\` = floor(expectedOut × (10000 − slippageBps) / 10000). Fees:
     \`poolFeeBps\` is the pool’s own fee, already inside expectedOut (null from 0x, which does not report
     it); \`aggregatorFee\` is 0x’s fee, already inside expectedOut (null onchain); \`gasEstimate\` is gas
