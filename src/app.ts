@@ -37,7 +37,8 @@ export function createApp({
   app.use('*', cors({ origin: '*', exposeHeaders: EXPOSED_HEADERS, maxAge: 600 }))
 
   app.get('/health', (c) => c.json({ ok: true }))
-  app.get('/ready', (c) => {
+  app.get('/ready', async (c) => {
+    await deps.readiness.refresh()
     const state = deps.readiness.state()
     return c.json(state, state.ready ? 200 : 503)
   })

@@ -24,6 +24,8 @@ export interface Config {
   bodyLimitBytes: number
   /** How long in-flight requests get to finish after SIGTERM. */
   shutdownGraceMs: number
+  /** How often /ready re-runs the preflight of the address book while it passes (seconds; 0: every /ready). */
+  preflightIntervalSeconds: number
   /** Where x402 payments are sent. */
   payTo: `0x${string}`
   /** JSON-RPC endpoint of the chain (Base, or the devnet's anvil). */
@@ -194,6 +196,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  PREFLIGHT_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   PAY_TO: address.optional(),
   RPC_URL: z.url().optional(),
   RPC_BATCH_SIZE: z.coerce.number().int().min(0).max(1000).default(20),
@@ -332,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    preflightIntervalSeconds: e.PREFLIGHT_INTERVAL_SECONDS,
     payTo: payTo as `0x${string}`,
     rpcUrl: trim(
       e.RPC_URL ?? (devnet ? `http://127.0.0.1:${e.DEVNET_RPC_PORT}` : 'https://mainnet.base.org'),

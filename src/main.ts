@@ -49,6 +49,8 @@ async function main(): Promise<void> {
   waitForChain(services.deps.chain, 30_000).then(
     () => {
       readiness.markReady('chain')
+      // The address book checked against the chain at once, so a mismatch is in the log at start.
+      void readiness.refresh()
       // Settlements left pending by a previous run are settled from the chain first thing.
       void services.reconcile()
       logger.info({

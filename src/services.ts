@@ -20,6 +20,8 @@ import { createQuoteSigner } from './payments/quoteToken.js'
 import { createRateLimiter } from './payments/rateLimiter.js'
 import { reconcilePending } from './payments/reconcilePending.js'
 import { createSurgeMeter } from './payments/surgeMeter.js'
+import { preflightChecks } from './preflight/preflightChecks.js'
+import { describePreflight, runPreflight } from './preflight/runPreflight.js'
 import { createPropDesk } from './prop/createPropDesk.js'
 import { createDeskSender } from './prop/deskSender.js'
 import { reconcileProp } from './prop/reconcileProp.js'
@@ -73,6 +75,21 @@ export async function createServices(
     logger.warn({ msg: 'QUOTE_SECRET unset: quotes are honoured only by the instance that issued them' })
   }
   const chain = createChainClient(config.rpcUrl, config.rpcBatchSize)
+  // The production preflight: /ready stays false, naming the contract and the call, while a contract of
+  // the address book is missing or does not answer a view the service depends on.
+  const checks = preflightChecks(config)
+  readiness.addCheck(
+    'preflight',
+    async () => {
+      const problem = describePreflight(await runPreflight(chain, checks))
+      if (problem !== undefined) logger.warn({ msg: 'preflight failed', problem })
+      return problem
+    },
+    {
+      everyMs: config.preflightIntervalSeconds * 1000,
+      retryMs: Math.min(5_000, config.preflightIntervalSeconds * 1000),
+    },
+  )
   const ledger = createLedger(db)
   const creditBook = createCreditBook(db)
   const propBook = createPropBook(db)

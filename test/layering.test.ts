@@ -40,8 +40,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery'],
   ['routes'],
   ['deps'],
-  // The prop desk runs builders' actions from the desk's wallet.
-  ['prop'],
+  // The prop desk runs builders' actions from the desk's wallet; the preflight calls the views the
+  // builders and reads depend on, with their ABIs.
+  ['prop', 'preflight'],
   ['builders', 'credit'],
   ['market', 'payments', 'referrals'],
   ['analytics'],
