@@ -45,6 +45,11 @@ export const BUILD_ERRORS = {
   exceeds_credit: { status: 422, meaning: 'More than the owner is owed.' },
   exceeds_max_deposit: { status: 422, meaning: 'More than the vault accepts from the owner now.' },
   exceeds_max_withdraw: { status: 422, meaning: 'More than the owner can withdraw from the vault now.' },
+  withdraw_needs_request: {
+    status: 422,
+    meaning:
+      'The vault pays out only after a withdraw request and an epoch timelock (gTrade’s gUSDC), a flow this service does not build.',
+  },
   nothing_to_repay: { status: 422, meaning: 'The owner has no debt in the market.' },
   nothing_to_withdraw: { status: 422, meaning: 'The owner has nothing supplied to withdraw.' },
   // Liquidity (Aerodrome, Uniswap v3).

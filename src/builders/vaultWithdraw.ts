@@ -1,6 +1,7 @@
-import { type Address, encodeFunctionData } from 'viem'
+import { type Address, encodeFunctionData, isAddressEqual } from 'viem'
 import { z } from 'zod'
 import { address, atomicAmount } from '../chain/fields.js'
+import { REQUEST_WITHDRAWAL_VAULTS } from '../chain/lendingCatalog.js'
 import { multiRead, viewCall } from '../chain/multiRead.js'
 import type { LendingChain, VaultInfo } from '../market/lendingChain.js'
 import { erc4626Abi } from './builderAbis.js'
@@ -36,6 +37,14 @@ export async function buildVaultWithdraw(
   body: VaultBody,
 ): Promise<BuilderEnvelope<VaultWithdrawAction>> {
   const { owner, assets } = body
+  // Before the catalog lookup, so the answer is the same on every profile (the devnet has no gUSDC).
+  if (REQUEST_WITHDRAWAL_VAULTS.some((v) => isAddressEqual(v, body.vault)))
+    throw new BuildRefusedError(
+      'withdraw_needs_request',
+      'gTrade’s gUSDC pays out only shares requested with makeWithdrawRequest and unlocked withdrawEpochsTimelock() epochs later; a plain ERC-4626 withdraw would be refused on Base, and this service does not build the request flow.',
+      'vault',
+      { vault: body.vault },
+    )
   const vault = await findCatalogVault(lending, body.vault)
   const quotedAt = engine.nowSec()
   const r = await multiRead(engine.chain, {

@@ -26,8 +26,18 @@ export interface CatalogVault {
 }
 
 /**
+ * Vaults that speak ERC-4626 for deposits but not for withdrawals: gTrade's gToken pays out only shares
+ * requested with `makeWithdrawRequest(shares, owner)` and unlocked `withdrawEpochsTimelock()` epochs later
+ * (its `maxWithdraw` is what the current epoch unlocks), so a plain `withdraw` is refused on Base. Deposits
+ * work as in any ERC-4626; the withdraw builder refuses these with `withdraw_needs_request`, whatever the
+ * profile lists. Every other catalog vault is a MetaMorpho vault, whose withdraw is plain ERC-4626.
+ */
+export const REQUEST_WITHDRAWAL_VAULTS: readonly Address[] = [BASE_ADDRESSES.GtradeUsdcVault]
+
+/**
  * Base mainnet. Vault addresses: the curators' USDC and WETH MetaMorpho vaults (app.morpho.org, Base) and
- * gTrade's gUSDC (an ERC-4626 whose share price moves with traders' PnL). Market ids are
+ * gTrade's gUSDC (an ERC-4626 whose share price moves with traders' PnL; withdrawals by request and epoch,
+ * see REQUEST_WITHDRAWAL_VAULTS). Market ids are
  * keccak256(abi.encode(MarketParams)) of Morpho's cbBTC/USDC and WETH/USDC 86% markets, recomputed from
  * their params (oracles 0x663B…39B9 and 0xFEa2…fE4, AdaptiveCurveIrm); the service re-derives every id
  * from the params the chain returns and drops a market that does not match.

@@ -32,6 +32,7 @@ import {
 } from '../../src/chain/midnight.js'
 import {
   MIDNIGHT_ADDRESSES,
+  makerOfferTerms,
   midnightStandInAbi,
   singleLeafRatifierData,
 } from '../../src/devnet/deploy/midnight.js'
@@ -122,12 +123,11 @@ async function postOffer(
     group: keccak256(toHex(`attack-fixed-${tag}`)),
     callback: zeroAddress,
     callbackData: '0x',
-    receiverIfMakerIsSeller: maker.account.address,
     ratifier: MIDNIGHT_ADDRESSES.setterRatifier,
     reduceOnly: false,
     maxUnits: units,
     maxAssets: 0n,
-    continuousFeeCap: 0n,
+    ...makerOfferTerms(maker.account.address, buy),
   }
   const root = await sw.chain.readContract({
     address: MIDNIGHT_ADDRESSES.setterRatifier,

@@ -28,6 +28,7 @@ import {
 } from '../../src/chain/midnight.js'
 import {
   MIDNIGHT_ADDRESSES,
+  makerOfferTerms,
   midnightStandInAbi,
   singleLeafRatifierData,
 } from '../../src/devnet/deploy/midnight.js'
@@ -97,12 +98,11 @@ async function postOffer(maker: Wallet, buy: boolean, tick: bigint, units: bigin
     group: keccak256(toHex(`fixed-test-${buy}-${n}`)),
     callback: zeroAddress,
     callbackData: '0x',
-    receiverIfMakerIsSeller: maker.account.address,
     ratifier: MIDNIGHT_ADDRESSES.setterRatifier,
     reduceOnly: false,
     maxUnits: units,
     maxAssets: 0n,
-    continuousFeeCap: 0n,
+    ...makerOfferTerms(maker.account.address, buy),
   }
   const root = await sw.chain.readContract({
     address: MIDNIGHT_ADDRESSES.setterRatifier,

@@ -5,7 +5,11 @@ import { SimulationRevertedError, UnlistedTargetError } from '../../src/builders
 import type { VaultDepositAction } from '../../src/builders/vaultDeposit.js'
 import type { VaultWithdrawAction } from '../../src/builders/vaultWithdraw.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
-import { DEVNET_VAULTS } from '../../src/chain/lendingCatalog.js'
+import {
+  BASE_LENDING_CATALOG,
+  DEVNET_VAULTS,
+  REQUEST_WITHDRAWAL_VAULTS,
+} from '../../src/chain/lendingCatalog.js'
 import { broadcast, builderClient, expectEnvelope, ownerWallet, selectorOf } from '../helpers/builderCalls.js'
 import { useInstance, useWorld } from '../helpers/serviceWorld.js'
 
@@ -125,6 +129,26 @@ describe('vault builders (ERC-4626)', () => {
     expect(answer.body.error).toMatchObject({ code: 'exceeds_max_withdraw', field: 'assets' })
     expect(answer.body.error?.details).toEqual({ maxWithdraw: max.toString() })
     expect(answer.charged).toBe(0n)
+  })
+
+  test('error: a gUSDC withdraw (request + epoch timelock on Base) is a 422 saying why, and nothing is charged', async () => {
+    const me = ownerWallet(sw, 2).account.address
+    const usdcBefore = await usdcOf(me)
+    const answer = await client.post('/v1/tx/earn/withdraw', {
+      vault: BASE_ADDRESSES.GtradeUsdcVault,
+      assets: '1000000',
+      owner: me,
+    })
+    expect(answer.status).toBe(422)
+    expect(answer.body.error).toMatchObject({ code: 'withdraw_needs_request', field: 'vault' })
+    expect(answer.body.error?.message).toMatch(/makeWithdrawRequest/)
+    expect(answer.body.error?.message).toMatch(/withdrawEpochsTimelock/)
+    expect(answer.charged).toBe(0n)
+    expect(await usdcOf(me)).toBe(usdcBefore)
+    // Base's catalog: gUSDC is the one vault without a plain ERC-4626 withdraw; the others are MetaMorpho.
+    for (const v of BASE_LENDING_CATALOG.vaults)
+      expect(v.kind === 'metamorpho' || REQUEST_WITHDRAWAL_VAULTS.includes(v.address), v.address).toBe(true)
+    expect(REQUEST_WITHDRAWAL_VAULTS).toEqual([BASE_ADDRESSES.GtradeUsdcVault])
   })
 
   test('error: shortfalls, unlisted vaults and bad bodies are refused before simulating, uncharged', async () => {

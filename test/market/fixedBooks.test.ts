@@ -19,6 +19,7 @@ import {
   MIDNIGHT_ADDRESSES,
   type MidnightMarket,
   type MidnightOffer,
+  makerOfferTerms,
   midnightStandInAbi,
   singleLeafRatifierData,
 } from '../../src/devnet/deploy/midnight.js'
@@ -76,12 +77,11 @@ async function post(market: MidnightMarket, buy: boolean, tick: bigint, maxUnits
     group: keccak256(toHex(group)),
     callback: zeroAddress,
     callbackData: '0x',
-    receiverIfMakerIsSeller: makerClient.account.address,
     ratifier: setterRatifier,
     reduceOnly: false,
     maxUnits,
     maxAssets: 0n,
-    continuousFeeCap: 0n,
+    ...makerOfferTerms(makerClient.account.address, buy),
   }
   const root = await sw.chain.readContract({
     address: setterRatifier,

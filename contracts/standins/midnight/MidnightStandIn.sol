@@ -28,8 +28,14 @@ interface IMidnightEnterGate {
 /// into Midnight and lenders `withdraw` them. Implements the real ABI subset in IMidnightStandIn (real structs,
 /// market ids, errors); anything else reverts NotImplemented(msg.sig).
 /// @dev Deviations from the real protocol (documented):
-/// - Continuous fee, bad-debt socialisation (lossFactor), liquidations and flash loans are not implemented
-///   (liquidate/flashLoan revert NotImplemented); settlement fees are supported but default to 0.
+/// - The continuous fee is stored per market (0 unless the admin calls setMarketContinuousFee) and checked against
+///   each offer's continuousFeeCap on take, but never accrued; bad-debt socialisation (lossFactor), liquidations
+///   and flash loans are not implemented (liquidate/flashLoan revert NotImplemented); settlement fees are
+///   supported but default to 0.
+/// - Offers are refused on take as the real contract refuses them: exactly one of maxUnits/maxAssets set
+///   (InvalidOfferCaps), the unused receiver zero (a buy offer's receiverIfMakerIsSeller, a sell offer's
+///   receiverIfTakerIsSeller: UnusedReceiverMustBeZero), the market's continuous fee within the offer's cap
+///   (ContinuousFeeAboveOfferCap).
 /// - Offer/taker callbacks are not supported: a non-zero callback reverts CallbacksNotSupported().
 /// - Market data is kept in storage instead of an SSTORE2 blob; ids use the real CREATE2-style formula.
 /// - Collateral LLTVs are not checked against an allow-list; liquidationCursor is stored but unused.
@@ -90,6 +96,7 @@ contract MidnightStandIn is StandInBase, IMidnightStandIn {
         uint128 withdrawable;
         uint16[7] settlementFeeCbps;
         uint8 tickSpacing;
+        uint32 continuousFee;
     }
 
     struct TakeVars {
@@ -120,6 +127,15 @@ contract MidnightStandIn is StandInBase, IMidnightStandIn {
 
     function setDefaultSettlementFeeCbps(address loanToken, uint16[7] memory cbps) external onlyAdmin {
         _defaultSettlementFeeCbp[loanToken] = cbps;
+    }
+
+    /// @dev The real ABI's setter (feeSetter-only there; the stand-in's admin plays the fee setter). The fee is
+    /// stored so take can hold offers to their continuousFeeCap; the stand-in does not accrue it.
+    function setMarketContinuousFee(bytes32 id, uint256 newContinuousFee) external {
+        if (msg.sender != admin) revert OnlyFeeSetter();
+        if (_state[id].tickSpacing == 0) revert MarketNotCreated();
+        if (newContinuousFee > type(uint32).max) revert ContinuousFeeAboveMax();
+        _state[id].continuousFee = uint32(newContinuousFee);
     }
 
     // ------------------------------------------------------------------ entry points
@@ -191,7 +207,7 @@ contract MidnightStandIn is StandInBase, IMidnightStandIn {
         _checkAuth(taker, TakerUnauthorized.selector);
         TakeVars memory v;
         v.id = touchMarket(offer.market);
-        _validateOffer(offer, ratifierData, taker, v.id);
+        _validateOffer(offer, ratifierData, taker, receiverIfTakerIsSeller, v.id);
         if (offer.callback != address(0) || takerCallback != address(0)) revert CallbacksNotSupported();
 
         uint256 ttm = offer.market.maturity > block.timestamp ? offer.market.maturity - block.timestamp : 0;
@@ -358,7 +374,7 @@ contract MidnightStandIn is StandInBase, IMidnightStandIn {
 
     function _encodeMarketState(bytes32 id) internal view returns (bytes memory) {
         MarketStateData storage s = _state[id];
-        return abi.encode(s.totalUnits, uint128(0), s.withdrawable, uint128(0), s.settlementFeeCbps, uint32(0), s.tickSpacing);
+        return abi.encode(s.totalUnits, uint128(0), s.withdrawable, uint128(0), s.settlementFeeCbps, s.continuousFee, s.tickSpacing);
     }
 
     function totalUnits(bytes32 id) external view returns (uint128) {
@@ -395,8 +411,8 @@ contract MidnightStandIn is StandInBase, IMidnightStandIn {
         return uint256(cbps[6]) * CBP;
     }
 
-    function continuousFee(bytes32) external pure returns (uint32) {
-        return 0;
+    function continuousFee(bytes32 id) external view returns (uint32) {
+        return _state[id].continuousFee;
     }
 
     function continuousFeeCredit(bytes32) external pure returns (uint128) {
@@ -427,8 +443,21 @@ contract MidnightStandIn is StandInBase, IMidnightStandIn {
         }
     }
 
-    function _validateOffer(Offer memory offer, bytes memory ratifierData, address taker, bytes32 id) internal view {
-        if (offer.maxAssets > 0 && offer.maxUnits > 0) revert InvalidOfferCaps();
+    function _validateOffer(
+        Offer memory offer,
+        bytes memory ratifierData,
+        address taker,
+        address receiverIfTakerIsSeller,
+        bytes32 id
+    ) internal view {
+        // Exactly one size cap: both set is ambiguous, neither set would leave the offer unbounded.
+        if ((offer.maxAssets == 0) == (offer.maxUnits == 0)) revert InvalidOfferCaps();
+        // The seller's receiver is the maker's on a sell offer, the taker's on a buy offer; the other must be
+        // zero so proceeds can never be routed by a field the trade does not use.
+        if (offer.buy ? offer.receiverIfMakerIsSeller != address(0) : receiverIfTakerIsSeller != address(0)) {
+            revert UnusedReceiverMustBeZero();
+        }
+        if (_state[id].continuousFee > offer.continuousFeeCap) revert ContinuousFeeAboveOfferCap();
         if (offer.tick % _state[id].tickSpacing != 0 || offer.tick > MidnightTickMath.MAX_TICK) {
             revert TickNotAccessible();
         }

@@ -28,6 +28,21 @@ export const MIDNIGHT_ADDRESSES = {
 
 const ZERO: Address = '0x0000000000000000000000000000000000000000'
 
+/**
+ * The highest continuous fee (WAD per second on credit) the devnet's makers accept: 1% a year. Midnight refuses a
+ * take when the market's fee is above the offer's cap, so a cap of 0 would make the offer untakeable as soon as
+ * the market charges any fee (Base's markets may).
+ */
+export const DEVNET_CONTINUOUS_FEE_CAP = 10n ** 16n / BigInt(SECONDS_PER_YEAR)
+
+/**
+ * The offer fields Midnight checks by side on take: a buy offer's maker never sells, so its
+ * `receiverIfMakerIsSeller` must be zero (UnusedReceiverMustBeZero); a sell offer names where its proceeds go.
+ */
+export function makerOfferTerms(maker: Address, buy: boolean) {
+  return { receiverIfMakerIsSeller: buy ? ZERO : maker, continuousFeeCap: DEVNET_CONTINUOUS_FEE_CAP }
+}
+
 const collateralParamsComponents = [
   { name: 'token', type: 'address' },
   { name: 'lltv', type: 'uint256' },
@@ -236,16 +251,15 @@ export async function deployMidnight(
         expiry: market.maturity,
         callback: ZERO,
         callbackData: '0x' as Hex,
-        receiverIfMakerIsSeller: ctx.deployer,
         ratifier: setterRatifier,
         reduceOnly: false,
         maxUnits: units,
         maxAssets: 0n,
-        continuousFeeCap: 0n,
       }
       const bidTick = await priceToTick(ctx, midnight, priceForApr(7n * 10n ** 16n, ttm))
       await postDeployerOffer(ctx, {
         ...base,
+        ...makerOfferTerms(ctx.deployer, true),
         buy: true,
         tick: bidTick,
         group: keccak256(toHex(`seed-bid-${i}`)),
@@ -275,6 +289,7 @@ export async function deployMidnight(
         const askTick = await priceToTick(ctx, midnight, priceForApr(5n * 10n ** 16n, ttm))
         await postDeployerOffer(ctx, {
           ...base,
+          ...makerOfferTerms(ctx.deployer, false),
           buy: false,
           tick: askTick,
           group: keccak256(toHex(`seed-ask-${i}`)),

@@ -14,7 +14,12 @@ import { anvilAccount } from '../../chain/anvilAccounts.js'
 import type { MidnightMarket, MidnightOffer } from '../../chain/midnight.js'
 import type { DeployContext } from '../deployContext.js'
 import { withGasHeadroom } from '../withGasHeadroom.js'
-import { MIDNIGHT_ADDRESSES, midnightStandInAbi, singleLeafRatifierData } from './midnight.js'
+import {
+  MIDNIGHT_ADDRESSES,
+  makerOfferTerms,
+  midnightStandInAbi,
+  singleLeafRatifierData,
+} from './midnight.js'
 import type { DevnetModule } from './registry.js'
 import { fundToken, topUpEth } from './tokens.js'
 
@@ -164,12 +169,11 @@ export async function seedMidnightMakers(
       group: keccak256(toHex(`midnight-makers-${tag}`)),
       callback: ZERO,
       callbackData: '0x',
-      receiverIfMakerIsSeller: maker.account.address,
       ratifier: setterRatifier,
       reduceOnly: false,
       maxUnits: units,
       maxAssets: 0n,
-      continuousFeeCap: 0n,
+      ...makerOfferTerms(maker.account.address, buy),
     }
     const root = await ctx.read<Hex>({
       address: setterRatifier,

@@ -7,18 +7,22 @@ import {
   ContractFunctionRevertedError,
   erc20Abi,
   type Hex,
+  keccak256,
   parseAbi,
   parseEther,
   toFunctionSelector,
+  toHex,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pollReceipt } from '../../../src/chain/pollReceipt.js'
 import {
+  DEVNET_CONTINUOUS_FEE_CAP,
   deployMidnight,
   MIDNIGHT_ADDRESSES,
   type MidnightDeployment,
   type MidnightOffer,
   midnightStandInAbi,
+  singleLeafRatifierData,
 } from '../../../src/devnet/deploy/midnight.js'
 import { deployTokens } from '../../../src/devnet/deploy/tokens.js'
 import { RECEIPT } from '../../helpers/chainChecks.js'
@@ -223,6 +227,167 @@ describe('Morpho Midnight stand-in', () => {
     } catch (error) {
       const reverted = (error as BaseError).walk((e) => e instanceof ContractFunctionRevertedError)
       expect((reverted as ContractFunctionRevertedError).data?.errorName).toBe('NotImplemented')
+    }
+  })
+})
+
+/** The custom error a take would revert with (simulated by `taker`), or 'ok' when it would succeed. */
+async function takeOutcome(
+  taker: number,
+  offer: MidnightOffer,
+  ratifierData: Hex,
+  units: bigint,
+  receiverIfTakerIsSeller: Address,
+): Promise<string> {
+  try {
+    await h.ctx.publicClient.simulateContract({
+      account: h.users[taker]!.account,
+      address: midnight,
+      abi,
+      functionName: 'take',
+      args: [
+        offer,
+        ratifierData,
+        units,
+        h.users[taker]!.account.address,
+        receiverIfTakerIsSeller,
+        ZERO,
+        '0x',
+      ],
+    })
+    return 'ok'
+  } catch (error) {
+    const reverted = (error as BaseError).walk((e) => e instanceof ContractFunctionRevertedError)
+    return (reverted as ContractFunctionRevertedError | null)?.data?.errorName ?? String(error)
+  }
+}
+
+/** The deployer (maker of the seeded book) ratifies `offer` with the SetterRatifier: only Midnight's own rules stand. */
+async function ratified(offer: MidnightOffer): Promise<Hex> {
+  const root = await h.ctx.read<Hex>({
+    address: MIDNIGHT_ADDRESSES.setterRatifier,
+    abi: midnightStandInAbi,
+    functionName: 'hashOffer',
+    args: [offer],
+  })
+  await h.ctx.write({
+    address: MIDNIGHT_ADDRESSES.setterRatifier,
+    abi: midnightStandInAbi,
+    functionName: 'setIsRootRatified',
+    args: [h.ctx.deployer, root, true],
+  })
+  return singleLeafRatifierData(root)
+}
+
+describe('Morpho Midnight stand-in: offers the real contract refuses', () => {
+  const units = 100n * 10n ** 6n
+  let seededBid: MidnightOffer
+  let seededAsk: MidnightOffer
+  const variant = (offer: MidnightOffer, tag: string, change: Partial<MidnightOffer>): MidnightOffer => ({
+    ...offer,
+    group: keccak256(toHex(`refused-${tag}`)),
+    ...change,
+  })
+
+  beforeAll(async () => {
+    const { id, market } = deployment.markets[0]!
+    // user 0 borrows (takes bids) against 1 WETH; user 1 lends (takes asks) with USDC
+    await send(0, weth, erc20Abi, 'approve', [midnight, parseEther('1')])
+    await send(0, midnight, abi, 'supplyCollateral', [
+      market,
+      0n,
+      parseEther('1'),
+      h.users[0]!.account.address,
+    ])
+    await h.ctx.write({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [h.users[1]!.account.address, units],
+    })
+    await send(1, usdc, erc20Abi, 'approve', [midnight, units])
+    const offers = await liveOffers(id)
+    seededBid = offers.find((o) => o.offer.buy)!.offer
+    seededAsk = offers.find((o) => !o.offer.buy)!.offer
+  })
+
+  it("behavior: the devnet's seeded offers obey every rule and take", async () => {
+    for (const { id } of deployment.markets) {
+      const continuousFee = await read<number>('continuousFee', [id])
+      for (const o of await liveOffers(id)) {
+        // a bid's maker never sells: no receiver; an ask's proceeds go to its maker
+        expect(o.offer.receiverIfMakerIsSeller).toBe(o.offer.buy ? ZERO : h.ctx.deployer)
+        expect((o.offer.maxUnits === 0n) !== (o.offer.maxAssets === 0n)).toBe(true)
+        expect(o.offer.continuousFeeCap).toBe(DEVNET_CONTINUOUS_FEE_CAP)
+        expect(o.offer.continuousFeeCap).toBeGreaterThanOrEqual(BigInt(continuousFee))
+      }
+    }
+    const { id } = deployment.markets[0]!
+    for (const o of await liveOffers(id)) {
+      const outcome = o.offer.buy
+        ? await takeOutcome(0, o.offer, o.ratifierData, units, h.users[0]!.account.address)
+        : await takeOutcome(1, o.offer, o.ratifierData, units, ZERO)
+      expect(outcome).toBe('ok')
+    }
+  })
+
+  it('refusal: a buy offer naming a receiverIfMakerIsSeller reverts UnusedReceiverMustBeZero', async () => {
+    const taker = h.users[0]!.account.address
+    const good = variant(seededBid, 'bid-control', {})
+    expect(await takeOutcome(0, good, await ratified(good), units, taker)).toBe('ok')
+    const bad = variant(seededBid, 'bid-receiver', { receiverIfMakerIsSeller: h.ctx.deployer })
+    expect(await takeOutcome(0, bad, await ratified(bad), units, taker)).toBe('UnusedReceiverMustBeZero')
+  })
+
+  it('refusal: taking a sell offer with a receiverIfTakerIsSeller reverts UnusedReceiverMustBeZero', async () => {
+    const ask = variant(seededAsk, 'ask-receiver', {})
+    const data = await ratified(ask)
+    expect(await takeOutcome(1, ask, data, units, ZERO)).toBe('ok')
+    expect(await takeOutcome(1, ask, data, units, h.users[1]!.account.address)).toBe(
+      'UnusedReceiverMustBeZero',
+    )
+  })
+
+  it('refusal: an offer with neither size cap reverts InvalidOfferCaps (as with both)', async () => {
+    const taker = h.users[0]!.account.address
+    const neither = variant(seededBid, 'caps-neither', { maxUnits: 0n, maxAssets: 0n })
+    expect(await takeOutcome(0, neither, await ratified(neither), units, taker)).toBe('InvalidOfferCaps')
+    const both = variant(seededBid, 'caps-both', { maxAssets: 10n ** 12n })
+    expect(await takeOutcome(0, both, await ratified(both), units, taker)).toBe('InvalidOfferCaps')
+    const assetsOnly = variant(seededBid, 'caps-assets', { maxUnits: 0n, maxAssets: 10n ** 12n })
+    expect(await takeOutcome(0, assetsOnly, await ratified(assetsOnly), units, taker)).toBe('ok')
+  })
+
+  it("refusal: a market fee above the offer's continuousFeeCap reverts ContinuousFeeAboveOfferCap", async () => {
+    const { id } = deployment.markets[0]!
+    const taker = h.users[0]!.account.address
+    const bid = variant(seededBid, 'fee-cap', {})
+    const data = await ratified(bid)
+    // only the fee setter (the stand-in's admin) may set it
+    await expect(send(0, midnight, abi, 'setMarketContinuousFee', [id, 1n])).rejects.toThrow(/OnlyFeeSetter/)
+    const setFee = (fee: bigint) =>
+      h.ctx.write({ address: midnight, abi, functionName: 'setMarketContinuousFee', args: [id, fee] })
+    try {
+      await setFee(bid.continuousFeeCap)
+      expect(BigInt(await read<number>('continuousFee', [id]))).toBe(bid.continuousFeeCap)
+      expect(await takeOutcome(0, bid, data, units, taker)).toBe('ok')
+      await setFee(bid.continuousFeeCap + 1n)
+      const state = (await h.ctx.publicClient.readContract({
+        address: midnight,
+        abi: marketStateAbi,
+        functionName: 'marketState',
+        args: [id],
+      })) as readonly unknown[]
+      expect(BigInt(state[11] as number)).toBe(bid.continuousFeeCap + 1n)
+      expect(await takeOutcome(0, bid, data, units, taker)).toBe('ContinuousFeeAboveOfferCap')
+      // an offer with a cap of 0 (what the devnet once posted) is refused by any fee at all
+      const zeroCap = variant(seededBid, 'fee-cap-zero', { continuousFeeCap: 0n })
+      await setFee(1n)
+      expect(await takeOutcome(0, zeroCap, await ratified(zeroCap), units, taker)).toBe(
+        'ContinuousFeeAboveOfferCap',
+      )
+    } finally {
+      await setFee(0n)
     }
   })
 })

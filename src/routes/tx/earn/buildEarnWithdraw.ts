@@ -8,7 +8,7 @@ export const buildEarnWithdrawRoute = builder({
   id: 'buildEarnWithdraw',
   path: '/v1/tx/earn/withdraw',
   priceUsd: PRICES.buildEarnWithdraw,
-  errors: ['exceeds_max_withdraw'],
+  errors: ['exceeds_max_withdraw', 'withdraw_needs_request'],
   summary: 'Withdraw from an ERC-4626 vault',
   description: 'Withdraw `assets` from `vault`; `owner` is owner and receiver.',
   body: vaultBody,
