@@ -55,7 +55,11 @@ describe('service process', () => {
       await new Promise((r) => setTimeout(r, 200))
       ready = await fetch(`http://127.0.0.1:${PORT}/ready`)
     }
-    expect(await ready.json()).toEqual({ ready: true, components: { http: true, chain: true } })
+    expect(await ready.json()).toEqual({
+      ready: true,
+      components: { http: true, chain: true, preflight: true },
+      problems: {},
+    })
     const ticker = await fetch(`http://127.0.0.1:${WORLD.DEVNET_UPSTREAM_PORT}/products/ETH-USD/ticker`)
     expect(ticker.status).toBe(200)
     const res = await fetch(`http://127.0.0.1:${PORT}/health`, { headers: { 'x-request-id': 'probe-1' } })
