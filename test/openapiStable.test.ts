@@ -23,9 +23,10 @@ import { routeTable } from '../src/routes/table.js'
  * And once more: every operation's `security` and `x-payment-info` (issue 26: payment is not an API key, so
  * no operation declares a security requirement, and `x-payment-info` takes the shape x402 discovery tools
  * parse: `price: { mode: "fixed", amount, currency }`, `protocols: [{ "x402": {} }]`); the fixture took both
- * as they are now. Issue 27 reworded descriptions where behaviour changed for Base's sake (the swap
- * operations route tokenized stocks through Uniswap only; swap price fee estimates): the fixture took those
- * operations' descriptions as they are now.
+ * as they are now. And once more: GET /v1/swap/price's description and its `blockNumber`, `gasEstimate` and
+ * `networkFeeWei` descriptions, and GET /v1/arbitrage's gas paragraph (issue 27: fee estimates on every
+ * path, `gasEstimate` is the whole swap transaction's gas); the fixture took those descriptions as they are. And POST /v1/tx/swap's and GET /v1/swap/price's
+ * descriptions again (issue 27: tokenized stocks are routed through Uniswap only).
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Operation = { [key: string]: Json }

@@ -14,7 +14,7 @@ const USDC = { decimals: 6, priceUsd: 1 }
 const WETH = { decimals: 18, priceUsd: 3000 }
 
 // 1000 USDC → 0.35 WETH on a cheap pool (30 bps fee, no gas estimate), 1 % slippage: minOut 0.3465 WETH;
-// 0.3465 WETH → 1035 USDC on the 5 bps Uniswap pool (estimate 100,000 gas).
+// 0.3465 WETH → 1035 USDC on the 5 bps Uniswap pool (the swap transaction estimated at 100,000 gas).
 const leg1: ArbitrageLegInput = {
   amountIn: 1_000_000_000n,
   expectedOut: 350_000_000_000_000_000n,
@@ -40,19 +40,20 @@ const market = { baseFeeWei: 1_000_000_000n, ethUsd: 3000 } // 1 gwei
 describe('valueArbitrageRoute', () => {
   test('behavior: net = final expected + leftovers − amount in − gas; fees reported, not subtracted', () => {
     const v = valueArbitrageRoute([leg1, leg2], market)
-    const units =
-      2n * (TX_INTRINSIC_GAS + ROUTER_OVERHEAD_GAS + APPROVE_TX_GAS) + AERODROME_SWAP_GAS + 100_000n
-    expect(units).toBe(424_000n)
+    // Leg 1 has no estimate: a whole Aerodrome swap transaction stands in; leg 2's estimate is whole.
+    const units = TX_INTRINSIC_GAS + ROUTER_OVERHEAD_GAS + AERODROME_SWAP_GAS + 100_000n + 2n * APPROVE_TX_GAS
+    expect(units).toBe(363_000n)
     expect(v.gasUnits).toBe(units)
-    expect(v.gasUsd).toBe(1.272) // 424,000 gas × 1 gwei = 0.000424 ETH × 3000
+    expect(v.gasUsd).toBe(1.089) // 363,000 gas × 1 gwei = 0.000363 ETH × 3000
     expect(v.leftoverUsd).toBe(10.5) // 0.0035 WETH × 3000
     expect(v.feesUsd).toBe(3.51975) // 1000 × 0.30 % + 0.3465 × 3000 × 0.05 %
     expect(v.minOutUsd).toBe(1024.65)
-    expect(v.netUsd).toBe(44.228) // 1035 + 10.5 − 1000 − 1.272
+    expect(v.netUsd).toBe(44.411) // 1035 + 10.5 − 1000 − 1.089
   })
 
   test('behavior: native ETH sold needs no approve; an aggregator fee adds to fees', () => {
-    expect(legGasUnits({ gasEstimate: 90_000n, sell: { ...WETH, erc20: false } })).toBe(151_000n)
+    expect(legGasUnits({ gasEstimate: 90_000n, sell: { ...WETH, erc20: false } })).toBe(90_000n)
+    expect(legGasUnits({ gasEstimate: 90_000n, sell: { ...WETH, erc20: true } })).toBe(136_000n)
     const v = valueArbitrageRoute([{ ...leg1, aggregatorFeeUsd: 0.25, poolFeeBps: null }, leg2], market)
     expect(v.feesUsd).toBe(0.25 + 0.51975)
   })

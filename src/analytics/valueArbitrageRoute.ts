@@ -1,23 +1,13 @@
 import { formatUnits, maxUint256 } from 'viem'
 
-/**
- * Gas units per leg, an upper bound on what the swap builder's steps cost (Base's L1 data fee excluded):
- * - TX_INTRINSIC_GAS: every transaction pays 21,000 before it runs any code.
- * - ROUTER_OVERHEAD_GAS: what the router adds around the pool swap: SwapRouter02's multicall, deadline
- *   check and token pulls, or the Aerodrome router's transferFrom into the pool; QuoterV2's estimate
- *   covers the pool swap alone.
- * - AERODROME_SWAP_GAS: an Aerodrome volatile pool swap (reserves update, two transfers); the router
- *   gives no estimate, so a constant stands in.
- * - APPROVE_TX_GAS: one ERC-20 approve transaction (intrinsic gas included, allowance slot written from
- *   zero), counted on every ERC-20-selling leg although the builder only prepends it when the live
- *   allowance is short.
- * A source that estimates the whole transaction (0x) is still counted with the intrinsic and overhead
- * terms: an over-count, never an under-count.
- */
-export const TX_INTRINSIC_GAS = 21_000n
-export const ROUTER_OVERHEAD_GAS = 40_000n
-export const AERODROME_SWAP_GAS = 110_000n
-export const APPROVE_TX_GAS = 46_000n
+import { AERODROME_SWAP_GAS, APPROVE_TX_GAS, poolSwapTxGas } from './swapTxGas.js'
+
+export {
+  AERODROME_SWAP_GAS,
+  APPROVE_TX_GAS,
+  ROUTER_OVERHEAD_GAS,
+  TX_INTRINSIC_GAS,
+} from './swapTxGas.js'
 
 /** One leg of a cycle as quoted, with the reference prices (USD per whole token) of both sides. */
 export interface ArbitrageLegInput {
@@ -30,7 +20,10 @@ export interface ArbitrageLegInput {
   poolFeeBps: number | null
   /** An aggregator's fee (0x's) in USD, already inside expectedOut; 0 when none. */
   aggregatorFeeUsd: number
-  /** The source's gas estimate for the swap (QuoterV2: the pool swap alone); null when it gives none. */
+  /**
+   * The source's gas estimate for the whole swap transaction (onchain: QuoterV2's or the Aerodrome constant
+   * plus intrinsic and router overhead; 0x: its transaction's gas); null when it gives none.
+   */
   gasEstimate: bigint | null
 }
 
@@ -51,14 +44,14 @@ const whole = (amount: bigint, decimals: number) => Number(formatUnits(amount, d
 /** USD to the micro-dollar: float noise off, every cent that matters kept. */
 const usd = (value: number) => Math.round(value * 1e6) / 1e6
 
-/** Gas units of one leg (see the constants above). */
+/**
+ * Gas units of one leg (constants in swapTxGas.ts, upper bounds): the swap transaction as the source
+ * estimates it, or, when it gives none (0x for a taker without allowance), an Aerodrome swap's — the
+ * dearest single pool swap counted — plus an approve on every ERC-20-selling leg, although the builder
+ * only prepends it when the live allowance is short.
+ */
 export function legGasUnits(leg: Pick<ArbitrageLegInput, 'gasEstimate' | 'sell'>): bigint {
-  return (
-    TX_INTRINSIC_GAS +
-    ROUTER_OVERHEAD_GAS +
-    (leg.gasEstimate ?? AERODROME_SWAP_GAS) +
-    (leg.sell.erc20 ? APPROVE_TX_GAS : 0n)
-  )
+  return (leg.gasEstimate ?? poolSwapTxGas(AERODROME_SWAP_GAS)) + (leg.sell.erc20 ? APPROVE_TX_GAS : 0n)
 }
 
 /**

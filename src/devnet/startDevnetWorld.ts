@@ -1,4 +1,4 @@
-import { createClient, http, rpcSchema } from 'viem'
+import { createClient, http, parseAbi, rpcSchema } from 'viem'
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { STOCK_TICKERS } from '../chain/tokenizedStocks.js'
 import { fromWad } from '../chain/units.js'
@@ -11,9 +11,10 @@ import { chainSwapLiquidity } from './chainSwapLiquidity.js'
 import { chainTokenBalances, type ListedToken } from './chainTokenBalances.js'
 import { createDeployContext } from './createDeployContext.js'
 import { STOCKS } from './deploy/stocks.js'
+import type { DeployContext } from './deployContext.js'
 import { gtradeChainSource } from './gtradeChainSource.js'
 import { startKeeper } from './keeper.js'
-import { createPricePusher } from './pricePusher.js'
+import { createPricePusher, type NudgedAerodromePool } from './pricePusher.js'
 import { createMarketSimulator, type MarketSimulator } from './simulator/marketSimulator.js'
 import { startUpstreams, type UpstreamName } from './upstreams/startUpstreams.js'
 
@@ -131,6 +132,9 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       })
     }
 
+    // UTIL's pool is held at the price the devnet was built at: its only reference (the simulator has none).
+    const utilUsd = () => devnet.manifest.prices.utilUsd
+    const aerodromePools = await aerodromePoolsOf(ctx, devnet.manifest.modules.aerodrome, tokens)
     const pusher = createPricePusher({
       ctx,
       feeds: [
@@ -162,7 +166,18 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
           6,
           usd,
         ),
+        pool(
+          devnet.manifest.addresses.UniswapV3UtilUsdc3000Pool as `0x${string}`,
+          3000,
+          DEVNET_ADDRESSES.UTIL,
+          18,
+          utilUsd,
+          BASE_ADDRESSES.USDC,
+          6,
+          usd,
+        ),
       ],
+      aerodromePools,
     })
     // Align the chain with the simulator before anyone reads it.
     await pusher.push()
@@ -249,6 +264,39 @@ function pool(
   const b = { address: tokenB, decimals: decimalsB, usd: usdB }
   const aFirst = tokenA.toLowerCase() < tokenB.toLowerCase()
   return { pool: address as `0x${string}`, fee, token0: aFirst ? a : b, token1: aFirst ? b : a }
+}
+
+const aerodromePoolTokensAbi = parseAbi(['function tokens() view returns (address, address)'])
+
+/**
+ * The Aerodrome pools the devnet seeded (the aerodrome module's manifest entry), each with the reference
+ * prices of its two tokens; a pool with a token that has no reference price is left alone.
+ */
+async function aerodromePoolsOf(
+  ctx: DeployContext,
+  aerodrome: { [key: string]: unknown } | undefined,
+  tokens: readonly ListedToken[],
+): Promise<NudgedAerodromePool[]> {
+  const deployed = aerodrome as { pools?: `0x${string}`[]; volatileFeeBps?: number } | undefined
+  const out: NudgedAerodromePool[] = []
+  for (const address of deployed?.pools ?? []) {
+    const [t0, t1] = await ctx.read<readonly [`0x${string}`, `0x${string}`]>({
+      address,
+      abi: aerodromePoolTokensAbi,
+      functionName: 'tokens',
+    })
+    const side = (token: `0x${string}`) => {
+      const listed = tokens.find((t) => t.address.toLowerCase() === token.toLowerCase())
+      const usd = listed?.usd
+      if (listed === undefined || usd === undefined || usd() === null) return null
+      return { address: listed.address, decimals: listed.decimals, usd: () => usd() as number }
+    }
+    const token0 = side(t0)
+    const token1 = side(t1)
+    if (token0 === null || token1 === null) continue
+    out.push({ pool: address, feeBps: deployed?.volatileFeeBps ?? 30, token0, token1 })
+  }
+  return out
 }
 
 /** The simulators listen where the config's upstream URLs point, so one set of URLs serves both sides. */

@@ -43,12 +43,14 @@ export const swapPriceOutput = z.object({
   minOut: atomicAmount.describe('Least output after slippageBps: the swap should revert below it'),
   slippageBps: z.number().int(),
   quotedBy: z.enum(['0x', 'onchain']).describe('0x Swap API v2, or the DEX contracts read directly'),
-  blockNumber: atomicAmount.nullable().describe('Block the liquidity was read at; null for a wrap'),
+  blockNumber: atomicAmount
+    .nullable()
+    .describe('Block the liquidity (for a wrap, the base fee) was read at; null when nothing was read'),
   fees: z.object({
     gasEstimate: atomicAmount
       .nullable()
-      .describe('Gas units; see the description for what each source counts'),
-    networkFeeWei: atomicAmount.nullable().describe('Gas cost in wei'),
+      .describe('Gas units of the swap transaction; see the description for what each source counts'),
+    networkFeeWei: atomicAmount.nullable().describe('Gas cost in wei at the base fee (L1 data fee excluded)'),
     gasUsd: usdOrNull,
     poolFeeBps: z.number().nullable().describe('The pool’s own fee in basis points, already in expectedOut'),
     aggregatorFee: z
@@ -72,8 +74,9 @@ export type SwapPrice = z.output<typeof swapPriceOutput>
  * An indicative swap price that reserves nothing: the 0x Swap API v2 (allowance-holder `price`) when an
  * API key is configured, else the best single-hop pool read from the chain (Uniswap v3 QuoterV2 over the
  * fee tiers, Aerodrome's router). `minOut` is the source's own minimum after `slippageBps` (the onchain
- * source: floor(expectedOut × (10000 − slippageBps) / 10000)). `gasUsd` is the network fee at the
- * exchange's ETH-USD price; null when the fee or that price is not available.
+ * source: floor(expectedOut × (10000 − slippageBps) / 10000)). The fees are the swap transaction's gas
+ * units, their cost at the base fee, and `gasUsd`, that cost at the exchange's ETH-USD price; each null when
+ * a part of it is not available.
  */
 export async function getSwapPrice(
   chain: PublicClient,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { WETH_DEPOSIT_TX_GAS } from '../analytics/swapTxGas.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../chain/addresses.js'
 import { createChainClient } from '../chain/createChainClient.js'
 import { UpstreamError } from '../errors.js'
@@ -28,7 +29,7 @@ describe('onchainSwapSource', () => {
     expect((err as UpstreamError).retryAfterSec).toBeGreaterThan(0)
   })
 
-  test('behavior: ETH ⇄ WETH is a 1:1 wrap that reads nothing (so even a dead RPC answers it)', async () => {
+  test('behavior: ETH ⇄ WETH is a 1:1 wrap whose price needs no chain: a dead RPC still answers it, with WETH9’s deposit gas and the fee unknown', async () => {
     const wrap = await onchainSwapSource(deadChain).quote({
       ...request,
       sellToken: NATIVE_SENTINEL,
@@ -39,7 +40,9 @@ describe('onchainSwapSource', () => {
       buyAmount: 10_000n,
       minBuyAmount: 9975n,
       blockNumber: null,
-      gasEstimate: null,
+      gasEstimate: WETH_DEPOSIT_TX_GAS,
+      gasPriceWei: null,
+      networkFeeWei: null,
       poolFeeBps: 0,
       route: [{ source: 'WETH', from: NATIVE_SENTINEL, to: BASE_ADDRESSES.WETH, proportionBps: 10_000 }],
     })

@@ -1,5 +1,11 @@
 import { type Address, getAddress, type PublicClient } from 'viem'
 import { minOutAfterSlippage } from '../analytics/minOutAfterSlippage.js'
+import {
+  AERODROME_SWAP_GAS,
+  poolSwapTxGas,
+  WETH_DEPOSIT_TX_GAS,
+  WETH_WITHDRAW_TX_GAS,
+} from '../analytics/swapTxGas.js'
 import { BASE_ADDRESSES, erc20Of, isNative } from '../chain/addresses.js'
 import { CHAIN_UPSTREAM, type GroupResults, multiRead, viewCall } from '../chain/multiRead.js'
 import {
@@ -27,7 +33,8 @@ interface PoolQuote {
     to: Address
     amountOut: bigint
     poolFeeBps: number | null
-    gasEstimate: bigint | null
+    /** The whole swap transaction's gas units (swapTxGas.ts). */
+    gasEstimate: bigint
   } | null
 }
 
@@ -38,10 +45,13 @@ const caches = new WeakMap<PublicClient, TtlCache<PoolQuote>>()
  * Uniswap v3's QuoterV2 over the four fee tiers and the Aerodrome Router's `getAmountsOut` (volatile and
  * stable pools; not for a native ETH leg, which the swap builder sends through Uniswap only), read in one
  * multicall with the block number and base fee. Native ETH is priced as WETH;
- * ETH ⇄ WETH alone is a 1:1 wrap through WETH9 (nothing read).
+ * ETH ⇄ WETH alone is a 1:1 wrap through WETH9 (only the block's base fee read, for the fee).
  *
- * Gas: QuoterV2's estimate of the pool swap alone (router overhead, approvals and Base's L1 data fee
- * excluded), priced at the block's base fee; Aerodrome gives no estimate (null). Cached for
+ * Gas: the swap transaction POST /v1/tx/swap would send (swapTxGas.ts): 21,000 intrinsic + 40,000 router
+ * overhead + QuoterV2's estimate of the pool swap, or + 110,000 for an Aerodrome swap (its router gives no
+ * estimate); a wrap or unwrap is WETH9's deposit or withdraw transaction. Approvals and Base's L1 data fee
+ * are excluded; the units are priced at the read block's base fee, with no priority fee (the built
+ * transactions leave fee fields to the wallet, so the tip is the wallet's choice). Cached for
  * ONCHAIN_QUOTE_TTL_MS per (sell, buy, amount, block asked) and per client; concurrent identical reads share
  * one call. A request naming `blockNumber` reads the pools at that block.
  */
@@ -57,15 +67,21 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
       const sell = asErc20(req.sellToken)
       const buy = asErc20(req.buyToken)
       if (sell === buy) {
-        // ETH → WETH (deposit) or WETH → ETH (withdraw): WETH9 converts 1:1.
+        // ETH → WETH (deposit) or WETH → ETH (withdraw): WETH9 converts 1:1, so the price needs no chain;
+        // only the fee does (the base fee): an RPC that fails leaves the fee unknown, not the price.
+        const facts = await readBlockFacts(chain, req.blockNumber).catch((err: unknown) => {
+          if (err instanceof UpstreamError) return null
+          throw err
+        })
+        const gas = isNative(req.sellToken) ? WETH_DEPOSIT_TX_GAS : WETH_WITHDRAW_TX_GAS
         return {
           source: 'onchain',
-          blockNumber: null,
+          blockNumber: facts?.blockNumber ?? null,
           buyAmount: req.sellAmount,
           minBuyAmount: minOutAfterSlippage(req.sellAmount, req.slippageBps),
-          gasEstimate: null,
-          gasPriceWei: null,
-          networkFeeWei: null,
+          gasEstimate: gas,
+          gasPriceWei: facts?.basefee ?? null,
+          networkFeeWei: facts === null ? null : gas * facts.basefee,
           poolFeeBps: 0,
           aggregatorFee: null,
           route: [{ source: 'WETH', from: req.sellToken, to: req.buyToken, proportionBps: 10_000 }],
@@ -85,7 +101,7 @@ export function onchainSwapSource(chain: PublicClient): SwapQuoteSource {
         minBuyAmount: minOutAfterSlippage(best.amountOut, req.slippageBps),
         gasEstimate: best.gasEstimate,
         gasPriceWei: quoted.basefee,
-        networkFeeWei: best.gasEstimate === null ? null : best.gasEstimate * quoted.basefee,
+        networkFeeWei: best.gasEstimate * quoted.basefee,
         poolFeeBps: best.poolFeeBps,
         aggregatorFee: null,
         route: [{ source: best.source, from: best.from, to: best.to, proportionBps: 10_000 }],
@@ -168,6 +184,27 @@ export function bestPoolVenue(read: GroupResults<ReturnType<typeof poolQuoteCall
   return best
 }
 
+/** The block a read sees and its base fee, through Multicall3 (at `at`, or the latest). */
+async function readBlockFacts(
+  chain: PublicClient,
+  at: bigint | undefined,
+): Promise<{ blockNumber: bigint; basefee: bigint }> {
+  const read = await multiRead(
+    chain,
+    {
+      blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBlockNumber', [])],
+      basefee: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockFactsAbi, 'getBasefee', [])],
+    },
+    at,
+  )
+  const blockNumber = read.blockNumber[0]
+  const basefee = read.basefee[0]
+  if (blockNumber === undefined || basefee === undefined) {
+    throw new UpstreamError(CHAIN_UPSTREAM, 'Multicall3 did not report the block')
+  }
+  return { blockNumber, basefee }
+}
+
 async function readPools(
   chain: PublicClient,
   sell: Address,
@@ -202,7 +239,7 @@ async function readPools(
         to: buy,
         amountOut: venue.amountOut,
         poolFeeBps: venue.fee / 100,
-        gasEstimate: venue.gasEstimate,
+        gasEstimate: poolSwapTxGas(venue.gasEstimate),
       },
     }
   }
@@ -229,7 +266,7 @@ async function readPools(
       to: buy,
       amountOut: venue.amountOut,
       poolFeeBps: fee.fee[0] === undefined ? null : Number(fee.fee[0]),
-      gasEstimate: null,
+      gasEstimate: poolSwapTxGas(AERODROME_SWAP_GAS),
     },
   }
 }

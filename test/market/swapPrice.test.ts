@@ -40,6 +40,8 @@ beforeAll(async () => {
 const { USDC, WETH, cbBTC } = BASE_ADDRESSES
 const ALLOWANCE_HOLDER = getAddress('0x0000000000001fF3684f28c67538d4D072C22734')
 
+const weth9Abi = parseAbi(['function deposit() payable', 'function withdraw(uint256 wad)'])
+
 // The router's ABI, written out here so the truth does not lean on the service's own definitions.
 const routerAbi = parseAbi([
   'struct E { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
@@ -54,6 +56,43 @@ async function poolTruth(sell: Address, buy: Address, amountIn: bigint, options 
 }
 
 const floorSlippage = (amount: bigint, bps: number) => (amount * BigInt(10_000 - bps)) / 10_000n
+
+// The documented gas of a swap transaction (route description), written out here: intrinsic, router
+// overhead around the pool swap, an Aerodrome pool swap, a WETH9 deposit and withdraw transaction.
+const GAS = {
+  intrinsic: 21_000n,
+  overhead: 40_000n,
+  aerodrome: 110_000n,
+  deposit: 46_000n,
+  withdraw: 36_000n,
+}
+
+/** The ETH-USD price the exchange simulator reports, read here directly. */
+async function ethUsd(): Promise<number> {
+  const res = await fetch(`${onchain.config.upstreams.coinbaseExchange}/products/ETH-USD/ticker`)
+  return Number(((await res.json()) as { price: string }).price)
+}
+
+/**
+ * The fee figures against the chain: networkFeeWei is gasEstimate × the answer block's baseFeePerGas
+ * (read here with eth_getBlockByNumber), gasUsd that at the exchange's ETH-USD; and the estimate is an
+ * upper bound of what the same swap, executed, used (`receipt`), without being far off (within 2×).
+ */
+async function expectFees(body: SwapPrice, gasEstimate: bigint) {
+  expect(body.fees.gasEstimate).toBe(gasEstimate.toString())
+  const block = await sw.chain.getBlock({ blockNumber: BigInt(body.blockNumber as string) })
+  const feeWei = gasEstimate * (block.baseFeePerGas as bigint)
+  expect(feeWei).toBeGreaterThan(0n)
+  expect(body.fees.networkFeeWei).toBe(feeWei.toString())
+  const expectedUsd = (Number(feeWei) / 1e18) * (await ethUsd())
+  expect(body.fees.gasUsd).not.toBeNull()
+  expect(Math.abs((body.fees.gasUsd as number) - expectedUsd)).toBeLessThanOrEqual(expectedUsd * 0.01)
+}
+function expectBoundsUsed(body: SwapPrice, receipt: TransactionReceipt) {
+  const estimate = BigInt(body.fees.gasEstimate as string)
+  expect(receipt.gasUsed).toBeLessThanOrEqual(estimate)
+  expect(receipt.gasUsed * 2n).toBeGreaterThan(estimate)
+}
 
 interface SwapPrice {
   fromToken: string
@@ -156,7 +195,7 @@ describe('onchain source (no 0x API key)', () => {
       quotedBy: 'onchain',
       route: [{ source: 'Uniswap_V3', from: cbBTC, to: USDC, proportionBps: 10_000 }],
     })
-    // Fees: the tier's own fee, QuoterV2's gas estimate priced at the quoted block's base fee.
+    // Fees: the tier's own fee; the transaction's gas priced at the quoted block's base fee.
     expect(body.fees.poolFeeBps).toBe((truth.fee as number) / 100)
     expect(body.fees.aggregatorFee).toBeNull()
     // The gas at the answer's own block: QuoterV2's estimate moves with the block's clock (a tick-crossing
@@ -165,21 +204,13 @@ describe('onchain source (no 0x API key)', () => {
       blockNumber: BigInt(body.blockNumber as string),
     })) as PoolTruth
     expect(atAnswer.amountOut).toBe(truth.amountOut)
-    expect(body.fees.gasEstimate).toBe(atAnswer.gasEstimate?.toString())
-    const block = await sw.chain.getBlock({ blockNumber: BigInt(body.blockNumber as string) })
-    const feeWei = (atAnswer.gasEstimate as bigint) * (block.baseFeePerGas as bigint)
-    expect(body.fees.networkFeeWei).toBe(feeWei.toString())
-    const ticker = (await (
-      await fetch(`${onchain.config.upstreams.coinbaseExchange}/products/ETH-USD/ticker`)
-    ).json()) as { price: string }
-    const expectedUsd = (Number(feeWei) / 1e18) * Number(ticker.price)
-    expect(body.fees.gasUsd).not.toBeNull()
-    expect(Math.abs((body.fees.gasUsd as number) - expectedUsd)).toBeLessThanOrEqual(expectedUsd * 0.01)
+    // The whole swap transaction: QuoterV2's own estimate of the pool swap + intrinsic + router overhead.
+    await expectFees(body, GAS.intrinsic + GAS.overhead + (atAnswer.gasEstimate as bigint))
 
     // The same swap, executed: exactly the quoted output.
     await approve(taker, cbBTC, BASE_ADDRESSES.SwapRouter02, amountIn)
     const before = await balanceOf(USDC, me)
-    await mined(
+    const receipt = await mined(
       await taker.writeContract({
         address: BASE_ADDRESSES.SwapRouter02,
         abi: routerAbi,
@@ -198,9 +229,10 @@ describe('onchain source (no 0x API key)', () => {
       }),
     )
     expect((await balanceOf(USDC, me)) - before).toBe(BigInt(body.expectedOut))
+    expectBoundsUsed(body, receipt)
   })
 
-  test('behavior: when Aerodrome’s pool pays more it is the venue, its fee is the factory’s, gas is unknown (null), and its router delivers exactly expectedOut', async () => {
+  test('behavior: when Aerodrome’s pool pays more it is the venue, its fee is the factory’s, gas is the documented Aerodrome swap, and its router delivers exactly expectedOut', async () => {
     // Dump WETH into Aerodrome's WETH/USDC pool: WETH is then cheaper there than on Uniswap.
     const trader = demo(4)
     const me = trader.account.address
@@ -243,17 +275,13 @@ describe('onchain source (no 0x API key)', () => {
       minOut: floorSlippage(truth.amountOut, 100).toString(),
       slippageBps: 100,
       route: [{ source: 'Aerodrome_V2', from: USDC, to: WETH, proportionBps: 10_000 }],
-      fees: {
-        poolFeeBps: Number(fee),
-        gasEstimate: null,
-        networkFeeWei: null,
-        gasUsd: null,
-        aggregatorFee: null,
-      },
+      fees: { poolFeeBps: Number(fee), aggregatorFee: null },
     })
+    // The router gives no estimate: intrinsic + router overhead + the documented Aerodrome pool swap.
+    await expectFees(body, GAS.intrinsic + GAS.overhead + GAS.aerodrome)
 
     const before = await balanceOf(WETH, me)
-    await mined(
+    const receipt = await mined(
       await trader.writeContract({
         address: BASE_ADDRESSES.AerodromeRouter,
         abi: aeroAbi,
@@ -268,6 +296,7 @@ describe('onchain source (no 0x API key)', () => {
       }),
     )
     expect((await balanceOf(WETH, me)) - before).toBe(BigInt(body.expectedOut))
+    expectBoundsUsed(body, receipt)
   })
 
   test('behavior: native ETH is priced as WETH on Uniswap only (as the swap builder routes it), and ETH ⇄ WETH is a 1:1 wrap', async () => {
@@ -287,22 +316,47 @@ describe('onchain source (no 0x API key)', () => {
       route: [{ source: truth.venue, from: WETH, to: USDC, proportionBps: 10_000 }],
     })
 
-    const unwrap = await swapPrice(onchain, {
-      fromToken: WETH,
-      toToken: NATIVE_SENTINEL.toLowerCase(),
-      fromAmount: '123456789',
-      taker,
-      slippageBps: '50',
-    })
-    expect(unwrap.status).toBe(200)
-    expect(unwrap.body).toMatchObject({
-      toToken: NATIVE_SENTINEL,
-      expectedOut: '123456789',
-      minOut: floorSlippage(123_456_789n, 50).toString(),
-      blockNumber: null,
-      route: [{ source: 'WETH', from: WETH, to: NATIVE_SENTINEL, proportionBps: 10_000 }],
-      fees: { poolFeeBps: 0, gasEstimate: null, gasUsd: null },
-    })
+    // The 1:1 wraps, priced as WETH9's own transactions at the block read; then executed by a holder.
+    const holder = demo(6)
+    const amount = 123_456_789n
+    for (const [from, to, gas] of [
+      [WETH, NATIVE_SENTINEL, GAS.withdraw],
+      [NATIVE_SENTINEL, WETH, GAS.deposit],
+    ] as const) {
+      const wrap = await swapPrice(onchain, {
+        fromToken: from,
+        toToken: to.toLowerCase(),
+        fromAmount: amount.toString(),
+        taker,
+        slippageBps: '50',
+      })
+      expect(wrap.status).toBe(200)
+      expect(wrap.body).toMatchObject({
+        fromToken: from,
+        toToken: to,
+        expectedOut: amount.toString(),
+        minOut: floorSlippage(amount, 50).toString(),
+        route: [{ source: 'WETH', from, to, proportionBps: 10_000 }],
+        fees: { poolFeeBps: 0, aggregatorFee: null },
+      })
+      await expectFees(wrap.body, gas)
+      const receipt = await mined(
+        from === WETH
+          ? await holder.writeContract({
+              address: WETH,
+              abi: weth9Abi,
+              functionName: 'withdraw',
+              args: [amount],
+            })
+          : await holder.writeContract({
+              address: WETH,
+              abi: weth9Abi,
+              functionName: 'deposit',
+              value: amount,
+            }),
+      )
+      expectBoundsUsed(wrap.body, receipt)
+    }
   })
 })
 

@@ -38,10 +38,11 @@ export const getArbitrageRoute = defineRoute({
     router); a leg without liquidity, or with a zero minOut, drops its cycle. Legs use min(slippageBps,
     5000) (POST /v1/tx/swap allows at most 5000) and minOut = floor(expectedOut × (10000 − that) / 10000).
 
-    Gas: Σ per leg of (QuoterV2’s pool-swap estimate, or 110,000 for an Aerodrome swap, which gives none) +
-    21,000 intrinsic + 40,000 router overhead + 46,000 for an approve on every ERC-20-selling leg (an upper
-    bound: the builder only adds it when the allowance is short; L1 data fee excluded), × the latest block’s
-    base fee, × ETH-USD.
+    Gas: Σ per leg of the swap transaction’s gas as GET /v1/swap/price reports it (onchain: QuoterV2’s
+    pool-swap estimate, or 110,000 for an Aerodrome swap, + 21,000 intrinsic + 40,000 router overhead; 0x:
+    its own estimate, or when it gives none the Aerodrome figure) + 46,000 for an approve on every
+    ERC-20-selling leg (an upper bound: the builder only adds it when the allowance is short; L1 data fee
+    excluded), × the latest block’s base fee, × ETH-USD.
 
     feesUsd = Σ amountIn × pool fee bps / 10000 at the sold token’s price (+ 0x’s fee): informational,
     already inside the quoted outputs, so not subtracted again.

@@ -21,14 +21,18 @@ export const getSwapPriceRoute = defineRoute({
     to it, \`minOut\` is its minBuyAmount, \`route\` its fills); \`onchain\` = the best single-hop pool read
     from Base in one multicall (one more read for an Aerodrome winner’s fee): Uniswap v3 QuoterV2 over the
     0.01/0.05/0.3/1 % tiers and the Aerodrome router (volatile and stable), ETH priced as WETH on Uniswap
-    only (the Aerodrome router takes no native ETH, so POST /v1/tx/swap routes it through Uniswap), and the tokenized stocks on Uniswap only (B20 precompiles have no bytecode on Base, and Aerodrome requires it), ETH⇄WETH
-    a 1:1 wrap through WETH9; there \`minOut\` = floor(expectedOut × (10000 − slippageBps) / 10000). Fees:
+    only (the Aerodrome router takes no native ETH, so POST /v1/tx/swap routes it through Uniswap), the
+    tokenized stocks on Uniswap only (B20 precompiles have no bytecode on Base, and Aerodrome requires it), ETH⇄WETH
+    a 1:1 wrap through WETH9 (\`blockNumber\`: the block whose base fee priced it); there \`minOut\` =
+    floor(expectedOut × (10000 − slippageBps) / 10000). Fees:
     \`poolFeeBps\` is the pool’s own fee, already inside expectedOut (null from 0x, which does not report
     it); \`aggregatorFee\` is 0x’s fee, already inside expectedOut (null onchain); \`gasEstimate\` is gas
-    units (0x: the whole transaction; onchain: QuoterV2’s estimate of the pool swap alone, without router
-    overhead or approvals; null for Aerodrome and wraps); \`networkFeeWei\` = 0x’s totalNetworkFee, or
-    gasEstimate × the block’s base fee onchain (Base’s L1 data fee not included); \`gasUsd\` = networkFeeWei
-    at the exchange’s ETH-USD price. Every unknown value is null, never 0. Quotes are cached 2 s (about one
+    units of the swap transaction POST /v1/tx/swap would send, approvals excluded (0x: its estimate of the
+    whole transaction; onchain: 21,000 intrinsic + 40,000 router overhead + QuoterV2’s estimate of the pool
+    swap, or + 110,000 for an Aerodrome swap, whose router gives none; a wrap: 46,000 for WETH9 deposit,
+    36,000 for withdraw); \`networkFeeWei\` = 0x’s totalNetworkFee, or gasEstimate × the read block’s base
+    fee onchain (no priority fee; Base’s L1 data fee not included); \`gasUsd\` = networkFeeWei at the
+    exchange’s ETH-USD price. Every unknown value is null, never 0. Quotes are cached 2 s (about one
     Base block) per identical request. Errors: 400 naming the field (\`toToken\` equal to \`fromToken\`,
     \`fromAmount\` 0); 409 \`no_liquidity\` when no pool can fill it; 502 with Retry-After when 0x or the
     RPC fails. None of them is charged.`,
