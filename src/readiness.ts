@@ -18,10 +18,17 @@ export interface Readiness {
     run: () => Promise<string | undefined>,
     timing: { everyMs: number; retryMs: number },
   ): void
-  /** Re-runs the checks that are due; resolves when they have answered. */
+  /**
+   * Starts the checks that are due, at most one run per check at a time and never more often than once a
+   * second; resolves when they have answered. /ready does not wait for it (a hung RPC would hold every
+   * probe): it answers from the last results.
+   */
   refresh(): Promise<void>
   state(): { ready: boolean; components: Record<string, boolean>; problems: Record<string, string> }
 }
+
+/** However often /ready is asked, a check runs at most once a second. */
+const MIN_CHECK_SPACING_MS = 1_000
 
 interface Check {
   run: () => Promise<string | undefined>
@@ -69,7 +76,7 @@ export function createReadiness(clock: () => number = Date.now): Readiness {
       const now = clock()
       const due = [...checks].filter(([component, check]) => {
         const every = components.get(component) === true ? check.everyMs : check.retryMs
-        return now - check.lastRun >= every
+        return now - check.lastRun >= Math.max(every, MIN_CHECK_SPACING_MS)
       })
       await Promise.all(due.map(([component, check]) => runCheck(component, check)))
     },

@@ -81,7 +81,15 @@ export async function createServices(
   readiness.addCheck(
     'preflight',
     async () => {
-      const problem = describePreflight(await runPreflight(chain, checks))
+      let problems: Awaited<ReturnType<typeof runPreflight>>
+      try {
+        problems = await runPreflight(chain, checks)
+      } catch (err) {
+        // The RPC's message stays in the log: it can carry the RPC URL, and /ready is public.
+        logger.warn({ msg: 'preflight could not reach the RPC', err })
+        return 'the RPC did not answer the preflight'
+      }
+      const problem = describePreflight(problems)
       if (problem !== undefined) logger.warn({ msg: 'preflight failed', problem })
       return problem
     },

@@ -4,14 +4,18 @@ import { BASE_ADDRESSES } from '../chain/addresses.js'
 import { multiRead } from '../chain/multiRead.js'
 import { UpstreamError } from '../errors.js'
 import { NoLiquidityError } from '../market/getSwapPrice.js'
-import { bestPoolVenue, type PoolVenue, poolQuoteCalls } from '../market/onchainSwapSource.js'
+import {
+  aerodromeServes,
+  bestPoolVenue,
+  type PoolVenue,
+  poolQuoteCalls,
+} from '../market/onchainSwapSource.js'
 import type { ZeroEx, ZeroExFirmQuote } from '../market/upstreams/zeroEx.js'
 import type { AddressBook } from './addressBook.js'
 import { approveIfShort } from './approveIfShort.js'
 import type { BuilderEngine } from './builderEngine.js'
 import {
   erc20Of,
-  isNative,
   parseSwapState,
   type SwapPlan,
   type SwapRequest,
@@ -144,7 +148,6 @@ export async function planZeroExSwap(
   const spenders: readonly Address[] = [BASE_ADDRESSES.ZeroExAllowanceHolder]
   const sell = erc20Of(req.fromToken)
   const buy = erc20Of(req.toToken)
-  const nativeLeg = isNative(req.fromToken) || isNative(req.toToken)
   const [quote, read] = await Promise.all([
     zeroEx.firmQuote({
       sellToken: req.fromToken,
@@ -159,7 +162,7 @@ export async function planZeroExSwap(
       settlers: settlerRegistryCalls(),
       // The onchain pools' own price, in the same multicall: 0x's numbers are checked against it (an
       // ETH ⇄ WETH wrap has no pool: nothing answers, no bound).
-      ...poolQuoteCalls(sell, buy, req.amountIn, { aerodrome: !nativeLeg }),
+      ...poolQuoteCalls(sell, buy, req.amountIn, { aerodrome: aerodromeServes(req.fromToken, req.toToken) }),
     }),
   ])
   const state = parseSwapState(read, req, spenders)

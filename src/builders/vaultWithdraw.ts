@@ -41,7 +41,9 @@ export async function buildVaultWithdraw(
   if (REQUEST_WITHDRAWAL_VAULTS.some((v) => isAddressEqual(v, body.vault)))
     throw new BuildRefusedError(
       'withdraw_needs_request',
-      'gTrade’s gUSDC pays out only shares requested with makeWithdrawRequest and unlocked withdrawEpochsTimelock() epochs later; a plain ERC-4626 withdraw would be refused on Base, and this service does not build the request flow.',
+      'gTrade’s gUSDC pays out only shares requested with makeWithdrawRequest and unlocked ' +
+        'withdrawEpochsTimelock() epochs later; a plain ERC-4626 withdraw would be refused on Base, and this ' +
+        'service does not build the request flow.',
       'vault',
       { vault: body.vault },
     )

@@ -9,7 +9,7 @@ import {
   metaMorphoReadAbi,
   multicall3BlockAbi,
 } from '../chain/lendingAbis.js'
-import { midnightReadAbi } from '../chain/midnight.js'
+import { midnightAbi } from '../chain/midnight.js'
 import { morphoAbi } from '../chain/morpho.js'
 import { aerodromePoolFactoryAbi, aerodromeRouterAbi, quoterV2Abi } from '../chain/swapVenueAbis.js'
 import { TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
@@ -53,7 +53,8 @@ const view = (abi: Abi, functionName: string, args: readonly unknown[] = []) => 
 /**
  * The production preflight's list, built from the configuration (its lending catalog, UTIL token and
  * pool): every contract the service calls, each with one view it depends on, chosen to answer on Base
- * whatever the market state (e.g. Midnight's `toMarket` of the zero id answers zeros). Not checked, because
+ * whatever the market state (Midnight's `withdrawable` of the zero id answers 0, where `toMarket` would
+ * revert MarketNotCreated). Not checked, because
  * the service never calls them: UniswapV2Factory (a SwapRouter02 constructor argument), TickLens, the Aave
  * PoolConfigurator and ProtocolDataProvider, the Aave-only placeholders (cbETH, USDbC, wstETH), Aerodrome's
  * Voter and FactoryRegistry, Midnight's SetterRatifier; the 0x Settler registry is read only with a 0x key.
@@ -173,7 +174,8 @@ export function preflightChecks(config: Config): PreflightCheck[] {
       contract: 'MorphoMidnight',
       address: A.MorphoMidnight,
       needsCode: true,
-      call: view(midnightReadAbi, 'toMarket', [zeroHash]),
+      // `withdrawable` answers for any id; the real `toMarket` reverts MarketNotCreated for an unknown one.
+      call: view(midnightAbi, 'withdrawable', [zeroHash]),
     },
     { contract: 'ZeroExAllowanceHolder', address: A.ZeroExAllowanceHolder, needsCode: true },
     {

@@ -48,12 +48,22 @@ export async function runPreflight(
     if (problems.some((p) => p.address === check.address && p.contract === check.contract)) return
     const problem =
       answer.status === 'failure'
-        ? `the call failed: ${answer.error.message.split('\n')[0]}`
+        ? `the call failed${revertName(answer.error)}`
         : check.expect?.(answer.result)
     if (problem !== undefined)
       problems.push({ contract: check.contract, address: check.address, call: callName(check), problem })
   })
   return problems
+}
+
+/**
+ * A failed call's revert reason, when the chain gave one; never the RPC's own message, which can carry the
+ * RPC URL (providers put the API key in its path) and which /ready publishes.
+ */
+function revertName(error: Error): string {
+  const reason = (error as { shortMessage?: string }).shortMessage ?? ''
+  const match = /reverted with (?:the following reason|the following signature):?\s*(.*)$/m.exec(reason)
+  return match?.[1] ? ` (reverted: ${match[1].slice(0, 80)})` : ''
 }
 
 /** The problems as one line an operator reads in /ready and the log. */

@@ -14,6 +14,7 @@ import type { Ideas } from '../../src/market/getIdeas.js'
 import type { IdeasCompare } from '../../src/market/getIdeasCompare.js'
 import { builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { expectRefused } from '../helpers/expectRefused.js'
+import { dumpWethOnAerodrome } from '../helpers/poolTruth.js'
 import { type Instance, payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // Attacks on the alpha reads (issue 15): odd and out-of-range inputs, budgets no token amount can carry,
@@ -262,6 +263,11 @@ describe('alpha reads: inputs', () => {
 
 describe('GET /v1/arbitrage: budget, slippage, taker', () => {
   const taker = () => ownerWallet(sw, 4).account.address
+  // The devnet's pusher keeps venues within 1% at rest, too close for a route to net anything: a 20 WETH
+  // dump on Aerodrome opens one, as a large trade does on Base.
+  beforeAll(async () => {
+    await dumpWethOnAerodrome(sw.chain, ownerWallet(sw, 7), parseEther('20'))
+  }, 60_000)
 
   test('attack: budgets that are not plain decimals (empty and hex too) are a 400 naming budget; -0 buys nothing (200, reason)', async () => {
     // An empty value or hex is not a silent 0 or 16 (Number() would read them so).

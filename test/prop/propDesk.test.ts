@@ -9,7 +9,7 @@ import { propExecuteRoute } from '../../src/routes/prop/propExecute.js'
 import { createDatabase } from '../../src/store/database.js'
 import { createPropBook } from '../../src/store/propBook.js'
 import { devnetWallet, RECEIPT } from '../helpers/chainChecks.js'
-import { type CreditWallet, paidFetch, transferUtil, utilWallet } from '../helpers/creditKit.js'
+import { type CreditWallet, paidFetch, transferUtil, utilUsdAt, utilWallet } from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import * as kit from '../helpers/propKit.js'
@@ -60,9 +60,14 @@ describe('prop desk', () => {
       cooldownRemainingSec: 0,
       send: { agents: { to: DESK, field: 'payTxHash' }, humans: { to: DEAD_ADDRESS, field: 'burnTxHash' } },
     })
-    // $1 at $0.0001 per UTIL: 10,000 UTIL (the pool's price, rounded up).
-    expect(Number(BigInt(quote.body.utilCost as string) / 10n ** 18n)).toBeCloseTo(10_000, -1)
-    expect((quote.body.membership as { combinedUsd: number }).combinedUsd).toBeCloseTo(1_000, 0)
+    // $1 at the pool's price now (about $0.0001 per UTIL, wandering ±0.5% with the pusher): ~10,000 UTIL.
+    const usdPerUtil = await utilUsdAt(sw.chain, 10n ** 18n, 'latest')
+    expect(Number(BigInt(quote.body.utilCost as string)) / 1e18).toBeCloseTo(1 / usdPerUtil, -1)
+    // The member's UTIL (about $1,000) at the same price.
+    expect((quote.body.membership as { combinedUsd: number }).combinedUsd).toBeCloseTo(
+      (Number(MEMBER_UTIL) / 1e18) * usdPerUtil,
+      0,
+    )
 
     const poor = await utilWallet(sw, 1_000_000n, 10n ** 18n)
     const refused = await post(poor, '/v1/prop/quote', { actionId: 'trade.open', params: await openParams() })

@@ -26,7 +26,8 @@ export const buildSwapRoute = builder({
 
     \`onchain\` otherwise: one multicall reads the taker’s balance and allowances and every venue’s quote
     (Uniswap v3 QuoterV2 over the 0.01/0.05/0.3/1 % tiers; the Aerodrome router’s volatile and stable pools,
-    for ERC-20 pairs other than the tokenized stocks: those are B20 precompiles without bytecode on Base, and Aerodrome’s Router requires code), the best output wins (route: that one pool, \`source\` Uniswap_V3, Aerodrome_V2
+    for ERC-20 pairs other than the tokenized stocks: those are B20 precompiles without bytecode on Base,
+    and Aerodrome’s Router requires code), the best output wins (route: that one pool, \`source\` Uniswap_V3, Aerodrome_V2
     or WETH, from/to as in the body), minOut = floor(expectedOut × (10000 − slippageBps) / 10000); Uniswap:
     SwapRouter02 \`multicall(deadline, [exactInputSingle])\` (ETH in as value; ETH out swapped to the router
     then \`unwrapWETH9(minOut, taker)\`); Aerodrome: \`swapExactTokensForTokens\`; router deadlines =
