@@ -50,6 +50,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RPC_BATCH_SIZE: '-1' })).toThrow(/RPC_BATCH_SIZE/)
   })
 
+  test('default: outbound reads time out at 8 s (upstreams) and 10 s (RPC); a circuit opens after 5 outages for 15 s', () => {
+    expect(loadConfig({}).outbound).toEqual({
+      upstreamTimeoutMs: 8_000,
+      rpcTimeoutMs: 10_000,
+      breakerFailures: 5,
+      breakerCoolDownMs: 15_000,
+    })
+    expect(
+      loadConfig({
+        UPSTREAM_TIMEOUT_MS: '1000',
+        RPC_TIMEOUT_MS: '1500',
+        BREAKER_FAILURES: '2',
+        BREAKER_COOLDOWN_SECONDS: '2.5',
+      }).outbound,
+    ).toEqual({ upstreamTimeoutMs: 1_000, rpcTimeoutMs: 1_500, breakerFailures: 2, breakerCoolDownMs: 2_500 })
+    expect(() => loadConfig({ RPC_TIMEOUT_MS: '0' })).toThrow(/RPC_TIMEOUT_MS/)
+    expect(() => loadConfig({ BREAKER_FAILURES: '0' })).toThrow(/BREAKER_FAILURES/)
+  })
+
   test('args: empty strings count as unset', () => {
     expect(loadConfig({ PORT: '', PROFILE: '' }).port).toBe(8402)
   })

@@ -36,6 +36,8 @@ export interface Config {
    * batches).
    */
   rpcBatchSize: number
+  /** Bounds on every outbound read (upstream APIs and the RPC) and the circuit breakers in front of them. */
+  outbound: OutboundOptions
   /** Base URLs of the upstream APIs, no trailing slash. */
   upstreams: Upstreams
   /** The embedded world started by `npm start` on the devnet profile. */
@@ -57,6 +59,17 @@ export interface Config {
   rateLimits: RateLimitOptions
   /** Vaults, Aave reserves and Morpho markets the earn and loan reads list (address book data per profile). */
   lending: LendingCatalog
+}
+
+export interface OutboundOptions {
+  /** Most time one upstream API request may take (to the end of its body) before it counts as no answer. */
+  upstreamTimeoutMs: number
+  /** Most time one JSON-RPC request of the read client may take; viem retries it once. */
+  rpcTimeoutMs: number
+  /** Consecutive outages (no answer, 5xx, unreadable body) of one upstream, or of the RPC, that open its circuit. */
+  breakerFailures: number
+  /** How long an open circuit answers for its upstream (fast 502, Retry-After) before probing it again. */
+  breakerCoolDownMs: number
 }
 
 export interface BatchOptions {
@@ -200,6 +213,10 @@ const envSchema = z.object({
   PAY_TO: address.optional(),
   RPC_URL: z.url().optional(),
   RPC_BATCH_SIZE: z.coerce.number().int().min(0).max(1000).default(20),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8_000),
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.1).max(3600).default(15),
   COINBASE_URL: z.url().optional(),
   COINBASE_MAX_RPS: z.coerce.number().min(0).max(1000).optional(),
   PYTH_HERMES_URL: z.url().optional(),
@@ -341,6 +358,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.RPC_URL ?? (devnet ? `http://127.0.0.1:${e.DEVNET_RPC_PORT}` : 'https://mainnet.base.org'),
     ),
     rpcBatchSize: e.RPC_BATCH_SIZE,
+    outbound: {
+      upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      rpcTimeoutMs: e.RPC_TIMEOUT_MS,
+      breakerFailures: e.BREAKER_FAILURES,
+      breakerCoolDownMs: Math.round(e.BREAKER_COOLDOWN_SECONDS * 1000),
+    },
     upstreams: {
       coinbaseExchange: trim(e.COINBASE_URL ?? defaults.coinbaseExchange),
       coinbaseMaxRps: e.COINBASE_MAX_RPS ?? defaults.coinbaseMaxRps,

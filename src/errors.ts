@@ -156,11 +156,12 @@ export class StoreUnavailableError extends AppError {
  */
 export class UpstreamError extends AppError {
   override readonly name = 'UpstreamError'
-  readonly retryAfterSec = TRANSIENT_RETRY_AFTER_SEC
+  readonly retryAfterSec: number
+  /** `retryAfterSec`: when the caller should come back (an open circuit knows: its cool-down's rest). */
   constructor(
     readonly upstream: string,
     reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSec?: number },
   ) {
     super(
       502,
@@ -170,7 +171,21 @@ export class UpstreamError extends AppError {
       { upstream },
       options,
     )
+    this.retryAfterSec = options?.retryAfterSec ?? retryAfterOfCause(options?.cause)
   }
+}
+
+/**
+ * The Retry-After for a transient fault caused by `cause`: an upstream's own (an open circuit names when it
+ * probes again, however deep a library wrapped it), else TRANSIENT_RETRY_AFTER_SEC.
+ */
+export function retryAfterOfCause(cause: unknown): number {
+  let e: unknown = cause
+  for (let depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e instanceof UpstreamError) return e.retryAfterSec
+    e = e.cause
+  }
+  return TRANSIENT_RETRY_AFTER_SEC
 }
 
 /** The `default` of an exhaustive `switch`: a case left unhandled fails to compile here. */

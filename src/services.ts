@@ -3,7 +3,9 @@ import { createAddressBook } from './builders/addressBook.js'
 import { builderCodeSuffix } from './builders/builderCode.js'
 import { createBuilderEngine } from './builders/builderEngine.js'
 import { createChainClient } from './chain/createChainClient.js'
+import { CHAIN_UPSTREAM } from './chain/multiRead.js'
 import { USDC } from './chain/network.js'
+import { createCircuitBreaker } from './circuitBreaker.js'
 import type { Config } from './config.js'
 import { createCreditRail, topUpTerms } from './credit/createCreditRail.js'
 import { reconcileCredit } from './credit/reconcileCredit.js'
@@ -74,7 +76,16 @@ export async function createServices(
   if (config.payments.quoteSecret === undefined && config.profile === 'base') {
     logger.warn({ msg: 'QUOTE_SECRET unset: quotes are honoured only by the instance that issued them' })
   }
-  const chain = createChainClient(config.rpcUrl, config.rpcBatchSize)
+  // The RPC's own breaker: a dead RPC makes reads answer 502 with Retry-After at once, not after
+  // RPC_TIMEOUT_MS twice (viem's retry) per call, and stops the service hammering it while it is down.
+  // On the wall clock, not the instance's: a held test clock would keep an opened circuit open forever.
+  const chain = createChainClient(config.rpcUrl, config.rpcBatchSize, {
+    timeoutMs: config.outbound.rpcTimeoutMs,
+    breaker: createCircuitBreaker(CHAIN_UPSTREAM, {
+      failures: config.outbound.breakerFailures,
+      coolDownMs: config.outbound.breakerCoolDownMs,
+    }),
+  })
   // The production preflight: /ready stays false, naming the contract and the call, while a contract of
   // the address book is missing or does not answer a view the service depends on.
   const checks = preflightChecks(config)
@@ -153,7 +164,7 @@ export async function createServices(
     isContract: createCodeCache(chain, clock),
     surge: createSurgeMeter(config.payments.surgeCapacityRps, clock),
     quotes: createQuoteSigner(config.payments.quoteSecret),
-    market: createMarketData(config.upstreams),
+    market: createMarketData(config.upstreams, config.outbound),
     lending: createLendingChain(chain, config.lending, logger, {}, clock),
     builders,
     prop: createPropDesk({

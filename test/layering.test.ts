@@ -59,6 +59,7 @@ const LEAVES = [
   'jsonSchema',
   'ttlCache',
   'prose',
+  'circuitBreaker',
 ]
 
 /** Where Hono may be imported: the HTTP layer and the two files that build and serve the app. */

@@ -1,5 +1,15 @@
-import { createPublicClient, defineChain, http, type PublicClient } from 'viem'
+import {
+  createPublicClient,
+  defineChain,
+  HttpRequestError,
+  http,
+  type PublicClient,
+  TimeoutError,
+  type Transport,
+} from 'viem'
 import { base } from 'viem/chains'
+import type { CircuitBreaker } from '../circuitBreaker.js'
+import { UpstreamError } from '../errors.js'
 import { checkedBatchFetch } from './checkedBatchFetch.js'
 import { CHAIN_ID } from './network.js'
 
@@ -8,7 +18,21 @@ import { CHAIN_ID } from './network.js'
  * same code reads Base mainnet or the devnet. Concurrent calls at one block tag are batched into Multicall3,
  * and whatever else is sent in the same tick into JSON-RPC batches of at most `batchSize` (0: no batch).
  */
-export function createChainClient(rpcUrl: string, batchSize: number): PublicClient {
+export interface ChainClientOptions {
+  /** The most one JSON-RPC request (one HTTP round trip) may take; viem retries it once (default 10 s). */
+  timeoutMs?: number
+  /**
+   * The RPC's circuit breaker: after its threshold of requests in a row the RPC did not answer (a timeout,
+   * a reset, a 5xx, an unreadable or incomplete answer), reads fail fast until its cool-down ends.
+   */
+  breaker?: CircuitBreaker
+}
+
+export function createChainClient(
+  rpcUrl: string,
+  batchSize: number,
+  options: ChainClientOptions = {},
+): PublicClient {
   // Base's id, currency and Multicall3, without the OP-stack formatters (plain receipts read the same).
   const chain = defineChain({
     id: CHAIN_ID,
@@ -21,16 +45,51 @@ export function createChainClient(rpcUrl: string, batchSize: number): PublicClie
     chain,
     // Requests sent in the same tick go out as one JSON-RPC batch (one HTTP round trip): a read's
     // parallel sections (multicalls pinned to one block, log queries) cost one wait, not one each.
-    transport: http(rpcUrl, {
-      timeout: 10_000,
-      retryCount: 1,
-      batch: batchSize > 0 ? { batchSize, wait: 0 } : false,
-      fetchFn: checkedBatchFetch,
-    }),
+    transport: throughBreaker(
+      http(rpcUrl, {
+        timeout: options.timeoutMs ?? 10_000,
+        retryCount: 1,
+        batch: batchSize > 0 ? { batchSize, wait: 0 } : false,
+        fetchFn: checkedBatchFetch,
+      }),
+      options.breaker,
+    ),
     batch: { multicall: { wait: 0 } },
     // viem's default polling for a 2 s chain is 1 s; receipts on a fast devnet want less.
     pollingInterval: 250,
   })
+}
+
+/**
+ * The transport's requests (each after viem's own retry) through the RPC's breaker. What counts as the RPC
+ * down is a transport fault: no answer in time, a reset, a 5xx without a JSON-RPC error, a body that is
+ * not JSON-RPC. A JSON-RPC error (a revert, an unknown block) is the node answering: it keeps the circuit
+ * closed, or a caller could pause the chain for everyone by asking for something that reverts.
+ */
+function throughBreaker(transport: Transport, breaker: CircuitBreaker | undefined): Transport {
+  if (breaker === undefined) return transport
+  return (params) => {
+    const built = transport(params)
+    const request = ((
+      args: Parameters<typeof built.request>[0],
+      opts?: Parameters<typeof built.request>[1],
+    ) =>
+      breaker
+        .run(() => built.request(args, opts), isTransportFault)
+        .catch((err: unknown) => {
+          // The open circuit's refusal, dressed as the transport fault it stands for: viem's error
+          // decoders read a transport error's fields, and callers map it like any RPC outage; its cause
+          // keeps the cool-down's Retry-After (errors.ts, retryAfterOfCause).
+          if (err instanceof UpstreamError)
+            throw new HttpRequestError({ url: built.value?.url ?? '', details: err.message, cause: err })
+          throw err
+        })) as typeof built.request
+    return { ...built, request }
+  }
+}
+
+function isTransportFault(err: unknown): boolean {
+  return err instanceof HttpRequestError || err instanceof TimeoutError
 }
 
 export class WrongChainError extends Error {

@@ -1,4 +1,5 @@
-import type { Upstreams } from '../config.js'
+import { circuitBreakers } from '../circuitBreaker.js'
+import type { OutboundOptions, Upstreams } from '../config.js'
 import { type CoinbaseExchange, createCoinbaseExchange } from './upstreams/coinbaseExchange.js'
 import { createExplorer, type Explorer } from './upstreams/explorer.js'
 import { createFetchJson } from './upstreams/fetchJson.js'
@@ -24,8 +25,18 @@ export interface MarketData {
   explorer: Explorer
 }
 
-export function createMarketData(upstreams: Upstreams): MarketData {
-  const fetchJson = createFetchJson()
+export function createMarketData(upstreams: Upstreams, outbound?: OutboundOptions): MarketData {
+  const fetchJson = createFetchJson(
+    outbound === undefined
+      ? {}
+      : {
+          timeoutMs: outbound.upstreamTimeoutMs,
+          breakerOf: circuitBreakers({
+            failures: outbound.breakerFailures,
+            coolDownMs: outbound.breakerCoolDownMs,
+          }),
+        },
+  )
   return {
     coinbase: createCoinbaseExchange(
       upstreams.coinbaseExchange,

@@ -1,4 +1,4 @@
-import { AppError, type ErrorStatus, TRANSIENT_RETRY_AFTER_SEC } from '../errors.js'
+import { AppError, type ErrorStatus, retryAfterOfCause } from '../errors.js'
 import { GAS_LIMIT_REASON } from './facilitatorReasons.js'
 
 /** Stable codes for every way a payment can be refused. Each answers 402 with a fresh challenge. */
@@ -104,7 +104,7 @@ export class PaymentError extends AppError {
 /** The facilitator could not be reached or failed unexpectedly: a fault on our side, and free. */
 export class FacilitatorUnavailableError extends AppError {
   override readonly name = 'FacilitatorUnavailableError'
-  readonly retryAfterSec = TRANSIENT_RETRY_AFTER_SEC
+  readonly retryAfterSec: number
   constructor(options?: { cause?: unknown }) {
     super(
       PAYMENT_FAULTS.payment_facilitator_unavailable.status,
@@ -114,6 +114,7 @@ export class FacilitatorUnavailableError extends AppError {
       undefined,
       options,
     )
+    this.retryAfterSec = retryAfterOfCause(options?.cause)
   }
 }
 

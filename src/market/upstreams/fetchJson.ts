@@ -1,3 +1,4 @@
+import type { CircuitBreaker } from '../../circuitBreaker.js'
 import { AppError, UpstreamError } from '../../errors.js'
 
 /**
@@ -24,30 +25,64 @@ export class UpstreamNotFound extends AppError {
 /** `headers` are added to the defaults (an API key, a version pin). */
 export type FetchJson = (upstream: string, url: string, headers?: Record<string, string>) => Promise<unknown>
 
-/** GET a JSON document with a timeout; 404 → UpstreamNotFound, any other failure → UpstreamError. */
-export function createFetchJson(timeoutMs = 8000): FetchJson {
-  return async (upstream, url, headers) => {
+/**
+ * The upstream answered, but refused our request (a 4xx other than 404 and 429): a 502 like any failure,
+ * yet the upstream is alive, and a caller able to provoke it must not be able to pause it for everyone.
+ */
+class UpstreamRefusal extends UpstreamError {}
+
+/** What pauses an upstream: no answer, a 5xx or a 429, an unreadable body. Never its 404 or its refusals. */
+const isOutage = (err: unknown) => !(err instanceof UpstreamNotFound || err instanceof UpstreamRefusal)
+
+export interface FetchJsonOptions {
+  /** The most one request may take, to the end of its body (default 8 s). */
+  timeoutMs?: number
+  /** The breaker of each upstream name (src/circuitBreaker.ts); none: every call goes out. */
+  breakerOf?: (upstream: string) => CircuitBreaker
+}
+
+/**
+ * GET a JSON document with a timeout covering the whole answer; 404 → UpstreamNotFound, any other failure
+ * → UpstreamError (502, Retry-After). Through the upstream's circuit breaker: once it has failed
+ * `BREAKER_FAILURES` times in a row, calls fail fast without leaving until its cool-down ends.
+ */
+export function createFetchJson(options: FetchJsonOptions = {}): FetchJson {
+  const timeoutMs = options.timeoutMs ?? 8000
+  const once: FetchJson = async (upstream, url, headers) => {
+    // One deadline for the headers and the body: a server that answers its headers and then stalls is
+    // as dead as one that never answers.
+    const signal = AbortSignal.timeout(timeoutMs)
     let res: Response
     try {
       res = await fetch(url, {
         headers: { accept: 'application/json', 'user-agent': 'agentdesk/1.0', ...headers },
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
       })
     } catch (err) {
-      throw new UpstreamError(upstream, 'no answer', { cause: err })
+      throw new UpstreamError(upstream, signal.aborted ? `no answer within ${timeoutMs} ms` : 'no answer', {
+        cause: err,
+      })
     }
     if (res.status === 404) {
       await res.body?.cancel()
       throw new UpstreamNotFound(upstream, url)
     }
     if (!res.ok) {
-      await res.body?.cancel()
-      throw new UpstreamError(upstream, `HTTP ${res.status}`)
+      await res.body?.cancel().catch(() => {})
+      const refused = res.status >= 400 && res.status < 500 && res.status !== 429
+      throw new (refused ? UpstreamRefusal : UpstreamError)(upstream, `HTTP ${res.status}`)
     }
     try {
       return await res.json()
     } catch (err) {
-      throw new UpstreamError(upstream, 'unreadable body', { cause: err })
+      throw new UpstreamError(
+        upstream,
+        signal.aborted ? `answer not finished within ${timeoutMs} ms` : 'unreadable body',
+        { cause: err },
+      )
     }
   }
+  const { breakerOf } = options
+  if (breakerOf === undefined) return once
+  return (upstream, url, headers) => breakerOf(upstream).run(() => once(upstream, url, headers), isOutage)
 }
