@@ -186,6 +186,11 @@ export interface DevnetOptions {
   blockTimeSeconds: number
   /** Seed of the market simulator's price paths. */
   seed: number
+  /**
+   * `embedded`: `npm start` runs the world in its own process; `external`: the world runs in another process
+   * (scripts/devnetWorld.ts) on the same ports, so each process's memory and CPU are its own (the soak).
+   */
+  world: 'embedded' | 'external'
 }
 
 export class ConfigError extends Error {
@@ -231,6 +236,7 @@ const envSchema = z.object({
   DEVNET_UPSTREAM_PORT: port.max(65535 - UPSTREAM_PORT_COUNT + 1).default(8550),
   DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(0),
   DEVNET_SEED: z.coerce.number().int().min(0).default(8453),
+  DEVNET_WORLD: z.enum(['embedded', 'external']).default('embedded'),
   UTIL_CREDIT_RECIPIENT: address.optional(),
   UTIL_USDC_POOL: address.optional(),
   PROP_DESK_PRIVATE_KEY: z
@@ -376,7 +382,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zeroExApiKey: e.ZEROX_API_KEY,
       morphoApi: trim(e.MORPHO_API_URL ?? defaults.morphoApi),
     },
-    devnet: { rpcPort: e.DEVNET_RPC_PORT, blockTimeSeconds: e.DEVNET_BLOCK_TIME, seed: e.DEVNET_SEED },
+    devnet: {
+      rpcPort: e.DEVNET_RPC_PORT,
+      blockTimeSeconds: e.DEVNET_BLOCK_TIME,
+      seed: e.DEVNET_SEED,
+      world: e.DEVNET_WORLD,
+    },
     payments: {
       creditRecipient: (e.UTIL_CREDIT_RECIPIENT ?? payTo) as `0x${string}`,
       creditPool: (e.UTIL_USDC_POOL ??

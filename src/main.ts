@@ -30,10 +30,12 @@ async function main(): Promise<void> {
   readiness.register('http')
   readiness.register('chain')
   const started = performance.now()
-  // The world (anvil, simulators) and the store (PGlite opening, migrations) start side by side: neither
+  // The world (anvil, simulators; unless DEVNET_WORLD=external runs it in a process of its own) and the store (PGlite opening, migrations) start side by side: neither
   // needs the other until the first request.
   const [worldStart, servicesStart] = await Promise.allSettled([
-    config.profile === 'devnet' ? startDevnetWorld({ config, logger, clock: Date.now }) : undefined,
+    config.profile === 'devnet' && config.devnet.world === 'embedded'
+      ? startDevnetWorld({ config, logger, clock: Date.now })
+      : undefined,
     createServices(config, logger, readiness),
   ])
   const world: DevnetWorld | undefined = worldStart.status === 'fulfilled' ? worldStart.value : undefined
