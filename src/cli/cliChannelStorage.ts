@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type {
   BatchSettlementClientContext as ChannelContext,
@@ -20,6 +20,11 @@ export class CliChannelStorage implements ClientChannelStorage {
 
   private static load(file: string): Record<string, ChannelContext> {
     try {
+      // The file decides how much of a deposit the next voucher signs away: another user able to write
+      // it could make the CLI sign a voucher for the whole deposit. Only a private file is trusted.
+      const { uid, mode } = statSync(file)
+      if (uid !== process.getuid?.() || (mode & 0o077) !== 0)
+        throw new Error('it must belong to you and be readable and writable by you only (chmod 600)')
       return JSON.parse(readFileSync(file, 'utf8')) as Record<string, ChannelContext>
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}

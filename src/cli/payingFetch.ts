@@ -11,7 +11,7 @@ import { CliError } from './cliWallet.js'
 export interface SpendPolicy {
   /** Pay without asking (scripts). */
   yes: boolean
-  /** The most this session may spend, in USD; undefined: no cap. */
+  /** The most this session may spend, in USD; undefined: no session cap (each call is still at most $1). */
   maxUsd: number | undefined
 }
 
@@ -28,6 +28,11 @@ export interface PayingOptions extends SpendPolicy {
 }
 
 const BATCH = 'batch-settlement'
+/**
+ * The official client's default per-payment cap (`DEFAULT_MAX_AMOUNT_PER_PAYMENT`, $1), which the CLI
+ * keeps: even with `--yes` and no `--max-usd`, no single call pays more than $1.
+ */
+const PER_PAYMENT_CAP_ATOMIC = 1_000_000n
 
 /**
  * `fetch` that pays x402 challenges with the official clients (`exact`, and `batch-settlement` through a
@@ -39,6 +44,11 @@ export function payingFetch(account: PrivateKeyAccount, options: PayingOptions) 
   const { channels, deposit } = options
   const batch = new BatchSettlementEvmScheme(toClientEvmSigner(account, options.chain), {
     storage: channels,
+    // The official client caps a deposit at this multiple of its $1 per-payment cap and would lower the
+    // amount the user typed in silence: the multiple is raised so the deposit is exactly what was asked.
+    depositPolicy: {
+      depositMultiplier: Math.max(5, Math.ceil(Number(deposit ?? 0n) / Number(PER_PAYMENT_CAP_ATOMIC))),
+    },
     depositStrategy: (ctx) => {
       if (deposit === undefined) return false
       if (deposit < BigInt(ctx.minimumDepositAmount))

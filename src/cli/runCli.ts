@@ -15,7 +15,9 @@ import {
 } from 'viem'
 import { base } from 'viem/chains'
 import { BASE_ADDRESSES, DEVNET_UTIL_TOKEN } from '../chain/addresses.js'
+import { BASE_LENDING_CATALOG, DEVNET_LENDING_CATALOG } from '../chain/lendingCatalog.js'
 import { pollReceipt } from '../chain/pollReceipt.js'
+import { TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
 import { CliChannelStorage } from './cliChannelStorage.js'
 import { CliError, cliAccount } from './cliWallet.js'
 import { payingFetch } from './payingFetch.js'
@@ -37,8 +39,20 @@ interface Envelope {
   simulation: { steps: { gasLimit: string }[]; balanceChanges: { token: string; delta: string }[] }
 }
 
-/** Contract names by address, from the address book, for people reading a build's steps. */
-const NAMES = new Map(Object.entries(BASE_ADDRESSES).map(([name, address]) => [address.toLowerCase(), name]))
+/**
+ * Contract names by address, for people reading a build's steps: the address book, the tokenized stocks,
+ * the lending catalogs' vaults (Base's and the devnet's) and UTIL. A step to anything else is flagged.
+ */
+const NAMES = new Map<string, string>(
+  [
+    ...Object.entries(BASE_ADDRESSES),
+    ...Object.entries(TOKENIZED_STOCKS).map(([ticker, s]) => [ticker, s.token] as const),
+    ...[...BASE_LENDING_CATALOG.vaults, ...DEVNET_LENDING_CATALOG.vaults].map(
+      (v) => [`vault ${v.address}`, v.address] as const,
+    ),
+    ['UTIL', DEVNET_UTIL_TOKEN],
+  ].map(([name, address]) => [address.toLowerCase(), name]),
+)
 const nameOf = (address: string) => NAMES.get(address.toLowerCase()) ?? address
 
 const usd = (value: string) => {
@@ -55,6 +69,13 @@ function usdcAtomic(amount: string): bigint {
   if (!/^\d+(\.\d{1,6})?$/.test(amount) || Number(amount) <= 0)
     throw new CliError(`"${amount}" is not a positive USDC amount (at most 6 decimals).`)
   return parseUnits(amount, 6)
+}
+
+/** Where a receipt's money went: the settlement transaction, or the UTIL credit or channel voucher that paid. */
+function receiptLabel(receipt: { transaction: string; extra?: Record<string, unknown> } | undefined): string {
+  if (receipt === undefined) return 'no receipt'
+  if (receipt.transaction !== '') return receipt.transaction
+  return receipt.extra?.utilCredit === undefined ? 'batch-settlement voucher' : 'UTIL credit'
 }
 
 /** One channel as people read it: what is left of the deposit. */
@@ -122,8 +143,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
   }
   const paying = async (deposit?: bigint) =>
     payingFetch(await account(), {
-      // A deposit was confirmed by `deposit` itself.
-      yes: opts().yes === true || deposit !== undefined,
+      yes: opts().yes === true,
       maxUsd: opts().maxUsd,
       channels: await channels(),
       chain: createPublicClient({ chain: base, transport: http(opts().rpc) }),
@@ -187,7 +207,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
       const { body, receipt, spent } = await getJson(`${path}${queryOf(params)}`)
       if (out().json) return out().print(JSON.stringify({ result: body, receipt }))
       out().print(JSON.stringify(body, null, 2))
-      out().print(`paid $${spent} (${receipt?.transaction || 'credit'})`)
+      out().print(`paid $${spent} (${receiptLabel(receipt)})`)
     })
 
   program
@@ -223,9 +243,18 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
         for (const change of envelope.simulation.balanceChanges)
           out().print(`balance change ${nameOf(change.token)}: ${change.delta}`)
       }
+      // Steps come from the service: one whose target is not a contract the CLI knows is never sent
+      // unasked, and with --yes not at all.
+      const unknown = envelope.steps.filter((step) => !NAMES.has(step.to.toLowerCase()))
+      if (unknown.length > 0 && opts().yes === true)
+        throw new CliError(
+          `not broadcast: ${unknown.map((s) => s.to).join(', ')} is not in the address book; run without --yes to review.`,
+        )
       const chain = createPublicClient({ chain: base, transport: http(opts().rpc) })
       const wallet = createWalletClient({ account: signer, chain: base, transport: http(opts().rpc) })
       for (const [i, step] of envelope.steps.entries()) {
+        if (!NAMES.has(step.to.toLowerCase()))
+          out().print(`warning: step ${i + 1} targets ${step.to}, which is not in the address book`)
         if (opts().yes !== true) {
           const ok = await prompts.confirm({
             message: `Broadcast step ${i + 1} of ${envelope.steps.length}: ${step.description}?`,
@@ -264,11 +293,21 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
       const signer = await account()
       const { body: statement } = await getJson(`/v1/util-credit/${signer.address}`, undefined, false)
       const terms = statement.terms as { recipient: `0x${string}`; token: `0x${string}` | null }
-      const token = terms.token ?? DEVNET_UTIL_TOKEN
+      const token = getAddress(terms.token ?? DEVNET_UTIL_TOKEN)
       const chain = createPublicClient({ chain: base, transport: http(opts().rpc) })
+      // The token and recipient come from the service: the token must be UTIL, and a person confirms both.
+      const symbol = await chain.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' })
+      if (symbol !== 'UTIL')
+        throw new CliError(`the service names ${token} (${symbol}) as the credit token, not UTIL.`)
+      if (opts().yes !== true) {
+        const ok = await prompts.confirm({
+          message: `Send ${amount} UTIL (${token}) from ${signer.address} to ${terms.recipient} for credit?`,
+        })
+        if (prompts.isCancel(ok) || ok !== true) throw new CliError('top-up declined: nothing was sent.')
+      }
       const wallet = createWalletClient({ account: signer, chain: base, transport: http(opts().rpc) })
       const hash = await wallet.writeContract({
-        address: getAddress(token),
+        address: token,
         abi: erc20Abi,
         functionName: 'transfer',
         args: [terms.recipient, parseUnits(amount, 18)],
@@ -293,11 +332,29 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
         })
         if (prompts.isCancel(ok) || ok !== true) throw new CliError('deposit declined: nothing was signed.')
       }
+      const store = await channels()
+      const before = new Map([...store.all()].map(([id, c]) => [id, BigInt(c.balance ?? '0')]))
       const { receipt, spent } = await getJson(options.path, undefined, true, await paying(atomic))
-      const state = [...(await channels()).all()]
-      if (out().json) return out().print(JSON.stringify({ receipt, channels: state }))
-      out().print(`deposited $${amount} (${receipt?.transaction || 'pending'}), paid $${spent} for the call`)
-      for (const [id, channel] of state) out().print(channelLine(id, channel))
+      const state = [...store.all()]
+      // What the channel gained, from the state the receipt left: not what was asked, in case they differ.
+      const deposited = state.reduce(
+        (sum, [id, c]) => sum + BigInt(c.balance ?? '0') - (before.get(id) ?? 0n),
+        0n,
+      )
+      if (out().json)
+        out().print(JSON.stringify({ deposited: deposited.toString(), receipt, channels: state }))
+      else {
+        out().print(
+          `deposited $${formatUnits(deposited, 6)} (${receipt?.transaction || 'pending'}), paid $${spent} for the call`,
+        )
+        for (const [id, channel] of state) out().print(channelLine(id, channel))
+      }
+      if (deposited !== atomic)
+        throw new CliError(
+          deposited === 0n
+            ? 'nothing was deposited: the channel already covered the call. Refund it first to deposit anew.'
+            : `the channel took $${formatUnits(deposited, 6)}, not the $${amount} asked.`,
+        )
     })
 
   program

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { erc20Abi } from 'viem'
@@ -137,6 +137,9 @@ describe('agentdesk CLI', () => {
     await deposit.waitFor('Deposit $0.05 USDC')
     expect(await sw.usdcBalance(w.account.address)).toBe(1_000_000n)
     deposit.press('Enter')
+    // The call the deposit rides on is confirmed at its own price.
+    await deposit.waitFor('Pay $0.001 from the batch-settlement channel')
+    deposit.press('Enter')
     const deposited = await deposit.waitFor('EXIT=')
     expect(deposited).toContain('EXIT=0')
     expect(deposited).toMatch(/deposit \$0\.05, charged \$0\.001, left \$0\.049/)
@@ -152,6 +155,17 @@ describe('agentdesk CLI', () => {
     expect(called).toContain('EXIT=0')
     expect(await sw.usdcBalance(w.account.address)).toBe(950_000n)
     call.close()
+
+    // A channel file others could write is not trusted: it decides what the next voucher signs away.
+    const file = join(env.AGENTDESK_HOME, `channels-${w.account.address}.json`)
+    chmodSync(file, 0o666)
+    const loose = terminal(env, ['--yes', 'call', '/v1/prices', 'symbols=ETH'])
+    const refused = await loose.waitFor('EXIT=')
+    expect(refused).toContain('chmod 600')
+    expect(refused).toContain('EXIT=1')
+    expect(await sw.usdcBalance(w.account.address)).toBe(950_000n)
+    loose.close()
+    chmodSync(file, 0o600)
 
     const refund = terminal(env, ['--yes', 'refund'])
     const refunded = await refund.waitFor('EXIT=')
