@@ -1,0 +1,219 @@
+import { decodePaymentResponseHeader } from '@x402/core/http'
+import type { PaymentPayload } from '@x402/core/types'
+import pg from 'pg'
+import { createTestClient, type Hex, http, parseAbi, parseEventLogs } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, describe, expect, test, vi } from 'vitest'
+import { USDC } from '../../src/chain/network.js'
+import { loadConfig } from '../../src/config.js'
+import { type Answer, pay } from '../helpers/attackKit.js'
+import { type ChildService, startChildService } from '../helpers/childService.js'
+import { challengeOf, signChallenge, useWorld } from '../helpers/serviceWorld.js'
+import { testDatabase } from '../helpers/testDatabase.js'
+
+// Issue 28, the crash drill: `kill -9` the service while `exact` settlements are in flight on a devnet
+// mining a block every 2 s, start it again on the same ledger, and check every authorization against
+// the chain: its transfer happened once and the ledger says settled, or it never happened and the
+// ledger does not say so; nobody was served twice, nobody charged for a call they did not get.
+
+const sw = useWorld()
+const PRICES = '/v1/prices?symbols=BTC'
+/** Paid and answered before the kill: their rows must say served. */
+const EARLY = 2
+/** Paid in one wave, killed while their settlements wait for the next block. */
+const WAVE = 8
+const USDC_ABI = parseAbi([
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+])
+
+interface Row {
+  payer: string
+  nonce: string
+  status: string
+  served: boolean
+  tx_hash: string | null
+  amount: string
+}
+
+const children: ChildService[] = []
+afterAll(async () => {
+  for (const c of children) await c.kill9()
+})
+
+async function ledgerRows(url: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query<Row>(
+      'SELECT payer, nonce, status, served, tx_hash, amount::text AS amount FROM payments',
+    )
+    return rows
+  } finally {
+    await client.end()
+  }
+}
+
+describe('crash drill: exact settlements in flight', () => {
+  test('attack: kill -9 while settlements wait for their 2 s block, restart on the same ledger: each authorization settled once (ledger = chain) or never, no call served twice, nobody charged unserved', async () => {
+    const db = await testDatabase()
+    // The reconciler's interval shortened so the restarted service decides rows the mempool lands after
+    // its first round within the test's time (the default is 30 s).
+    const env = { ...sw.env, DATABASE_URL: db.url, RECONCILE_INTERVAL_MS: '1000' }
+    const config = loadConfig(env)
+    const relayer = privateKeyToAccount(config.payments.relayerPrivateKey as Hex).address
+    const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
+    try {
+      const first = await startChildService(env)
+      children.push(first)
+      const url = `${first.url}${PRICES}`
+      const challenge = await challengeOf(url)
+      const price = BigInt(challenge.accepts[0]?.amount as string)
+      const payTo = challenge.accepts[0]?.payTo as `0x${string}`
+      const funded = 10n * price
+      const wallets = []
+      for (let i = 0; i < EARLY + WAVE; i++) wallets.push(await sw.freshWallet(funded))
+      // Each signed by the official client for its own wallet (the nonce is read back from its payload).
+      const payloads: PaymentPayload[] = await Promise.all(wallets.map((w) => signChallenge(w, challenge)))
+      const nonceOf = (i: number) =>
+        ((payloads[i] as PaymentPayload).payload as { authorization: { nonce: Hex } }).authorization.nonce
+      const attempt = (i: number) =>
+        pay(url, payloads[i] as PaymentPayload).then(
+          (answer): Answer | Error => answer,
+          (err: unknown): Answer | Error => (err instanceof Error ? err : new Error(String(err))),
+        )
+      const payToBefore = await sw.usdcBalance(payTo)
+
+      // Base's block time: a block every 2 s, no block per transaction.
+      await testClient.setAutomine(false)
+      await testClient.setIntervalMining({ interval: 2 })
+      // Two calls answered before the kill, each waiting for its block.
+      const early = await Promise.all(Array.from({ length: EARLY }, (_, i) => attempt(i)))
+      expect(early.map((a) => (a instanceof Error ? a.message : a.status))).toEqual(Array(EARLY).fill(200))
+      // The next block is held while the wave is broadcast, so the kill finds every settlement of the
+      // wave in flight however slowly a loaded machine runs the handlers (on a free-running 2 s clock a
+      // block can land between the last broadcast and the kill); it is let go right after the kill.
+      await testClient.setIntervalMining({ interval: 0 })
+      const minedBefore = await sw.chain.getTransactionCount({ address: relayer, blockTag: 'latest' })
+      const calls = Array.from({ length: WAVE }, (_, i) => attempt(EARLY + i))
+      // Kill once every settlement is broadcast and waiting for inclusion (or the wave is over).
+      await vi.waitFor(
+        async () => {
+          const pending = await sw.chain.getTransactionCount({ address: relayer, blockTag: 'pending' })
+          expect(pending - minedBefore).toBeGreaterThanOrEqual(WAVE)
+        },
+        { timeout: 5_000, interval: 10 },
+      )
+      await first.kill9()
+      const inFlightAtKill =
+        (await sw.chain.getTransactionCount({ address: relayer, blockTag: 'pending' })) -
+        (await sw.chain.getTransactionCount({ address: relayer, blockTag: 'latest' }))
+      await testClient.setIntervalMining({ interval: 2 })
+      const wave = await Promise.all(calls)
+      const answers = [...early, ...wave]
+      const answeredInWave = wave.filter((a) => !(a instanceof Error)).length
+      // The drill is only a drill if settlements were cut off: some still unmined and unanswered.
+      expect(inFlightAtKill).toBeGreaterThan(0)
+      expect(WAVE - answeredInWave).toBeGreaterThan(0)
+
+      // The same ledger, a new process; its start reconciles what the killed one left pending.
+      const second = await startChildService(env)
+      children.push(second)
+      await second.reconciled
+      await vi.waitFor(
+        async () => expect((await ledgerRows(db.url)).filter((r) => r.status === 'pending')).toEqual([]),
+        { timeout: 20_000, interval: 200 },
+      )
+
+      const rows = await ledgerRows(db.url)
+      let settledOnChain = 0
+      const endings: Record<string, number> = {}
+      for (const [i, wallet] of wallets.entries()) {
+        const from = wallet.account.address
+        const nonce = nonceOf(i)
+        const used = await sw.chain.readContract({
+          address: USDC,
+          abi: USDC_ABI,
+          functionName: 'authorizationState',
+          args: [from, nonce],
+        })
+        const balance = await sw.usdcBalance(from)
+        const mine = rows.filter(
+          (r) =>
+            r.payer.toLowerCase() === from.toLowerCase() && r.nonce.toLowerCase() === nonce.toLowerCase(),
+        )
+        // One row at most per authorization (the ledger's unique key).
+        expect(mine.length).toBeLessThanOrEqual(1)
+        const row = mine[0]
+        const answer = answers[i] as Answer | Error
+        const gotAnswer = !(answer instanceof Error)
+        if (used) {
+          settledOnChain++
+          // Charged exactly once, and the ledger says so with the transaction that did it.
+          expect(balance).toBe(funded - price)
+          expect(row?.status).toBe('settled')
+          expect(BigInt(row?.amount ?? '0')).toBe(price)
+          const receipt = await sw.chain.getTransactionReceipt({ hash: row?.tx_hash as Hex })
+          expect(receipt.status).toBe('success')
+          const transfers = parseEventLogs({
+            abi: USDC_ABI,
+            logs: receipt.logs,
+            eventName: 'Transfer',
+          }).filter(
+            (l) =>
+              l.address.toLowerCase() === USDC.toLowerCase() &&
+              l.args.from.toLowerCase() === from.toLowerCase() &&
+              l.args.to.toLowerCase() === payTo.toLowerCase(),
+          )
+          expect(transfers.map((t) => t.args.value)).toEqual([price])
+          // A charge for a call whose answer never reached its caller is on the books as unserved
+          // (a refund candidate), never as served.
+          expect(row?.served).toBe(gotAnswer && (answer as Answer).status === 200)
+        } else {
+          // Never charged, and the ledger does not count it.
+          expect(balance).toBe(funded)
+          expect(row?.status).not.toBe('settled')
+          if (gotAnswer) expect((answer as Answer).status).not.toBe(200)
+        }
+        if (gotAnswer && (answer as Answer).status === 200) {
+          const receipt = decodePaymentResponseHeader(
+            (answer as Answer).headers.get('payment-response') ?? '',
+          )
+          expect(receipt.payer?.toLowerCase()).toBe(from.toLowerCase())
+        }
+        const ending = `${gotAnswer ? (answer as Answer).status : 'reset'}:${used ? 'charged' : 'free'}:${row?.status ?? 'no row'}`
+        endings[ending] = (endings[ending] ?? 0) + 1
+      }
+      // The ledger agrees with the chain: what it calls settled is what payTo received.
+      const settledRows = rows.filter((r) => r.status === 'settled')
+      expect(settledRows).toHaveLength(settledOnChain)
+      expect(await sw.usdcBalance(payTo)).toBe(payToBefore + BigInt(settledOnChain) * price)
+
+      // Nobody is served twice: each authorization sent again to the restarted service is refused and
+      // moves nothing (used ones by the ledger's key and the chain; the claim store was lost with the process).
+      for (const [i, wallet] of wallets.entries()) {
+        const before = await sw.usdcBalance(wallet.account.address)
+        const again = await pay(`${second.url}${PRICES}`, payloads[i] as PaymentPayload)
+        const row = rows.find((r) => r.payer.toLowerCase() === wallet.account.address.toLowerCase())
+        if (row !== undefined) expect([again.status, again.code]).toEqual([402, 'payment_replayed'])
+        expect(await sw.usdcBalance(wallet.account.address)).toBe(
+          row === undefined && again.status === 200 ? before - price : before,
+        )
+      }
+      // And the restarted service serves and settles a new payer.
+      const fresh = await sw.freshWallet(funded)
+      const served = await pay(
+        `${second.url}${PRICES}`,
+        await signChallenge(fresh, await challengeOf(`${second.url}${PRICES}`)),
+      )
+      expect(served.status).toBe(200)
+      expect(await sw.usdcBalance(fresh.account.address)).toBe(funded - price)
+      console.info('crash drill (exact):', { inFlightAtKill, answeredInWave, endings })
+    } finally {
+      await testClient.setIntervalMining({ interval: 0 })
+      await testClient.setAutomine(true)
+      for (const c of children) await c.kill9()
+      await db.drop()
+    }
+  }, 90_000)
+})
