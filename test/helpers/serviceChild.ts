@@ -14,7 +14,8 @@ import { createServices } from '../../src/services.js'
  * carries on. Started as serviceWorld's `instance()` starts one (config from the environment, the fast
  * path in front of the app, a port the system picks), and as src/main.ts does at start it reconciles the
  * settlements a previous run left pending. It reports on stdout, one JSON line each: `listening` with the
- * port, then `reconciled` with the rows still pending after its first round.
+ * port, then `reconciled` with the rows still pending after its first round. `SERVICE_CLOCK_OFFSET_MS`
+ * starts it that much later in the service's time (a restart minutes after the crash, without waiting them).
  */
 async function main(): Promise<void> {
   let service: HttpService | undefined
@@ -28,7 +29,13 @@ async function main(): Promise<void> {
   await new Promise((r) => server.once('listening', r))
   const { port } = server.address() as AddressInfo
   const config = loadConfig({ ...process.env, PORT: String(port) })
-  const services = await createServices(config, createLogger(config.logLevel), createReadiness())
+  const offsetMs = Number(process.env.SERVICE_CLOCK_OFFSET_MS ?? 0)
+  const services = await createServices(
+    config,
+    createLogger(config.logLevel),
+    createReadiness(),
+    () => Date.now() + offsetMs,
+  )
   service = createHttpService({ deps: services.deps })
   report({ msg: 'listening', port })
   const stillPending = await services.reconcile()

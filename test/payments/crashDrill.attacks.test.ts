@@ -6,8 +6,11 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test, vi } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { loadConfig } from '../../src/config.js'
+import { HELD_STALE_SECONDS } from '../../src/credit/reconcileCredit.js'
 import { type Answer, pay } from '../helpers/attackKit.js'
 import { type ChildService, startChildService } from '../helpers/childService.js'
+import { authorizationUsed, creditOf, paidFetch, transferUtil, utilWallet } from '../helpers/creditKit.js'
+import { holdingProxy } from '../helpers/holdingProxy.js'
 import { challengeOf, signChallenge, useWorld } from '../helpers/serviceWorld.js'
 import { testDatabase } from '../helpers/testDatabase.js'
 
@@ -213,6 +216,105 @@ describe('crash drill: exact settlements in flight', () => {
       await testClient.setIntervalMining({ interval: 0 })
       await testClient.setAutomine(true)
       for (const c of children) await c.kill9()
+      await db.drop()
+    }
+  }, 90_000)
+})
+
+interface DebitRow {
+  wallet: string
+  nonce: string
+  status: string
+  amount: string
+}
+
+async function debitRows(url: string, wallet: string): Promise<DebitRow[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query<DebitRow>(
+      'SELECT wallet, nonce, status, amount::text AS amount FROM credit_debits WHERE wallet = $1 ORDER BY id',
+      [wallet.toLowerCase()],
+    )
+    return rows
+  } finally {
+    await client.end()
+  }
+}
+
+describe('crash drill: a credit debit in flight', () => {
+  test('attack: kill -9 while a credit-paid call is in its handler (its debit held), restart on the same ledger: the debit is released, the credit is whole again, no USDC moved, the authorization never submitted', async () => {
+    const db = await testDatabase()
+    // The prices route waits on the exchange: held there, the credit-paid call stays in its handler.
+    const coinbase = await holdingProxy(loadConfig(sw.env).upstreams.coinbaseExchange)
+    const env = { ...sw.env, DATABASE_URL: db.url, COINBASE_URL: coinbase.url }
+    try {
+      const first = await startChildService(env)
+      children.push(first)
+      const util = 10n ** 24n // a million UTIL: about $100 of credit on the devnet
+      const w = await utilWallet(sw, 1_000_000n, util)
+      const topUpHash = await transferUtil(
+        sw.chain,
+        w.privateKey,
+        loadConfig(env).payments.creditRecipient,
+        util,
+      )
+      const sent: PaymentPayload[] = []
+      w.client.onAfterPaymentCreation(async ({ paymentPayload }) => {
+        sent.push(paymentPayload)
+      })
+      // The top-up and a first call on credit, answered.
+      const topUp = await paidFetch(w, { 'X-UTIL-TOPUP': topUpHash })(`${first.url}/v1/prices?symbols=BTC`)
+      expect(topUp.status).toBe(200)
+      const before = BigInt((await creditOf(first.url, w.account.address)).balanceAtomic)
+      expect(before).toBeGreaterThan(0n)
+      const usdcBefore = await sw.usdcBalance(w.account.address)
+
+      const hold = coinbase.hold((path) => path.includes('ETH-USD'))
+      const inFlight = paidFetch(w)(`${first.url}/v1/prices?symbols=ETH`).then(
+        (r) => r.status,
+        (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+      )
+      await hold.arrived
+      const nonce = ((sent.at(-1) as PaymentPayload).payload as { authorization: { nonce: Hex } })
+        .authorization.nonce
+      // The debit is taken while the handler runs.
+      const held = (await debitRows(db.url, w.account.address)).at(-1)
+      expect(held).toMatchObject({ nonce: nonce.toLowerCase(), status: 'held' })
+      const debit = BigInt(held?.amount ?? '0')
+      expect(BigInt((await creditOf(first.url, w.account.address)).balanceAtomic)).toBe(before - debit)
+
+      await first.kill9()
+      hold.release()
+      // The caller never got its answer.
+      expect(await inFlight).toBeInstanceOf(Error)
+
+      // Restarted on the same ledger, as it is once a held debit has outlived any handler (five minutes
+      // later in its own time): its first reconcile round gives the debit back.
+      const second = await startChildService({
+        ...env,
+        SERVICE_CLOCK_OFFSET_MS: String((HELD_STALE_SECONDS + 1) * 1000),
+      })
+      children.push(second)
+      await second.reconciled
+      await vi.waitFor(
+        async () =>
+          expect((await debitRows(db.url, w.account.address)).map((r) => r.status)).toEqual([
+            'spent',
+            'released',
+          ]),
+        { timeout: 10_000, interval: 100 },
+      )
+      expect(BigInt((await creditOf(second.url, w.account.address)).balanceAtomic)).toBe(before)
+      // Nothing moved onchain: the authorization was never submitted and no USDC left the wallet.
+      expect(await authorizationUsed(sw.chain, w.account.address, nonce)).toBe(false)
+      expect(await sw.usdcBalance(w.account.address)).toBe(usdcBefore)
+      expect(
+        (await ledgerRows(db.url)).filter((r) => r.payer.toLowerCase() === w.account.address.toLowerCase()),
+      ).toEqual([])
+    } finally {
+      for (const c of children) await c.kill9()
+      await coinbase.close()
       await db.drop()
     }
   }, 90_000)
