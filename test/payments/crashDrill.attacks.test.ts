@@ -9,7 +9,15 @@ import { loadConfig } from '../../src/config.js'
 import { HELD_STALE_SECONDS } from '../../src/credit/reconcileCredit.js'
 import { type Answer, pay } from '../helpers/attackKit.js'
 import { type ChildService, startChildService } from '../helpers/childService.js'
-import { authorizationUsed, creditOf, paidFetch, transferUtil, utilWallet } from '../helpers/creditKit.js'
+import {
+  authorizationUsed,
+  creditOf,
+  paidFetch,
+  transferUtil,
+  utilUsdAt,
+  utilWallet,
+} from '../helpers/creditKit.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { holdingProxy } from '../helpers/holdingProxy.js'
 import { challengeOf, signChallenge, useWorld } from '../helpers/serviceWorld.js'
 import { testDatabase } from '../helpers/testDatabase.js'
@@ -315,6 +323,82 @@ describe('crash drill: a credit debit in flight', () => {
     } finally {
       for (const c of children) await c.kill9()
       await coinbase.close()
+      await db.drop()
+    }
+  }, 90_000)
+})
+
+describe('crash drill: top-ups in flight', () => {
+  test('attack: kill -9 while top-ups are read and credited, restart on the same ledger: each top-up is credited exactly once (at its block’s price), resent it is credited if it was not or refused topup_used if it was, no USDC moved, one debit at most per call, spent for every answered one', async () => {
+    const db = await testDatabase()
+    const env = { ...sw.env, DATABASE_URL: db.url }
+    const util = 10n ** 24n
+    try {
+      const first = await startChildService(env)
+      children.push(first)
+      const recipient = loadConfig(env).payments.creditRecipient
+      const payers = []
+      for (let i = 0; i < 6; i++) {
+        const w = await utilWallet(sw, 1_000_000n, util)
+        const hash = await transferUtil(sw.chain, w.privateKey, recipient, util)
+        const { blockNumber } = await sw.chain.getTransactionReceipt({ hash })
+        payers.push({ w, hash, worth: await utilUsdAt(sw.chain, util, blockNumber) })
+      }
+      const calls = payers.map(({ w, hash }) =>
+        paidFetch(w, { 'X-UTIL-TOPUP': hash })(`${first.url}/v1/prices?symbols=BTC`).then(
+          (r) => r.status,
+          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+        ),
+      )
+      // Killed as the first is answered: the others are somewhere between the gate and their answer.
+      await Promise.race(calls)
+      await first.kill9()
+      const answers = await Promise.all(calls)
+
+      const second = await startChildService(env)
+      children.push(second)
+      await second.reconciled
+      const endings: Record<string, number> = {}
+      for (const [i, { w, hash, worth }] of payers.entries()) {
+        const wallet = w.account.address
+        const answer = answers[i] as number | Error
+        const recorded = (await creditOf(second.url, wallet)).topUps.length
+        expect(recorded).toBeLessThanOrEqual(1)
+        // What the killed process booked: one debit at most; spent for every answered call. A call cut off
+        // is spent only if the kill came between its spend and its answer's bytes (the spend is the last
+        // write before the answer leaves: no process can know whether those bytes arrived); otherwise held,
+        // and given back by the reconciler (the credit drill above).
+        const debits = await debitRows(db.url, wallet)
+        expect(debits.length).toBeLessThanOrEqual(1)
+        const spent = debits.filter((d) => d.status === 'spent').length
+        if (answer === 200) expect(spent).toBe(1)
+        else expect(debits.every((d) => d.status === 'spent' || d.status === 'held')).toBe(true)
+        if (answer === 200) expect(recorded).toBe(1)
+        // Sent again: credited now if the crash lost it, refused if it was booked; never twice.
+        const again = await paidFetch(w, { 'X-UTIL-TOPUP': hash })(`${second.url}/v1/prices?symbols=ETH`)
+        if (recorded === 1) {
+          expect(again.status).toBe(409)
+          expect(errorOf(await again.json())?.code).toBe('topup_used')
+        } else {
+          expect(again.status).toBe(200)
+        }
+        const statement = await creditOf(second.url, wallet)
+        expect(statement.topUps.map((t) => [t.txHash.toLowerCase(), t.utilAmount])).toEqual([
+          [hash.toLowerCase(), util.toString()],
+        ])
+        // Valued at the transfer's block, within one atomic unit.
+        expect(Math.abs((statement.topUps[0]?.creditedUsd as number) - worth)).toBeLessThanOrEqual(1e-6)
+        // Credit calls never move USDC, and no authorization was submitted.
+        expect(await sw.usdcBalance(wallet)).toBe(1_000_000n)
+        for (const d of await debitRows(db.url, wallet)) {
+          expect(await authorizationUsed(sw.chain, wallet, d.nonce as Hex)).toBe(false)
+        }
+        const ending = `${answer instanceof Error ? 'reset' : answer}:${recorded === 1 ? 'booked' : 'lost'}:${debits.map((d) => d.status).join('+') || 'no debit'}`
+        endings[ending] = (endings[ending] ?? 0) + 1
+      }
+      console.info('crash drill (top-up):', endings)
+    } finally {
+      for (const c of children) await c.kill9()
       await db.drop()
     }
   }, 90_000)
