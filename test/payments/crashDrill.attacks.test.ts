@@ -1,10 +1,13 @@
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload } from '@x402/core/types'
+import { toClientEvmSigner } from '@x402/evm'
+import { BatchSettlementEvmScheme, InMemoryClientChannelStorage } from '@x402/evm/batch-settlement/client'
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import pg from 'pg'
 import { createTestClient, type Hex, http, parseAbi, parseEventLogs } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test, vi } from 'vitest'
-import { USDC } from '../../src/chain/network.js'
+import { NETWORK, USDC } from '../../src/chain/network.js'
 import { loadConfig } from '../../src/config.js'
 import { HELD_STALE_SECONDS } from '../../src/credit/reconcileCredit.js'
 import { type Answer, pay } from '../helpers/attackKit.js'
@@ -398,6 +401,83 @@ describe('crash drill: top-ups in flight', () => {
       }
       console.info('crash drill (top-up):', endings)
     } finally {
+      for (const c of children) await c.kill9()
+      await db.drop()
+    }
+  }, 90_000)
+})
+
+describe('crash drill: a batch-settlement claim in flight', () => {
+  test('attack: kill -9 while the claim of three voucher-paid calls waits for its block, restart on the same ledger: the vouchers are claimed and swept once, payTo gets exactly the three calls, the books keep three rows', async () => {
+    const db = await testDatabase()
+    // Claims run on their own every second, as a deployment's interval would (shortened for the test).
+    const env = { ...sw.env, DATABASE_URL: db.url, BATCH_CLAIM_INTERVAL_SECONDS: '1' }
+    const relayer = privateKeyToAccount(loadConfig(env).payments.relayerPrivateKey as Hex).address
+    const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
+    try {
+      const first = await startChildService(env)
+      children.push(first)
+      const challenge = await challengeOf(`${first.url}${PRICES}`)
+      const price = BigInt(challenge.accepts[0]?.amount as string)
+      const payTo = challenge.accepts[0]?.payTo as `0x${string}`
+      const deposit = 10n * price
+      const wallet = await sw.freshWallet(deposit)
+      // The official client on the batch-settlement scheme: one deposit, a voucher per call.
+      const scheme = new BatchSettlementEvmScheme(
+        toClientEvmSigner(privateKeyToAccount(wallet.privateKey), sw.chain),
+        { storage: new InMemoryClientChannelStorage(), depositStrategy: () => deposit },
+      )
+      const pay = wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, scheme))
+      const payToBefore = await sw.usdcBalance(payTo)
+      // Blocks held from here: the deposit's and the claim's transactions wait in the pool.
+      await testClient.setAutomine(false)
+      await testClient.setIntervalMining({ interval: 0 })
+      const minedBefore = await sw.chain.getTransactionCount({ address: relayer, blockTag: 'latest' })
+      const depositCall = pay(`${first.url}${PRICES}`)
+      await vi.waitFor(
+        async () =>
+          expect(
+            await sw.chain.getTransactionCount({ address: relayer, blockTag: 'pending' }),
+          ).toBeGreaterThan(minedBefore),
+        { timeout: 10_000, interval: 20 },
+      )
+      await testClient.mine({ blocks: 1 })
+      expect((await depositCall).status).toBe(200)
+      for (let i = 0; i < 2; i++) expect((await pay(`${first.url}${PRICES}`)).status).toBe(200)
+      // The claim goes out on the next tick of the interval and waits for a block: kill then.
+      const afterCalls = await sw.chain.getTransactionCount({ address: relayer, blockTag: 'latest' })
+      await vi.waitFor(
+        async () =>
+          expect(
+            await sw.chain.getTransactionCount({ address: relayer, blockTag: 'pending' }),
+          ).toBeGreaterThan(afterCalls),
+        { timeout: 10_000, interval: 20 },
+      )
+      await first.kill9()
+      const inFlightAtKill =
+        (await sw.chain.getTransactionCount({ address: relayer, blockTag: 'pending' })) - afterCalls
+      expect(inFlightAtKill).toBeGreaterThan(0)
+      await testClient.setIntervalMining({ interval: 2 })
+
+      // The restart claims what is left and sweeps: payTo gets the three calls, once.
+      const second = await startChildService(env)
+      children.push(second)
+      await vi.waitFor(async () => expect(await sw.usdcBalance(payTo)).toBe(payToBefore + 3n * price), {
+        timeout: 30_000,
+        interval: 200,
+      })
+      // And no more after further claim rounds and blocks.
+      await new Promise((r) => setTimeout(r, 4_000))
+      expect(await sw.usdcBalance(payTo)).toBe(payToBefore + 3n * price)
+      expect(await sw.usdcBalance(wallet.account.address)).toBe(0n)
+      const rows = (await ledgerRows(db.url)).filter(
+        (r) => r.payer.toLowerCase() === wallet.account.address.toLowerCase(),
+      )
+      expect(rows.map((r) => [r.status, BigInt(r.amount)])).toEqual(Array(3).fill(['settled', price]))
+      console.info('crash drill (batch claim):', { inFlightAtKill })
+    } finally {
+      await testClient.setIntervalMining({ interval: 0 })
+      await testClient.setAutomine(true)
       for (const c of children) await c.kill9()
       await db.drop()
     }
