@@ -51,7 +51,9 @@ export async function recordSettlement(
     case 'paid':
       // Off the response path: the pending row written before the broadcast, and the reconciler,
       // already guarantee the outcome reaches the books even if this write is lost.
-      recordLater(ledger.settle(id, disposition.transaction))
+      // `served`: the answer leaves now. Written as it leaves, not when the row is opened, so a
+      // process killed in the settlement's wait leaves an unserved row (a refund if the transfer lands).
+      recordLater(ledger.settle(id, disposition.transaction, true))
       return answer.serve({
         success: true,
         transaction: disposition.transaction,
@@ -61,7 +63,7 @@ export async function recordSettlement(
     case 'pending':
       // Broadcast (or maybe broadcast) but not seen included within the bounded wait: serve, never
       // rebroadcast, reconcile soon.
-      recordLater(ledger.markPending(id, disposition.transaction || undefined))
+      recordLater(ledger.markPending(id, disposition.transaction || undefined, true))
       services.reconcileSoon()
       return answer.serve({
         success: false,

@@ -73,7 +73,7 @@ describe('ledger on PGlite', () => {
     await ledger.open(payment('0x05', REFERRER))
     await ledger.settle(a as number, '0x1')
     await ledger.settle(b as number, '0x2')
-    // The third was served (rows open served) and has no outcome yet: pending, not paid.
+    // The third is in its settlement (its answer not decided yet): pending, not paid.
     expect(await ledger.referralStanding(REFERRER)).toEqual({
       referredWallets: 1,
       paidCalls: 2,
@@ -84,13 +84,40 @@ describe('ledger on PGlite', () => {
     await db.close()
   })
 
+  test('a row whose caller was never answered (its process killed in the settlement) settles unserved when the transfer lands, and closes failed, not unpaid, when it does not', async () => {
+    const db = await createDatabase({ dataDir: 'memory://', template: readPgliteTemplate() })
+    await migrate(db)
+    const ledger = createLedger(db)
+    const landed = (await ledger.open(payment('0x08', REFERRER))) as number
+    const lost = (await ledger.open(payment('0x09', REFERRER))) as number
+    expect((await ledger.pending()).map((r) => [r.id, r.served])).toEqual([
+      [landed, false],
+      [lost, false],
+    ])
+    // The reconciler's writes (no `served`) leave the flag as the gate left it.
+    await ledger.settle(landed, '0xcc')
+    await ledger.closeUnpaid(lost, 'expired_unsettled')
+    const rows = await ledger.byPayer(PAYER)
+    expect(rows.find((r) => r.id === landed)).toMatchObject({
+      status: 'settled',
+      served: false,
+      txHash: '0xcc',
+    })
+    expect(rows.find((r) => r.id === lost)).toMatchObject({ status: 'failed', served: false })
+    // The gate answering sets it.
+    const answered = (await ledger.open(payment('0x0a', REFERRER))) as number
+    await ledger.settle(answered, '0xdd', true)
+    expect((await ledger.byPayer(PAYER)).find((r) => r.id === answered)).toMatchObject({ served: true })
+    await db.close()
+  })
+
   test('a served row the chain never paid becomes unpaid, is not re-opened and does not count for referrals', async () => {
     const db = await createDatabase({ dataDir: 'memory://', template: readPgliteTemplate() })
     await migrate(db)
     const ledger = createLedger(db)
     const served = (await ledger.open(payment('0x06', REFERRER))) as number
     const unserved = (await ledger.open(payment('0x07', REFERRER))) as number
-    await ledger.markPending(served, '0xaa')
+    await ledger.markPending(served, '0xaa', true)
     // The other was withheld: its settlement failed ambiguously, so the caller got a 503, not the data.
     await ledger.withhold(unserved, 'settlement_unknown')
     expect((await ledger.pending()).map((r) => [r.id, r.served])).toEqual([

@@ -71,9 +71,12 @@ export interface ReferralStanding {
  */
 export interface Ledger {
   /**
-   * Opens the row for a payment about to be settled, its handler having succeeded: the row counts as
-   * served unless the settlement is refused (`fail`). Undefined when the authorization already has a
-   * row that is not `failed`: it was served before; or when it paid a call by UTIL credit.
+   * Opens the row for a payment about to be settled, its handler having succeeded. The row is not
+   * served until the gate decides to answer (`settle` or `markPending` with `served`, written as the
+   * answer leaves): a process killed while the settlement was in flight never answered, so a transfer
+   * that lands anyway is booked settled and unserved, a refund candidate (issue 28's crash drill).
+   * Undefined when the authorization already has a row that is not `failed`: it was served before; or
+   * when it paid a call by UTIL credit.
    */
   open(payment: OpenPayment): Promise<number | undefined>
   /**
@@ -82,12 +85,12 @@ export interface Ledger {
    * one charge is never booked twice; false when it already was.
    */
   recordVoucher(call: VoucherCall): Promise<boolean>
-  /** The transfer is onchain. */
-  settle(id: number, txHash: string): Promise<void>
+  /** The transfer is onchain; `served` when the caller is being answered (the gate, not the reconciler). */
+  settle(id: number, txHash: string, served?: boolean): Promise<void>
   /** Nothing moved and nothing was served (a refused settlement). */
   fail(id: number, errorCode: string, txHash?: string): Promise<void>
   /** Served with its settlement's outcome unknown (not seen included within the bounded wait). */
-  markPending(id: number, txHash: string | undefined): Promise<void>
+  markPending(id: number, txHash: string | undefined, served: boolean): Promise<void>
   /**
    * Not served, and the outcome is unknown (the facilitator failed in a way that may follow a
    * broadcast): the row stays pending for the reconciler, recorded as unserved.
@@ -156,12 +159,12 @@ export function createLedger(db: Queryable): Ledger {
       // authorization that paid a call by UTIL credit (a debit not given back) is used as well.
       const { rows } = await db.query<{ id: number | string }>(
         `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before, pay_to, served)
-         SELECT $1, $2, $3, $4::bigint, $5, 'pending', $6::bigint, $7, true
+         SELECT $1, $2, $3, $4::bigint, $5, 'pending', $6::bigint, $7, false
          WHERE NOT EXISTS (
            SELECT 1 FROM credit_debits WHERE wallet = $1 AND nonce = $2 AND status <> 'released')
          ON CONFLICT (payer, nonce) DO UPDATE
            SET route = EXCLUDED.route, amount = EXCLUDED.amount, referrer = EXCLUDED.referrer,
-               pay_to = EXCLUDED.pay_to, status = 'pending', error_code = NULL, tx_hash = NULL, served = true,
+               pay_to = EXCLUDED.pay_to, status = 'pending', error_code = NULL, tx_hash = NULL, served = false,
                updated_at = now()
            WHERE payments.status = 'failed'
          RETURNING id`,
@@ -198,9 +201,9 @@ export function createLedger(db: Queryable): Ledger {
           )
           .then((r) => r.rows.length === 1),
       ),
-    settle: (id, txHash) => tracked(update(id, 'settled', txHash, null)),
+    settle: (id, txHash, served) => tracked(update(id, 'settled', txHash, null, served)),
     fail: (id, errorCode, txHash) => tracked(update(id, 'failed', txHash ?? null, errorCode, false)),
-    markPending: (id, txHash) => tracked(update(id, 'pending', txHash ?? null, null)),
+    markPending: (id, txHash, served) => tracked(update(id, 'pending', txHash ?? null, null, served)),
     withhold: (id, errorCode) => update(id, 'pending', null, errorCode, false),
     async closeUnpaid(id, errorCode, txHash) {
       await db.query(
@@ -226,7 +229,7 @@ export function createLedger(db: Queryable): Ledger {
         `SELECT count(DISTINCT payer) FILTER (WHERE status = 'settled')::text AS wallets,
                 count(*) FILTER (WHERE status = 'settled')::text AS calls,
                 COALESCE(sum(amount) FILTER (WHERE status = 'settled'), 0)::text AS volume,
-                count(*) FILTER (WHERE status = 'pending' AND served)::text AS pending
+                count(*) FILTER (WHERE status = 'pending' AND (served OR error_code IS NULL))::text AS pending
          FROM payments WHERE referrer = $1 AND status IN ('settled', 'pending')`,
         [referrer.toLowerCase()],
       )
