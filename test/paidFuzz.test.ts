@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { PaymentRequired } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { describe, expect, test } from 'vitest'
+import { usdToAtomic } from '../src/payments/usdToAtomic.js'
 import type { Route } from '../src/routes/route.js'
 import { creditOf, transferUtil, utilWallet } from './helpers/creditKit.js'
 import { FUZZED, fuzzCases, inputNames } from './helpers/fuzzCases.js'
@@ -134,9 +135,17 @@ describe('paid fuzz', () => {
         else if (res.status === 200) {
           const receipt = payer.who.http.getPaymentSettleResponse((name) => res.headers.get(name))
           const credit = (receipt.extra as { utilCredit?: { debitedAtomic: string } } | undefined)?.utilCredit
-          if (credit !== undefined) spent.credit += BigInt(credit.debitedAtomic)
-          else spent.usdc[payers.indexOf(payer)] = (spent.usdc[payers.indexOf(payer)] ?? 0n) + paidAmount
+          if (credit !== undefined) {
+            // The rail's terms, computed here: half the route's posted price, rounded up, no surge.
+            const half = (usdToAtomic(c.route?.priceUsd ?? 0) + 1n) / 2n
+            if (BigInt(credit.debitedAtomic) !== half)
+              problems.push(`${where}: credit debited ${credit.debitedAtomic}, not half the price (${half})`)
+            spent.credit += BigInt(credit.debitedAtomic)
+          } else spent.usdc[payers.indexOf(payer)] = (spent.usdc[payers.indexOf(payer)] ?? 0n) + paidAmount
           await res.body?.cancel()
+        } else if (res.status === 402 && paidAmount > 0n) {
+          // A valid payment refused after signing: the payment path broke, whatever the input.
+          problems.push(`${where} → 402 after paying: ${(await res.text()).slice(0, 300)}`)
         } else {
           const body = (await res.json().catch(() => ({}))) as ErrorBody
           if (res.status === 400 && !namesItsField(c.route, body))
