@@ -57,9 +57,13 @@ describe('shutdown', () => {
     const port = service.port
     const exited = service.exited
     const url = `http://127.0.0.1:${port}/v1/prices?symbols=BTC`
+    // Serving needs the chain and the listener. The preflight keeps this process out of ready, rightly:
+    // the base profile's lending catalog (Base's MetaMorpho vaults, gUSDC) is not on the devnet world.
     for (let i = 0; ; i++) {
       const ready = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined)
-      if (ready?.status === 200) break
+      const state =
+        ready === undefined ? undefined : ((await ready.json()) as { components: Record<string, boolean> })
+      if (state?.components.chain === true && state.components.http === true) break
       if (i > 600) throw new Error('service not ready within 60 s')
       await new Promise((r) => setTimeout(r, 100))
     }
