@@ -12,9 +12,10 @@ import {
 import { midnightAbi } from '../chain/midnight.js'
 import { morphoAbi } from '../chain/morpho.js'
 import { aerodromePoolFactoryAbi, aerodromeRouterAbi, quoterV2Abi } from '../chain/swapVenueAbis.js'
-import { TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
+import { stockFeedAbi, stockRegistryAbi, TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
 import { uniswapV3PoolAbi } from '../chain/uniswapV3Pool.js'
 import type { Config } from '../config.js'
+import { USDC_SETTLEMENT_ABI } from '../payments/settlementOutcome.js'
 
 /** One contract the service depends on, and the view call it depends on that contract answering. */
 export interface PreflightCheck {
@@ -32,15 +33,6 @@ export interface PreflightCheck {
 const peripheryAbi = parseAbi(['function factory() view returns (address)'])
 const irmAbi = parseAbi(['function MORPHO() view returns (address)'])
 const providerAbi = parseAbi(['function getPool() view returns (address)'])
-const usdcAuthorizationAbi = parseAbi([
-  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
-])
-const feedAbi = parseAbi([
-  'function latestRoundData() view returns (uint80, int256, uint256, uint256, uint80)',
-])
-const stockRegistryAbi = parseAbi([
-  'function getOracleParams(address token) view returns (uint256 multiplier, bool paused)',
-])
 
 /** An answer that must be this address (a factory or provider pointing where the address book says). */
 const isAddress = (want: Address) => (got: unknown) =>
@@ -66,7 +58,7 @@ export function preflightChecks(config: Config): PreflightCheck[] {
       contract: 'USDC',
       address: A.USDC,
       needsCode: true,
-      call: view(usdcAuthorizationAbi, 'authorizationState', [zeroAddress, zeroHash]),
+      call: view(USDC_SETTLEMENT_ABI, 'authorizationState', [zeroAddress, zeroHash]),
     },
     { contract: 'WETH', address: A.WETH, needsCode: true, call: view(erc20Abi, 'decimals') },
     { contract: 'cbBTC', address: A.cbBTC, needsCode: true, call: view(erc20Abi, 'decimals') },
@@ -202,7 +194,7 @@ export function preflightChecks(config: Config): PreflightCheck[] {
       contract: `${ticker} feed`,
       address: stock.feed,
       needsCode: true,
-      call: view(feedAbi, 'latestRoundData'),
+      call: view(stockFeedAbi, 'latestRoundData'),
     })
   }
   for (const vault of config.lending.vaults) {

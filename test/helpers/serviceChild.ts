@@ -1,12 +1,9 @@
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
 import { loadConfig } from '../../src/config.js'
-import { fastPathServer } from '../../src/http/fastPathServer.js'
-import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http/keepAlive.js'
-import { createHttpService, type HttpService } from '../../src/httpService.js'
+import { createHttpService } from '../../src/httpService.js'
 import { createLogger } from '../../src/logger.js'
 import { createReadiness } from '../../src/readiness.js'
 import { createServices } from '../../src/services.js'
+import { listenFirst } from './listenFirst.js'
 
 /**
  * A service instance in a process of its own, on a devnet world the parent (a test) runs: so a test can
@@ -18,16 +15,7 @@ import { createServices } from '../../src/services.js'
  * starts it that much later in the service's time (a restart minutes after the crash, without waiting them).
  */
 async function main(): Promise<void> {
-  let service: HttpService | undefined
-  const server = serve({
-    fetch: (req, ...rest) => (service as HttpService).app.fetch(req, ...rest),
-    createServer: fastPathServer((req, res) => service?.fastPath(req, res) ?? Promise.resolve(false)),
-    port: 0,
-    hostname: '127.0.0.1',
-  })
-  ;(server as { keepAliveTimeout: number }).keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
-  await new Promise((r) => server.once('listening', r))
-  const { port } = server.address() as AddressInfo
+  const { port, attach } = await listenFirst()
   const config = loadConfig({ ...process.env, PORT: String(port) })
   const offsetMs = Number(process.env.SERVICE_CLOCK_OFFSET_MS ?? 0)
   const services = await createServices(
@@ -36,7 +24,7 @@ async function main(): Promise<void> {
     createReadiness(),
     () => Date.now() + offsetMs,
   )
-  service = createHttpService({ deps: services.deps })
+  attach(createHttpService({ deps: services.deps }))
   report({ msg: 'listening', port })
   const stillPending = await services.reconcile()
   report({ msg: 'reconciled', stillPending })

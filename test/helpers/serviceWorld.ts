@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
@@ -14,15 +12,14 @@ import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.j
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
-import { fastPathServer } from '../../src/http/fastPathServer.js'
-import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http/keepAlive.js'
-import { createHttpService, type HttpService } from '../../src/httpService.js'
+import { createHttpService } from '../../src/httpService.js'
 import { createLogger } from '../../src/logger.js'
 import type { SettleDeadline } from '../../src/payments/createFacilitator.js'
 import { createReadiness } from '../../src/readiness.js'
 import { createServices, type Services } from '../../src/services.js'
 import { RECEIPT } from './chainChecks.js'
 import { headroomHttp } from './headroomHttp.js'
+import { listenFirst } from './listenFirst.js'
 import { createTestClock, type TestClock } from './testClock.js'
 import { testDatabase } from './testDatabase.js'
 
@@ -118,21 +115,7 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
     chain,
     env,
     async instance(overrides = {}, options = {}) {
-      // Bound first, on a port the system picks: a port chosen free and bound later can be taken in
-      // between by a neighbour (another test run on the machine). The app arrives before any request.
-      let service: HttpService | undefined
-      const server = serve({
-        fetch: (req, ...rest) => (service as HttpService).app.fetch(req, ...rest),
-        // The unpaid fast path in front of the app, as in the service process (src/main.ts).
-        createServer: fastPathServer((req, res) => service?.fastPath(req, res) ?? Promise.resolve(false)),
-        port: 0,
-        hostname: '127.0.0.1',
-      })
-      // As the service process does (src/main.ts): idle keep-alive sockets outlive the client's, so a
-      // loaded machine never has the server close a socket the client is reusing (ECONNRESET).
-      ;(server as { keepAliveTimeout: number }).keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
-      await new Promise((r) => server.once('listening', r))
-      const { port: bound } = server.address() as AddressInfo
+      const { server, port: bound, attach } = await listenFirst()
       // A ledger of its own in the machine's PostgreSQL, unless the test chose a store itself.
       const ownStore = overrides.DATABASE_URL !== undefined || overrides.DATA_DIR !== undefined
       const database = ownStore ? undefined : await testDatabase()
@@ -150,7 +133,7 @@ export async function startServiceWorld(): Promise<ServiceWorld> {
         options.clock,
         options.settleDeadline,
       )
-      service = createHttpService({ deps: services.deps })
+      attach(createHttpService({ deps: services.deps }))
       const instance: Instance = {
         url: `http://127.0.0.1:${bound}`,
         config,
