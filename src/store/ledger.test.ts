@@ -111,6 +111,22 @@ describe('ledger on PGlite', () => {
     await db.close()
   })
 
+  test('the gate’s late served-pending write, landing after the reconciler settled the row, keeps it settled and records it served', async () => {
+    const db = await createDatabase({ dataDir: 'memory://', template: readPgliteTemplate() })
+    await migrate(db)
+    const ledger = createLedger(db)
+    const id = (await ledger.open(payment('0x0b', REFERRER))) as number
+    await ledger.settle(id, '0xee')
+    await ledger.markPending(id, '0xee', true)
+    expect((await ledger.byPayer(PAYER)).find((r) => r.id === id)).toMatchObject({
+      status: 'settled',
+      served: true,
+      txHash: '0xee',
+    })
+    expect((await ledger.referralStanding(REFERRER)).pendingCalls).toBe(0)
+    await db.close()
+  })
+
   test('a served row the chain never paid becomes unpaid, is not re-opened and does not count for referrals', async () => {
     const db = await createDatabase({ dataDir: 'memory://', template: readPgliteTemplate() })
     await migrate(db)

@@ -144,8 +144,12 @@ export function createLedger(db: Queryable): Ledger {
     errorCode: string | null,
     served?: boolean,
   ) => {
+    // A settled row stays settled: the gate's served-pending write runs off the response path and can land
+    // after the reconciler settled the row; it may still record that the call was served.
     await db.query(
-      `UPDATE payments SET status = $2, tx_hash = COALESCE($3, tx_hash), error_code = $4,
+      `UPDATE payments SET status = CASE WHEN status = 'settled' THEN status ELSE $2 END,
+         tx_hash = CASE WHEN status = 'settled' THEN tx_hash ELSE COALESCE($3, tx_hash) END,
+         error_code = CASE WHEN status = 'settled' THEN error_code ELSE $4 END,
          served = COALESCE($5, served), updated_at = now() WHERE id = $1`,
       [id, status, txHash, errorCode, served ?? null],
     )
