@@ -139,3 +139,28 @@ describe('circuit breaker', () => {
     expect(await of('Exchange').run(up)).toBe('answer')
   })
 })
+
+describe('createCircuitBreaker with stillAnswers', () => {
+  test('failures while the upstream still answers a cheap request keep it closed; once that fails too, it opens', async () => {
+    let alive = true
+    let calls = 0
+    const breaker = createCircuitBreaker('RPC', {
+      failures: 2,
+      coolDownMs: 10_000,
+      now: () => 0,
+      stillAnswers: async () => alive,
+    })
+    const call = () => {
+      calls += 1
+      return down()
+    }
+    for (let i = 0; i < 6; i++) await breaker.run(call).catch(() => undefined)
+    expect(breaker.state()).toBe('closed')
+    expect(calls).toBe(6)
+    alive = false
+    for (let i = 0; i < 2; i++) await breaker.run(call).catch(() => undefined)
+    expect(breaker.state()).toBe('open')
+    await expect(breaker.run(call)).rejects.toBeInstanceOf(UpstreamError)
+    expect(calls).toBe(8)
+  })
+})

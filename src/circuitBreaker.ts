@@ -6,6 +6,12 @@ export interface CircuitBreakerOptions {
   /** How long an open circuit refuses calls before one probe is let through. */
   coolDownMs: number
   now?: () => number
+  /**
+   * Asked before the circuit opens: whether the upstream still answers a cheap request. If it does, the
+   * failures were the callers' (reads too heavy or too slow for it), not the upstream's, and the circuit
+   * stays closed: otherwise anyone able to send failing calls, paid or not, could pause it for everyone.
+   */
+  stillAnswers?: () => Promise<boolean>
 }
 
 export type CircuitState = 'closed' | 'open' | 'half-open'
@@ -75,8 +81,14 @@ export function createCircuitBreaker(upstream: string, options: CircuitBreakerOp
         ok = true
       } else {
         consecutive += 1
-        // A failed probe, or the threshold reached: (re)open from now.
-        if (at === 'half-open' || consecutive >= options.failures) openedAt = now()
+        // A failed probe, or the threshold reached and the upstream not answering a cheap request either:
+        // (re)open from now.
+        if (at === 'half-open') openedAt = now()
+        else if (consecutive >= options.failures) {
+          if (options.stillAnswers !== undefined && (await options.stillAnswers().catch(() => false)))
+            consecutive = 0
+          else openedAt ??= now()
+        }
       }
       throw err
     } finally {

@@ -2,7 +2,7 @@ import { erc20Abi } from 'viem'
 import { createAddressBook } from './builders/addressBook.js'
 import { builderCodeSuffix } from './builders/builderCode.js'
 import { createBuilderEngine } from './builders/builderEngine.js'
-import { createChainClient } from './chain/createChainClient.js'
+import { createChainClient, rpcAnswers } from './chain/createChainClient.js'
 import { CHAIN_UPSTREAM } from './chain/multiRead.js'
 import { USDC } from './chain/network.js'
 import { createCircuitBreaker } from './circuitBreaker.js'
@@ -84,6 +84,9 @@ export async function createServices(
     breaker: createCircuitBreaker(CHAIN_UPSTREAM, {
       failures: config.outbound.breakerFailures,
       coolDownMs: config.outbound.breakerCoolDownMs,
+      // Opens only if the RPC does not answer eth_blockNumber either (the attack review: slow reads sent
+      // together, unpaid, could otherwise pause every paid call and the settlement checks).
+      stillAnswers: rpcAnswers(config.rpcUrl, Math.min(2_000, config.outbound.rpcTimeoutMs)),
     }),
   })
   // The production preflight: /ready stays false, naming the contract and the call, while a contract of

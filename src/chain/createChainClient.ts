@@ -92,6 +92,27 @@ function isTransportFault(err: unknown): boolean {
   return err instanceof HttpRequestError || err instanceof TimeoutError
 }
 
+/**
+ * Whether the RPC answers `eth_blockNumber` within `timeoutMs`: the breaker's check before it opens, so
+ * that reads failing for their own weight (or a caller's crafted ones) do not pause the chain for all.
+ */
+export function rpcAnswers(rpcUrl: string, timeoutMs: number): () => Promise<boolean> {
+  return async () => {
+    try {
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      const body = (await res.json()) as { result?: unknown }
+      return res.ok && typeof body.result === 'string'
+    } catch {
+      return false
+    }
+  }
+}
+
 export class WrongChainError extends Error {
   override readonly name = 'WrongChainError'
   constructor(readonly chainId: number) {
