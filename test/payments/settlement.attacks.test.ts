@@ -41,6 +41,8 @@ import {
  */
 const sw = useWorld()
 let proxy: RpcProxy
+/** The selector of USDC's transferWithAuthorization(…, bytes signature), which a verification simulates. */
+const TRANSFER_WITH_AUTH = 'cf092995'
 const payTo = demoAccounts[9]?.address as `0x${string}`
 const PRICES = '/v1/prices?symbols=BTC'
 const PRICE = 1_000n
@@ -304,7 +306,17 @@ describe('attack 3: one transaction reverts many settlements', () => {
     'an EOA moves its USDC out',
   ] as const) {
     test(`error: ${variant} ahead of 8 concurrent settlements: one settlement reverts, the rest are refused free, and the payer cools down`, async () => {
-      const svc = await sw.instance({ TRUST_PROXY: '1', RECONCILE_INTERVAL_MS: '600000' })
+      // The facilitator's verification of each smart-wallet payment (a simulated transferWithAuthorization)
+      // is counted as it is answered: the strike waits for all eight, so none is verified against the
+      // switched-off wallet (a slow machine could otherwise refuse a late one as invalid, not cooling down).
+      let verified = 0
+      proxy.set((body) => {
+        const simulations = (Array.isArray(body) ? body : [body]).filter(
+          (c) => c.method === 'eth_call' && JSON.stringify(c.params ?? []).includes(TRANSFER_WITH_AUTH),
+        ).length
+        return simulations === 0 ? null : { rewrite: (answer) => ((verified += simulations), answer) }
+      })
+      const svc = await sw.instance({ TRUST_PROXY: '1', RECONCILE_INTERVAL_MS: '600000', RPC_URL: proxy.url })
       const url = `${svc.url}${PRICES}`
       const terms = await accepted(url)
       const relayer = relayerOf(svc)
@@ -349,6 +361,9 @@ describe('attack 3: one transaction reverts many settlements', () => {
       const answers = await withoutAutomine(sw, async (mine) => {
         const inFlight = Promise.all(payloads.map((p) => pay(url, p, client)))
         await relayerPending(sw, relayer)
+        if (variant === 'an ERC-1271 wallet switches its signatures off') {
+          await eventually(() => expect(verified).toBeGreaterThanOrEqual(8))
+        }
         const pending = await pendingTxCount(sw)
         await strike()
         await waitForPendingTx(sw, pending + 1)
@@ -393,6 +408,7 @@ describe('attack 3: one transaction reverts many settlements', () => {
       const next = await pay(url, fresh, client)
       expect([next.status, next.code]).toEqual([402, 'payment_payer_cooling_down'])
       expect((await relayerState(sw, relayer)).nonce).toBe(before.nonce + 1)
+      proxy.set(null)
     })
   }
 
