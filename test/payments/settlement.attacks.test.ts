@@ -314,7 +314,13 @@ describe('attack 3: one transaction reverts many settlements', () => {
         const simulations = (Array.isArray(body) ? body : [body]).filter(
           (c) => c.method === 'eth_call' && JSON.stringify(c.params ?? []).includes(TRANSFER_WITH_AUTH),
         ).length
-        return simulations === 0 ? null : { rewrite: (answer) => ((verified += simulations), answer) }
+        if (simulations === 0) return null
+        return {
+          rewrite: (answer) => {
+            verified += simulations
+            return answer
+          },
+        }
       })
       const svc = await sw.instance({ TRUST_PROXY: '1', RECONCILE_INTERVAL_MS: '600000', RPC_URL: proxy.url })
       const url = `${svc.url}${PRICES}`
