@@ -20,9 +20,10 @@ export function opsPage(report: OpsReport, stats: readonly RouteStat[]): string 
     'agentdesk operations',
     `<h1>Operations</h1>
 <div class="cards">
-${card('revenue, 14 days', usd(revenue))}
+${card('revenue, 14 days (settled, served)', usd(revenue))}
 ${card('pending settlements', String(report.pendingSettlements))}
 ${card('served, unpaid', String(report.unpaidServed))}
+${card('refunds owed (settled, not served)', `${report.refundsOwed.calls} · ${usd(report.refundsOwed.atomic)}`)}
 ${card('open channels', String(report.openChannels))}
 ${card('credit outstanding', usd(report.creditOutstandingAtomic))}
 ${card('referral volume', usd(report.referralVolumeAtomic))}

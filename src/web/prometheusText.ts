@@ -20,7 +20,7 @@ export function prometheusText(report: OpsReport, stats: readonly RouteStat[]): 
   metric(
     'agentdesk_revenue_usdc_atomic',
     'gauge',
-    'Settled revenue over the last 14 days, USDC atomic units, by route.',
+    'Settled and served revenue over the last 14 days, USDC atomic units, by route.',
     [...byRoute].map(([route, v]) => [`{route="${label(route)}"}`, v]),
   )
   metric('agentdesk_pending_settlements', 'gauge', 'Settlements not decided yet.', [
@@ -36,9 +36,18 @@ export function prometheusText(report: OpsReport, stats: readonly RouteStat[]): 
     'UTIL credit not spent yet, USD atomic units.',
     [['', report.creditOutstandingAtomic]],
   )
-  metric('agentdesk_referral_volume_usdc_atomic', 'gauge', 'Settled volume with a referrer.', [
+  metric('agentdesk_referral_volume_usdc_atomic', 'gauge', 'Settled and served volume with a referrer.', [
     ['', report.referralVolumeAtomic],
   ])
+  metric('agentdesk_refunds_owed', 'gauge', 'Calls settled but never served: refunds owed.', [
+    ['', report.refundsOwed.calls],
+  ])
+  metric(
+    'agentdesk_refunds_owed_usdc_atomic',
+    'gauge',
+    'USDC settled for calls never served, atomic units.',
+    [['', report.refundsOwed.atomic]],
+  )
   metric(
     'agentdesk_requests_total',
     'counter',
