@@ -15,15 +15,17 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-const payment = (nonce: string, referrer?: string) => ({
-  payer: PAYER,
+const payment = (nonce: string, referrer?: string, validBefore = 2_000_000_000, payer = PAYER) => ({
+  payer,
   nonce,
   route: 'GET /v1/prices',
   amount: 1000n,
   referrer,
   payTo: PAY_TO,
-  validBefore: 2_000_000_000,
+  validBefore,
 })
+/** An authorization whose life is over (2001): it can no longer settle, and no answer is still leaving. */
+const EXPIRED = 1_000_000_000
 
 describe('ledger on PGlite', () => {
   test('a row survives a restart: close the database, reopen the directory, read it back', async () => {
@@ -71,8 +73,8 @@ describe('ledger on PGlite', () => {
     const a = await ledger.open(payment('0x03', REFERRER))
     const b = await ledger.open(payment('0x04', REFERRER))
     await ledger.open(payment('0x05', REFERRER))
-    await ledger.settle(a as number, '0x1')
-    await ledger.settle(b as number, '0x2')
+    await ledger.settle(a as number, '0x1', true)
+    await ledger.settle(b as number, '0x2', true)
     // The third is in its settlement (its answer not decided yet): pending, not paid.
     expect(await ledger.referralStanding(REFERRER)).toEqual({
       referredWallets: 1,
@@ -81,6 +83,39 @@ describe('ledger on PGlite', () => {
       pendingCalls: 1,
     })
     expect((await ledger.pending()).map((r) => r.nonce)).toEqual(['0x05'])
+    await db.close()
+  })
+
+  test('referral standing: paid is settled and served; pending is served or possibly being answered, never an expired row nobody answered', async () => {
+    const db = await createDatabase({ dataDir: 'memory://', template: readPgliteTemplate() })
+    await migrate(db)
+    const ledger = createLedger(db)
+    const OTHER = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
+    const open = async (nonce: string, validBefore = 2_000_000_000, payer = PAYER) =>
+      (await ledger.open(payment(nonce, REFERRER, validBefore, payer))) as number
+    // Paid: settled and served.
+    await ledger.settle(await open('0x20'), '0x20', true)
+    // A refund owed (settled, its caller never answered, its authorization's life over): neither paid nor
+    // pending, and its wallet is not a referred wallet.
+    await ledger.settle(await open('0x21', EXPIRED, OTHER), '0x21')
+    // Pending: served, the chain not decided (even past the authorization's life: it may have landed).
+    await ledger.markPending(await open('0x22', EXPIRED), '0x22', true)
+    // Pending: in flight, its answer may be leaving now (the served mark is written after it).
+    await open('0x23')
+    // Pending: settled by the reconciler while the gate's served mark is on its way.
+    await ledger.settle(await open('0x24'), '0x24')
+    // Not pending (the defect): never answered, never failed, their authorizations' life over.
+    await open('0x25', EXPIRED)
+    await open('0x28', EXPIRED, OTHER)
+    // Not pending: withheld (answered 503), and failed.
+    await ledger.withhold(await open('0x26'), 'settlement_unknown')
+    await ledger.fail(await open('0x27'), 'payment_insufficient_funds')
+    expect(await ledger.referralStanding(REFERRER)).toEqual({
+      referredWallets: 1,
+      paidCalls: 1,
+      paidVolume: 1000n,
+      pendingCalls: 3,
+    })
     await db.close()
   })
 

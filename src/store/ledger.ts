@@ -54,14 +54,19 @@ export interface VoucherCall {
 }
 
 export interface ReferralStanding {
+  /** Wallets with a settled, served call through the referral. */
   referredWallets: number
+  /** Settled and served: a call settled but never answered is a refund the operator owes, not a paid call. */
   paidCalls: number
   /**
-   * Calls served whose settlement is not on the books yet (its outcome is written just after the
-   * response, or the chain has not decided). A call just served is counted here or in `paidCalls`.
+   * Calls served, or that may still turn out served, whose settlement is not final: the outcome and the
+   * served mark are written just after the response, so a row counts here while the chain has not decided
+   * and it is served, or it is still within its authorization's life with no failure recorded (an answer
+   * may be leaving; a settled row whose served mark has not landed). Past `validBefore`, a row never
+   * answered is not pending: its caller got nothing. A call just served is counted here or in `paidCalls`.
    */
   pendingCalls: number
-  /** USDC atomic units. */
+  /** USDC atomic units, of the settled and served calls. */
   paidVolume: bigint
 }
 
@@ -229,12 +234,19 @@ export function createLedger(db: Queryable): Ledger {
       return rows.map(toRecord)
     },
     async referralStanding(referrer) {
+      // `alive`: the authorization can still settle, so the gate may be answering it right now (its
+      // served mark is written after the answer leaves). Past it, an unserved row was never answered.
       const { rows } = await db.query<{ wallets: string; calls: string; volume: string; pending: string }>(
-        `SELECT count(DISTINCT payer) FILTER (WHERE status = 'settled')::text AS wallets,
-                count(*) FILTER (WHERE status = 'settled')::text AS calls,
-                COALESCE(sum(amount) FILTER (WHERE status = 'settled'), 0)::text AS volume,
-                count(*) FILTER (WHERE status = 'pending' AND (served OR error_code IS NULL))::text AS pending
-         FROM payments WHERE referrer = $1 AND status IN ('settled', 'pending')`,
+        `WITH r AS (SELECT payer, amount, status, served, error_code,
+                           valid_before > extract(epoch FROM now()) AS alive
+                    FROM payments WHERE referrer = $1 AND status IN ('settled', 'pending'))
+         SELECT count(DISTINCT payer) FILTER (WHERE status = 'settled' AND served)::text AS wallets,
+                count(*) FILTER (WHERE status = 'settled' AND served)::text AS calls,
+                COALESCE(sum(amount) FILTER (WHERE status = 'settled' AND served), 0)::text AS volume,
+                count(*) FILTER (WHERE (status = 'pending' AND served)
+                                    OR (NOT served AND alive AND (status = 'settled' OR error_code IS NULL)))::text
+                  AS pending
+         FROM r`,
         [referrer.toLowerCase()],
       )
       const row = rows[0]
