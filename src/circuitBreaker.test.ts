@@ -83,23 +83,74 @@ describe('circuit breaker', () => {
     expect(s.reached()).toBe(4)
   })
 
-  test('calls arriving while the probe is out wait for it: the healing upstream gets the probe first', async () => {
-    const s = subject(1, 1_000)
-    await settle(s.via(down))
-    s.advance(1_000)
+  test('while the probe is out, a few calls wait for it and go out once it succeeded; the rest are refused at once (Retry-After 1 s), never sent', async () => {
+    let t = 1_000_000
+    let reached = 0
+    const breaker = createCircuitBreaker('Exchange', {
+      failures: 1,
+      coolDownMs: 1_000,
+      now: () => t,
+      probeWaiters: 3,
+    })
+    const via = (call: () => Promise<string>) =>
+      breaker.run(() => {
+        reached += 1
+        return call()
+      })
+    await settle(via(down))
+    t += 1_000
     let answer: (v: string) => void = () => {}
-    const probe = s.via(() => new Promise<string>((r) => (answer = r)))
-    const meanwhile = settle(s.via(up))
-    await Promise.resolve()
-    // Only the probe has gone out so far.
-    expect(s.reached()).toBe(2)
+    const probe = via(() => new Promise<string>((r) => (answer = r)))
+    // The attack review's 500 callers behind a probe: 3 wait, the other 497 are refused now.
+    const outcomes: (string | Error | undefined)[] = Array.from({ length: 500 }, () => undefined)
+    const calls = outcomes.map((_, i) =>
+      settle(via(up)).then((o) => {
+        outcomes[i] = o
+      }),
+    )
+    await new Promise((r) => setImmediate(r))
+    const refused = outcomes.filter((o) => o instanceof UpstreamError)
+    expect(refused).toHaveLength(497)
+    for (const r of refused)
+      expect(r).toMatchObject({ status: 502, code: 'upstream_unavailable', retryAfterSec: 1 })
+    expect(outcomes.filter((o) => o === undefined)).toHaveLength(3)
+    // Only the probe has gone out.
+    expect(reached).toBe(2)
     answer('healed')
     expect(await probe).toBe('healed')
-    expect(await meanwhile).toBe('answer')
-    expect(s.reached()).toBe(3)
+    await Promise.all(calls)
+    expect(outcomes.filter((o) => o === 'answer')).toHaveLength(3)
+    expect(reached).toBe(5)
+    expect(breaker.state()).toBe('closed')
   })
 
-  test('calls waiting on a probe that fails are refused with it, and never go out', async () => {
+  test('with no room for waiters, every call beside the probe is refused at once and the probe alone goes out', async () => {
+    let t = 0
+    let reached = 0
+    const breaker = createCircuitBreaker('Exchange', {
+      failures: 1,
+      coolDownMs: 1_000,
+      now: () => t,
+      probeWaiters: 0,
+    })
+    await breaker.run(down).catch(() => undefined)
+    t += 1_000
+    let answer: (v: string) => void = () => {}
+    const probe = breaker.run(() => new Promise<string>((r) => (answer = r)))
+    const beside = await settle(
+      breaker.run(() => {
+        reached += 1
+        return up()
+      }),
+    )
+    expect(beside).toMatchObject({ status: 502, retryAfterSec: 1 })
+    expect(reached).toBe(0)
+    answer('healed')
+    expect(await probe).toBe('healed')
+    expect(breaker.state()).toBe('closed')
+  })
+
+  test('calls arriving while a probe fails are refused, never go out, and the circuit opens again', async () => {
     const s = subject(1, 1_000)
     await settle(s.via(down))
     s.advance(1_000)
@@ -111,6 +162,8 @@ describe('circuit breaker', () => {
     expect(await meanwhile).toMatchObject({ status: 502, retryAfterSec: 1 })
     expect(s.reached()).toBe(2)
     expect(s.breaker.state()).toBe('open')
+    expect(await settle(s.via(up))).toMatchObject({ status: 502, retryAfterSec: 1 })
+    expect(s.reached()).toBe(2)
   })
 
   test('a rejection that is the upstream answering (not an outage) does not count', async () => {
@@ -162,5 +215,35 @@ describe('createCircuitBreaker with stillAnswers', () => {
     expect(breaker.state()).toBe('open')
     await expect(breaker.run(call)).rejects.toBeInstanceOf(UpstreamError)
     expect(calls).toBe(8)
+  })
+
+  test('a failed probe reopens the circuit only if the upstream does not answer the cheap request either', async () => {
+    let t = 0
+    let alive = false
+    let asked = 0
+    const breaker = createCircuitBreaker('RPC', {
+      failures: 1,
+      coolDownMs: 1_000,
+      now: () => t,
+      stillAnswers: async () => {
+        asked += 1
+        return alive
+      },
+    })
+    await breaker.run(down).catch(() => undefined)
+    expect(breaker.state()).toBe('open')
+    // Still dead at the probe: it opens again for a whole cool-down.
+    t += 1_000
+    await breaker.run(down).catch(() => undefined)
+    expect(breaker.state()).toBe('open')
+    expect(asked).toBe(2)
+    // Healed, but the probe is a caller's failing read (too heavy for it): the RPC answers, so the circuit
+    // closes; a crafted read winning the probe cannot keep the chain paused for everyone.
+    alive = true
+    t += 1_000
+    await breaker.run(down).catch(() => undefined)
+    expect(asked).toBe(3)
+    expect(breaker.state()).toBe('closed')
+    expect(await breaker.run(up)).toBe('answer')
   })
 })

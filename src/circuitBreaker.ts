@@ -7,19 +7,26 @@ export interface CircuitBreakerOptions {
   coolDownMs: number
   now?: () => number
   /**
-   * Asked before the circuit opens: whether the upstream still answers a cheap request. If it does, the
-   * failures were the callers' (reads too heavy or too slow for it), not the upstream's, and the circuit
-   * stays closed: otherwise anyone able to send failing calls, paid or not, could pause it for everyone.
+   * Asked before the circuit opens, or opens again after a failed probe: whether the upstream still
+   * answers a cheap request. If it does, the failures were the callers' (reads too heavy or too slow for
+   * it), not the upstream's, and the circuit closes: otherwise anyone able to send failing calls, paid or
+   * not, could pause it for everyone (or, winning the probe with one, keep it paused).
    */
   stillAnswers?: () => Promise<boolean>
+  /**
+   * How many calls may wait on the half-open probe's outcome (default 8); more are refused at once. One
+   * paid call sends several requests together (the RPC's reads): a few waiting keeps the first call after
+   * recovery from being refused beside its own probe, and the bound keeps a backlog from piling up there.
+   */
+  probeWaiters?: number
 }
 
 export type CircuitState = 'closed' | 'open' | 'half-open'
 
 export interface CircuitBreaker {
   /**
-   * Runs `call` unless the circuit is open (then throws the upstream's 502 at once, Retry-After = the
-   * cool-down's rest). A rejection for which `isOutage` is true counts towards opening; a resolution, or a
+   * Runs `call` unless the circuit is open, or half-open with its probe out and its waiters' room taken
+   * (then throws the upstream's 502 at once, Retry-After = the cool-down's rest, at least 1 s). A rejection for which `isOutage` is true counts towards opening; a resolution, or a
    * rejection that is the upstream's own answer (a 404, a refusal of our request), closes it again.
    */
   run<T>(call: () => Promise<T>, isOutage?: (err: unknown) => boolean): Promise<T>
@@ -31,16 +38,19 @@ export interface CircuitBreaker {
  * each of those waits is one more request at an upstream that cannot answer: after `failures` outages in
  * a row the breaker answers for it (fast, uncharged, naming when to come back) for `coolDownMs`, then
  * lets exactly one probe through. The probe's success closes the circuit; its failure opens it for
- * another cool-down. Calls arriving while the probe is out wait for its outcome (bounded by the probe's own
- * timeout) and then go out, or are refused with it: a healing upstream gets one request before the
- * backlog, and the first caller after it healed is not refused for arriving beside the probe.
+ * another cool-down. While the probe is out, at most `probeWaiters` calls wait for its outcome (bounded by
+ * the probe's own outbound timeout) and then go out, or are refused with the reopened circuit; any call
+ * beyond them is refused at once, as when open, with Retry-After 1 s. Unbounded, the attack review parked
+ * 500 callers there, all sent at once at a barely healed upstream when the probe succeeded.
  */
 export function createCircuitBreaker(upstream: string, options: CircuitBreakerOptions): CircuitBreaker {
   const now = options.now ?? Date.now
   let consecutive = 0
   let openedAt: number | undefined
-  /** The probe out in the half-open state: resolves true when it succeeded. */
-  let probe: Promise<boolean> | undefined
+  const probeWaiters = options.probeWaiters ?? 8
+  /** The probe out in the half-open state: settles when its outcome is known. */
+  let probe: Promise<void> | undefined
+  let waiting = 0
   const state = (): CircuitState => {
     if (openedAt === undefined) return 'closed'
     return now() - openedAt >= options.coolDownMs ? 'half-open' : 'open'
@@ -57,44 +67,51 @@ export function createCircuitBreaker(upstream: string, options: CircuitBreakerOp
     if (at === 'open') {
       throw refuse(`${consecutive} failures in a row; calls to it are paused`)
     }
-    let settleProbe: ((ok: boolean) => void) | undefined
-    if (at === 'half-open') {
+    const isProbe = at === 'half-open'
+    let probeDone: (() => void) | undefined
+    if (isProbe) {
       if (probe !== undefined) {
-        if (!(await probe)) throw refuse('the probe after its failures failed too; calls to it are paused')
+        if (waiting >= probeWaiters)
+          throw refuse('a probe is testing whether it recovered; calls to it are paused')
+        waiting += 1
+        try {
+          await probe
+        } finally {
+          waiting -= 1
+        }
+        // Closed by the probe: go out; opened again: refused with the new cool-down.
         return run(call, isOutage)
       }
-      probe = new Promise<boolean>((r) => {
-        settleProbe = r
+      probe = new Promise<void>((r) => {
+        probeDone = r
       })
     }
-    let ok = false
     try {
       const value = await call()
       consecutive = 0
       openedAt = undefined
-      ok = true
       return value
     } catch (err) {
       if (!isOutage(err)) {
         consecutive = 0
         openedAt = undefined
-        ok = true
       } else {
         consecutive += 1
-        // A failed probe, or the threshold reached and the upstream not answering a cheap request either:
-        // (re)open from now.
-        if (at === 'half-open') openedAt = now()
-        else if (consecutive >= options.failures) {
-          if (options.stillAnswers !== undefined && (await options.stillAnswers().catch(() => false)))
+        // A failed probe, or the threshold reached: (re)open from now, unless the upstream still answers
+        // a cheap request (then the failures were the callers').
+        if (isProbe || consecutive >= options.failures) {
+          if (options.stillAnswers !== undefined && (await options.stillAnswers().catch(() => false))) {
             consecutive = 0
+            openedAt = undefined
+          } else if (isProbe) openedAt = now()
           else openedAt ??= now()
         }
       }
       throw err
     } finally {
-      if (settleProbe !== undefined) {
+      if (probeDone !== undefined) {
         probe = undefined
-        settleProbe(ok)
+        probeDone()
       }
     }
   }
