@@ -37,6 +37,25 @@ function bodyOf(req: IncomingMessage): Promise<Buffer> {
   })
 }
 
+/** Hop-by-hop headers and those fetch sets itself: the rest (an API key, a version pin) go through. */
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+])
+
+function forwardedHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' }
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !NOT_FORWARDED.has(name))
+      headers[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return headers
+}
+
 export async function httpFaultProxy(upstream: string): Promise<HttpFaultProxy> {
   let fault: Fault | null = null
   let matches: ((path: string, body: string) => boolean) | undefined
@@ -71,12 +90,7 @@ export async function httpFaultProxy(upstream: string): Promise<HttpFaultProxy> 
     try {
       const answer = await fetch(`${upstream}${req.url ?? '/'}`, {
         method: req.method,
-        headers: {
-          accept: req.headers.accept ?? 'application/json',
-          ...(req.headers['content-type'] === undefined
-            ? {}
-            : { 'content-type': req.headers['content-type'] }),
-        },
+        headers: forwardedHeaders(req),
         ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
       })
       const content = Buffer.from(await answer.arrayBuffer())

@@ -1,18 +1,24 @@
-import { wrapFetchWithPayment } from '@x402/fetch'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TOKENIZED_STOCKS } from '../../src/chain/tokenizedStocks.js'
 import { loadConfig } from '../../src/config.js'
-import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
-import { type Fault, type HttpFaultProxy, httpFaultProxy } from '../helpers/httpFaultProxy.js'
+import { type HttpFaultProxy, httpFaultProxy } from '../helpers/httpFaultProxy.js'
 import {
   challengeOf,
   encodePayment,
   type Instance,
-  type ServiceWorld,
   signChallenge,
   useWorld,
 } from '../helpers/serviceWorld.js'
+import {
+  expectUnchargedFault,
+  faultsPast,
+  type Outcome,
+  paidCall as paidCallOn,
+  priceOf,
+  sleep,
+  type Wallet,
+} from '../helpers/upstreamFaultKit.js'
 
 // A fault-injecting HTTP proxy in front of one market upstream (the exchange behind GET /v1/prices) and in
 // front of the JSON-RPC (the stocks multicall behind GET /v1/stocks). For each fault (an answer later than
@@ -37,74 +43,9 @@ const STOCKS_PATH = '/v1/stocks'
 const AAPL = TOKENIZED_STOCKS.AAPLc.token.slice(2).toLowerCase()
 const isStocksRead = (_path: string, body: string) => body.toLowerCase().includes(AAPL)
 
-const FAULTS: Record<string, Fault> = {
-  latency: { kind: 'latency', ms: 3 * TIMEOUT_MS },
-  '503': { kind: 'status', status: 503 },
-  '500': { kind: 'status', status: 500 },
-  garbage: { kind: 'garbage' },
-  reset: { kind: 'reset' },
-  hang: { kind: 'hang' },
-  stall: { kind: 'stall' },
-}
+const FAULTS = faultsPast(TIMEOUT_MS)
 
-type Wallet = Awaited<ReturnType<ServiceWorld['freshWallet']>>
-
-interface Outcome {
-  status: number
-  code: string | undefined
-  retryAfter: string | null
-  ms: number
-  /** Atomic USDC the payer lost on the call (read onchain). */
-  charged: bigint
-  rows: number
-}
-
-/** One call paid with the official x402 client: what it answered, how long it took, what it cost. */
-async function paidCall(on: Instance, who: Wallet, path: string): Promise<Outcome> {
-  const before = await sw.usdcBalance(who.account.address)
-  const pay = wrapFetchWithPayment(fetch, who.client)
-  const started = performance.now()
-  const res = await pay(`${on.url}${path}`)
-  const text = await res.text()
-  const ms = performance.now() - started
-  let code: string | undefined
-  try {
-    code = errorOf(JSON.parse(text))?.code
-  } catch {
-    code = undefined
-  }
-  return {
-    status: res.status,
-    code,
-    retryAfter: res.headers.get('retry-after'),
-    ms,
-    charged: before - (await sw.usdcBalance(who.account.address)),
-    rows: (await on.services.deps.ledger.byPayer(who.account.address)).length,
-  }
-}
-
-/** The 502/503 a fault must answer: a positive whole Retry-After, nothing charged, no row. */
-function expectUnchargedFault(o: Outcome, boundMs: number, label: string) {
-  expect(
-    {
-      status: [502, 503].includes(o.status),
-      retryAfter: /^[1-9][0-9]*$/.test(o.retryAfter ?? ''),
-      withinBound: o.ms < boundMs,
-      charged: o.charged,
-      rows: o.rows,
-    },
-    `${label}: ${o.status} ${o.code} in ${Math.round(o.ms)} ms, Retry-After ${o.retryAfter}`,
-  ).toEqual({ status: true, retryAfter: true, withinBound: true, charged: 0n, rows: 0 })
-}
-
-/** The price the route's challenge names, in atomic USDC. */
-async function priceOf(on: Instance, path: string): Promise<bigint> {
-  const accepts = (await challengeOf(`${on.url}${path}`)).accepts[0]
-  if (accepts === undefined) throw new Error(`no payment option for ${path}`)
-  return BigInt(accepts.amount)
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const paidCall = (on: Instance, who: Wallet, path: string): Promise<Outcome> => paidCallOn(sw, on, who, path)
 
 describe('the exchange upstream behind a faulty proxy (GET /v1/prices)', () => {
   let proxy: HttpFaultProxy
