@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { StoreUnavailableError } from '../errors.js'
+import { UnsupportedTarEntryError, unpackTarGz } from './unpackTarGz.js'
 
 /** What repositories need from SQL: one dialect (PostgreSQL), whether embedded or a server. */
 export interface Queryable {
@@ -45,10 +46,12 @@ async function createPglite(dataDir: string, template: Blob | undefined): Promis
   const inMemory = dataDir.startsWith('memory://')
   const fresh = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0
   if (!inMemory) mkdirSync(dataDir, { recursive: true })
+  // A new directory on disk is unpacked here, outside PGlite's WebAssembly heap (see unpackTarGz).
+  const unpacked = fresh && !inMemory && template !== undefined && (await unpackTemplate(template, dataDir))
   const db = await PGlite.create({
     dataDir,
     startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_PARAMS],
-    ...(fresh && template !== undefined ? { loadDataDir: template } : {}),
+    ...(fresh && !unpacked && template !== undefined ? { loadDataDir: template } : {}),
   })
   const query: Queryable['query'] = async (sql, params) => {
     const result = await db.query(sql, params as unknown[] | undefined)
@@ -67,6 +70,19 @@ async function createPglite(dataDir: string, template: Blob | undefined): Promis
       ),
     dumpDataDir: () => db.dumpDataDir('gzip'),
     close: () => db.close(),
+  }
+}
+
+/** Unpacks the template into a new data directory; false (the directory emptied) if it holds entries we do not read. */
+async function unpackTemplate(template: Blob, dataDir: string): Promise<boolean> {
+  try {
+    unpackTarGz(new Uint8Array(await template.arrayBuffer()), dataDir)
+    return true
+  } catch (err) {
+    if (!(err instanceof UnsupportedTarEntryError)) throw err
+    rmSync(dataDir, { recursive: true, force: true })
+    mkdirSync(dataDir, { recursive: true })
+    return false
   }
 }
 
