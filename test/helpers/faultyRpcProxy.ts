@@ -23,6 +23,11 @@ export type Rule = (body: RpcCall | RpcCall[]) =>
   | { delayMs: number }
   /** Forwarded twice, one after the other (a retrying proxy): the client gets the second answer. */
   | { twice: true }
+  /**
+   * Neither forwarded nor answered, ever: the caller waits until it goes away (a kill) or the proxy closes,
+   * and the node never sees the request (a broadcast that never left the process that made it).
+   */
+  | { swallow: true }
   | null
 export interface RpcProxy {
   url: string
@@ -44,6 +49,7 @@ export async function faultyRpcProxy(upstream: string): Promise<RpcProxy> {
         res.end(JSON.stringify(act.answer.body))
         return
       }
+      if (act !== null && 'swallow' in act) return
       const delayMs = act !== null && 'delayMs' in act ? act.delayMs : 0
       const forward = () =>
         fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw })
@@ -72,6 +78,11 @@ export async function faultyRpcProxy(upstream: string): Promise<RpcProxy> {
     set(r) {
       rule = r
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        // A swallowed request's connection would keep the server open.
+        server.closeAllConnections()
+        server.close(() => r())
+      }),
   }
 }

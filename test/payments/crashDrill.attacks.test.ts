@@ -4,7 +4,7 @@ import { toClientEvmSigner } from '@x402/evm'
 import { BatchSettlementEvmScheme, InMemoryClientChannelStorage } from '@x402/evm/batch-settlement/client'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import pg from 'pg'
-import { createTestClient, type Hex, http, parseAbi, parseEventLogs } from 'viem'
+import { createTestClient, type Hex, http, keccak256, parseAbi, parseEventLogs, parseSignature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test, vi } from 'vitest'
 import { NETWORK, USDC } from '../../src/chain/network.js'
@@ -16,11 +16,14 @@ import {
   authorizationUsed,
   creditOf,
   paidFetch,
+  type SignedAuthorization,
+  submitAuthorization,
   transferUtil,
   utilUsdAt,
   utilWallet,
 } from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
+import { faultyRpcProxy, type RpcCall } from '../helpers/faultyRpcProxy.js'
 import { holdingProxy } from '../helpers/holdingProxy.js'
 import { challengeOf, signChallenge, useWorld } from '../helpers/serviceWorld.js'
 import { testDatabase } from '../helpers/testDatabase.js'
@@ -28,7 +31,8 @@ import { testDatabase } from '../helpers/testDatabase.js'
 // Issue 28, the crash drill: `kill -9` the service while `exact` settlements are in flight on a devnet
 // mining a block every 2 s, start it again on the same ledger, and check every authorization against
 // the chain: its transfer happened once and the ledger says settled, or it never happened and the
-// ledger does not say so; nobody was served twice, nobody charged for a call they did not get.
+// ledger does not say so; nobody was served twice, nobody charged for a call they did not get. The same
+// for settlements killed before their broadcast left the process, and for the other rails below.
 
 const sw = useWorld()
 const PRICES = '/v1/prices?symbols=BTC'
@@ -39,6 +43,7 @@ const WAVE = 8
 const USDC_ABI = parseAbi([
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
   'event Transfer(address indexed from, address indexed to, uint256 value)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
 ])
 
 interface Row {
@@ -48,6 +53,7 @@ interface Row {
   served: boolean
   tx_hash: string | null
   amount: string
+  error_code: string | null
 }
 
 const children: ChildService[] = []
@@ -60,7 +66,7 @@ async function ledgerRows(url: string): Promise<Row[]> {
   await client.connect()
   try {
     const { rows } = await client.query<Row>(
-      'SELECT payer, nonce, status, served, tx_hash, amount::text AS amount FROM payments',
+      'SELECT payer, nonce, status, served, tx_hash, amount::text AS amount, error_code FROM payments',
     )
     return rows
   } finally {
@@ -227,6 +233,216 @@ describe('crash drill: exact settlements in flight', () => {
       await testClient.setIntervalMining({ interval: 0 })
       await testClient.setAutomine(true)
       for (const c of children) await c.kill9()
+      await db.drop()
+    }
+  }, 90_000)
+})
+
+describe('crash drill: an exact settlement killed before its broadcast', () => {
+  test('attack: kill -9 after the ledger row opened and before the relayer’s broadcast reached the node, restart on the same ledger: the authorization never resent ends failed once it cannot land; the one resent is refused and moves nothing, and when a third party lands it the row is settled unserved (a refund owed); one killed in its handler (no row yet) is served and settled once when resent; payTo = the settled rows', async () => {
+    const db = await testDatabase()
+    // The child's RPC through a proxy that swallows the relayer's broadcasts: the signed settlement never
+    // leaves for the node, as if the process died with the bytes still in its socket buffer.
+    const rpc = await faultyRpcProxy(sw.world.rpcUrl)
+    // And its exchange through one that holds a call in its handler (before any row: one opens only
+    // once the handler has answered).
+    const coinbase = await holdingProxy(loadConfig(sw.env).upstreams.coinbaseExchange)
+    const env = {
+      ...sw.env,
+      DATABASE_URL: db.url,
+      RPC_URL: rpc.url,
+      COINBASE_URL: coinbase.url,
+      RECONCILE_INTERVAL_MS: '1000',
+    }
+    const relayer = privateKeyToAccount(loadConfig(env).payments.relayerPrivateKey as Hex).address
+    const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
+    try {
+      const first = await startChildService(env)
+      children.push(first)
+      const url = `${first.url}${PRICES}`
+      const challenge = await challengeOf(url)
+      const price = BigInt(challenge.accepts[0]?.amount as string)
+      const payTo = challenge.accepts[0]?.payTo as `0x${string}`
+      const funded = 10n * price
+      // `expiring` signs a short window (a payer may: the gate wants 6 s of validity at least), so its
+      // authorization is dead onchain within the test; `resent` signs the route's full window and sends the
+      // very same authorization again to the restarted service, as a retrying x402 client would; so does
+      // `inHandler`, whose call is killed in its handler.
+      const expiring = await sw.freshWallet(funded)
+      const resent = await sw.freshWallet(funded)
+      const inHandler = await sw.freshWallet(funded)
+      const short = {
+        ...challenge,
+        accepts: challenge.accepts.map((a) => (a.scheme === 'exact' ? { ...a, maxTimeoutSeconds: 12 } : a)),
+      }
+      const ethUrl = `${first.url}/v1/prices?symbols=ETH`
+      const payloads = [
+        await signChallenge(expiring, short),
+        await signChallenge(resent, challenge),
+        await signChallenge(inHandler, await challengeOf(ethUrl)),
+      ]
+      const auth = (i: number) =>
+        (payloads[i] as PaymentPayload).payload as { authorization: SignedAuthorization; signature: Hex }
+      const wallets = [expiring.account.address, resent.account.address, inHandler.account.address]
+      const payToBefore = await sw.usdcBalance(payTo)
+      const relayerNonce = await sw.chain.getTransactionCount({ address: relayer, blockTag: 'pending' })
+
+      const swallowed: Hex[] = []
+      rpc.set((body) => {
+        const calls = Array.isArray(body) ? body : [body]
+        const send = calls.find((c: RpcCall) => c.method.startsWith('eth_sendRawTransaction'))
+        if (send === undefined) return null
+        swallowed.push(send.params?.[0] as Hex)
+        return { swallow: true }
+      })
+      const hold = coinbase.hold((path) => path.includes('ETH-USD'))
+      const calls = payloads.map((p, i) =>
+        pay(i === 2 ? ethUrl : url, p).then(
+          (answer): Answer | Error => answer,
+          (err: unknown): Answer | Error => (err instanceof Error ? err : new Error(String(err))),
+        ),
+      )
+      // Two settlements signed and on their way to the node: their rows are open, pending, unserved, with
+      // no transaction recorded; the third call is in its handler, with no row. That is the moment of the kill.
+      await hold.arrived
+      await vi.waitFor(() => expect(swallowed).toHaveLength(2), { timeout: 15_000, interval: 20 })
+      const atKill = await ledgerRows(db.url)
+      expect(atKill.map((r) => [r.payer, r.status, r.served, r.tx_hash]).sort()).toEqual(
+        wallets
+          .slice(0, 2)
+          .map((w) => [w.toLowerCase(), 'pending', false, null])
+          .sort(),
+      )
+      await first.kill9()
+      rpc.set(null)
+      hold.release()
+      // No caller got an answer, and the node never saw either settlement.
+      for (const answer of await Promise.all(calls)) expect(answer).toBeInstanceOf(Error)
+      for (const raw of swallowed) {
+        await expect(sw.chain.getTransaction({ hash: keccak256(raw) })).rejects.toThrow(/could not be found/i)
+      }
+      expect(await sw.chain.getTransactionCount({ address: relayer, blockTag: 'pending' })).toBe(relayerNonce)
+
+      // The short authorization expires onchain: a block stamped past its validBefore (never ahead of the
+      // wall clock: the chain is only pinned forward to it once the wall clock has passed it).
+      const expiresAt = Number(auth(0).authorization.validBefore)
+      await vi.waitFor(() => expect(Date.now() / 1000).toBeGreaterThan(expiresAt + 1), {
+        timeout: 20_000,
+        interval: 200,
+      })
+      if ((await sw.chain.getBlock()).timestamp <= BigInt(expiresAt))
+        await testClient.setNextBlockTimestamp({ timestamp: BigInt(expiresAt + 1) })
+      await testClient.mine({ blocks: 1 })
+      // Nobody can land it any more: USDC refuses it.
+      const a = auth(0)
+      const sig = parseSignature(a.signature)
+      await expect(
+        sw.chain.simulateContract({
+          account: relayer,
+          address: USDC,
+          abi: USDC_ABI,
+          functionName: 'transferWithAuthorization',
+          args: [
+            a.authorization.from,
+            a.authorization.to,
+            BigInt(a.authorization.value),
+            BigInt(a.authorization.validAfter),
+            BigInt(a.authorization.validBefore),
+            a.authorization.nonce,
+            Number(sig.v),
+            sig.r,
+            sig.s,
+          ],
+        }),
+      ).rejects.toThrow(/authorization is expired/)
+
+      // Restarted on the same ledger a minute later in its own clock (past the reconciler's grace for block
+      // timestamps that trail the clock): its first round closes the dead authorization's row and keeps the
+      // live one pending (the killed process might have broadcast it; only the chain can say).
+      const second = await startChildService({ ...env, SERVICE_CLOCK_OFFSET_MS: '61000' })
+      children.push(second)
+      await second.reconciled
+      const rowOf = async (i: number) =>
+        (await ledgerRows(db.url)).find((r) => r.payer === wallets[i]?.toLowerCase()) as Row
+      // Its first round, or the next (a round that met an RPC fault retries a second later).
+      await vi.waitFor(
+        async () =>
+          expect(await rowOf(0)).toMatchObject({
+            status: 'failed',
+            served: false,
+            tx_hash: null,
+            error_code: 'expired_unsettled',
+          }),
+        { timeout: 10_000, interval: 200 },
+      )
+      expect(await rowOf(1)).toMatchObject({ status: 'pending', served: false, tx_hash: null })
+
+      // Sent again: the expired one is refused as expired, the live one as replayed (its row exists, so
+      // it is never settled a second time, whatever the killed process did). Neither moves any USDC.
+      const again = [await pay(`${second.url}${PRICES}`, payloads[0] as PaymentPayload)]
+      again.push(await pay(`${second.url}${PRICES}`, payloads[1] as PaymentPayload))
+      expect(again.map((r) => [r.status, r.code])).toEqual([
+        [402, 'payment_expired'],
+        [402, 'payment_replayed'],
+      ])
+      for (const [i, wallet] of wallets.slice(0, 2).entries()) {
+        expect(await sw.usdcBalance(wallet)).toBe(funded)
+        expect(await authorizationUsed(sw.chain, wallet, auth(i).authorization.nonce)).toBe(false)
+      }
+      expect(await rowOf(1)).toMatchObject({ status: 'pending', served: false })
+      expect(await sw.usdcBalance(payTo)).toBe(payToBefore)
+      expect(await rowOf(2)).toBeUndefined()
+      // The call killed in its handler left nothing behind: sent again, it is served and settled, once.
+      const retried = await pay(`${second.url}/v1/prices?symbols=ETH`, payloads[2] as PaymentPayload)
+      expect(retried.status).toBe(200)
+      const paid = decodePaymentResponseHeader(retried.headers.get('payment-response') ?? '')
+      expect(paid.success).toBe(true)
+      expect(await rowOf(2)).toMatchObject({ status: 'settled', served: true, tx_hash: paid.transaction })
+      expect(await sw.usdcBalance(wallets[2] as `0x${string}`)).toBe(funded - price)
+      const twice = await pay(`${second.url}/v1/prices?symbols=ETH`, payloads[2] as PaymentPayload)
+      expect([twice.status, twice.code]).toEqual([402, 'payment_replayed'])
+      expect(await sw.usdcBalance(wallets[2] as `0x${string}`)).toBe(funded - price)
+
+      // Anyone who saw the live authorization can still land it (it was in a request): the reconciler books
+      // the transfer it finds onchain as settled, and unserved: a refund owed, never a served call.
+      const thirdParty = await sw.freshWallet(0n, 10n ** 16n)
+      const b = auth(1)
+      await submitAuthorization(sw.chain, thirdParty.privateKey, b.authorization, b.signature)
+      await vi.waitFor(async () => expect((await rowOf(1)).status).toBe('settled'), {
+        timeout: 15_000,
+        interval: 200,
+      })
+      const landed = await rowOf(1)
+      expect(landed.served).toBe(false)
+      const receipt = await sw.chain.getTransactionReceipt({ hash: landed.tx_hash as Hex })
+      expect(receipt.from.toLowerCase()).toBe(thirdParty.account.address.toLowerCase())
+      expect(await sw.usdcBalance(wallets[1] as `0x${string}`)).toBe(funded - price)
+      expect(await sw.usdcBalance(wallets[0] as `0x${string}`)).toBe(funded)
+
+      // The books agree with the chain: payTo received exactly the settled rows, and the relayer sent one
+      // transaction only, the resent call's settlement.
+      const rows = await ledgerRows(db.url)
+      const settled = rows.filter((r) => r.status === 'settled')
+      expect(settled).toHaveLength(2)
+      expect(await sw.usdcBalance(payTo)).toBe(
+        payToBefore + settled.reduce((sum, r) => sum + BigInt(r.amount), 0n),
+      )
+      expect(await sw.chain.getTransactionCount({ address: relayer, blockTag: 'pending' })).toBe(
+        relayerNonce + 1,
+      )
+      const ending = async (i: number) => {
+        const r = await rowOf(i)
+        return `${r.status}${r.served ? '+served' : '+unserved'}${r.error_code === null ? '' : `:${r.error_code}`}`
+      }
+      console.info('crash drill (exact, before broadcast):', {
+        expiring: await ending(0),
+        resent: await ending(1),
+        inHandler: await ending(2),
+      })
+    } finally {
+      for (const c of children) await c.kill9()
+      await rpc.close()
+      await coinbase.close()
       await db.drop()
     }
   }, 90_000)
