@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import {
   existsSync,
   mkdirSync,
@@ -157,6 +158,14 @@ function ensureBuilt(): void {
   stage('dist/ is older than src/: building (npm run build)')
   const run = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' })
   if (run.status !== 0) throw new Error('build failed')
+}
+
+/** `npm start`'s node arguments, from package.json (its V8 flags included), without npm in between. */
+function npmStartArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  const [node, ...args] = pkg.scripts.start.split(/\s+/)
+  if (node !== 'node') throw new Error(`package.json's start script does not run node: ${pkg.scripts.start}`)
+  return args
 }
 
 function startProcess(args: string[], env: NodeJS.ProcessEnv, name: string): ChildProcess {
@@ -356,6 +365,9 @@ async function main(): Promise<void> {
     // One client on loopback stands for many agents: the per-IP limits would answer it 429.
     RATE_LIMIT_UNPAID: '100000000',
     RATE_LIMIT_PAID: '100000000',
+    // For /metrics: the service's own account of its memory (V8 heap, and `external`, where PGlite's
+    // WebAssembly heap lives), sampled beside the kernel's RSS.
+    OPS_TOKEN: randomBytes(16).toString('hex'),
   }
   const schema = `soak_${Date.now()}`
   const admin = DATABASE_URL === undefined ? undefined : new pg.Client({ connectionString: DATABASE_URL })
@@ -373,7 +385,7 @@ async function main(): Promise<void> {
   try {
     await waitForLine(world, /"ready"/, 300_000)
     stage(`world up (pid ${world.pid})`)
-    service = startProcess(['scripts/start.mjs'], { ...env, DEVNET_WORLD: 'external' }, 'service')
+    service = startProcess(npmStartArgs(), { ...env, DEVNET_WORLD: 'external' }, 'service')
     await waitReady(url, service, 120_000)
     stage(`service ready (pid ${service.pid})`)
     const servicePid = service.pid as number
@@ -384,7 +396,21 @@ async function main(): Promise<void> {
         .reduce<number>((s, v) => s + (v ?? 0), 0)
       return { serviceMb: rssMb(servicePid), worldMb: rssMb(worldPid), anvilMb: Math.round(anvil * 10) / 10 }
     }
-    const idleAtReady = sample()
+    /** The service's /metrics memory gauges, in MB. */
+    const memoryOf = async () => {
+      const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${env.OPS_TOKEN}` } })
+      const text = await res.text()
+      const mb = (name: string) => {
+        const m = new RegExp(`^${name} (\\d+)$`, 'm').exec(text)
+        return m === null ? null : Math.round(Number(m[1]) / 104_857.6) / 10
+      }
+      return {
+        heapUsedMb: mb('nodejs_heap_size_used_bytes'),
+        heapTotalMb: mb('nodejs_heap_size_total_bytes'),
+        externalMb: mb('nodejs_external_memory_bytes'),
+      }
+    }
+    const idleAtReady = { ...sample(), ...(await memoryOf()) }
 
     // Setup (funding, channels, top-ups), outside the sampled window.
     const rpcUrl = `http://127.0.0.1:${env.DEVNET_RPC_PORT}`
@@ -418,7 +444,7 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`top-up call answered ${res.status}`)
     }
     stage(`${CREDIT_WALLETS} wallets topped up with UTIL credit`)
-    const setupDone = sample()
+    const setupDone = { ...sample(), ...(await memoryOf()) }
 
     const calls: Call[] = []
     const samples: Record<string, unknown>[] = []
@@ -426,13 +452,15 @@ async function main(): Promise<void> {
     const loadStart = elapsedS()
     const until = loadStart + SECONDS
     let windowStart = 0
-    const record = () => {
+    const record = async () => {
       const t = Math.round(elapsedS() - loadStart)
       const window = calls.slice(windowStart)
       windowStart = calls.length
+      const rss = sample()
       const row = {
         t,
-        ...sample(),
+        ...rss,
+        ...(await memoryOf()),
         loadAvg1m: Math.round((loadavg()[0] as number) * 100) / 100,
         byKind: summarize(window),
       }
@@ -441,15 +469,15 @@ async function main(): Promise<void> {
       console.log(
         [
           `t=${String(t).padStart(4)} s`,
-          `service ${row.serviceMb} MB`,
+          `service ${row.serviceMb} MB (heap ${row.heapUsedMb}/${row.heapTotalMb}, external ${row.externalMb})`,
           `world ${row.worldMb} MB`,
           `anvil ${row.anvilMb} MB`,
           ...KINDS.map((kind) => `${kind} ${k[kind].calls}/p99 ${k[kind].p99Ms ?? '-'}`),
         ].join(' | '),
       )
     }
-    record()
-    const sampler = setInterval(record, SAMPLE_MS)
+    await record()
+    const sampler = setInterval(() => void record(), SAMPLE_MS)
 
     const exactLanes = exactKeys.slice(0, EXACT_WALLETS).map((key, w) => {
       const client = exactClient(key)
@@ -495,7 +523,7 @@ async function main(): Promise<void> {
     })
     await Promise.all([...exactLanes, builderLane, ...voucherLanes, ...creditLanes, unpaidLane])
     clearInterval(sampler)
-    record()
+    await record()
 
     const rows = samples as { t: number; serviceMb: number | null; worldMb: number | null; anvilMb: number }[]
     const serviceRss = rows.map((r) => r.serviceMb ?? 0)
@@ -521,7 +549,7 @@ async function main(): Promise<void> {
         credit: RATE.credit * CREDIT_WALLETS,
       },
       processes: {
-        service: `node scripts/start.mjs (dist/), DEVNET_WORLD=external, ${DATABASE_URL === undefined ? 'DATA_DIR on disk (PGlite)' : 'PostgreSQL ledger (SOAK_DATABASE_URL)'}, in-memory shared state`,
+        service: `node ${npmStartArgs().join(' ')} (dist/), DEVNET_WORLD=external, ${DATABASE_URL === undefined ? 'DATA_DIR on disk (PGlite)' : 'PostgreSQL ledger (SOAK_DATABASE_URL)'}, in-memory shared state`,
         world: 'node --import tsx scripts/devnetWorld.ts (simulators, keeper, price pusher)',
         anvil: "the world's anvil and its shell supervisor",
       },

@@ -3,8 +3,18 @@ import type { RouteStat } from './routeStats.js'
 
 const label = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')
 
-/** `/metrics`: the dashboard's figures in Prometheus' text exposition format (0.0.4). */
-export function prometheusText(report: OpsReport, stats: readonly RouteStat[]): string {
+/** The process's memory, as `process.memoryUsage()` reports it (bytes). */
+export type ProcessMemory = Pick<NodeJS.MemoryUsage, 'rss' | 'heapUsed' | 'heapTotal' | 'external'>
+
+/**
+ * `/metrics`: the dashboard's figures in Prometheus' text exposition format (0.0.4), and the process's
+ * memory (`external` holds WebAssembly memory: the embedded PGlite ledger's heap lives there).
+ */
+export function prometheusText(
+  report: OpsReport,
+  stats: readonly RouteStat[],
+  memory: ProcessMemory = process.memoryUsage(),
+): string {
   const lines: string[] = []
   const metric = (
     name: string,
@@ -68,6 +78,15 @@ export function prometheusText(report: OpsReport, stats: readonly RouteStat[]): 
     'counter',
     'Time spent answering, by route.',
     stats.map((s) => [`{route="${label(s.route)}"}`, s.totalMs / 1000]),
+  )
+  metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [['', memory.rss]])
+  metric('nodejs_heap_size_used_bytes', 'gauge', 'V8 heap used, bytes.', [['', memory.heapUsed]])
+  metric('nodejs_heap_size_total_bytes', 'gauge', 'V8 heap reserved, bytes.', [['', memory.heapTotal]])
+  metric(
+    'nodejs_external_memory_bytes',
+    'gauge',
+    'Memory of objects outside the V8 heap (buffers, WebAssembly memory: the embedded ledger), bytes.',
+    [['', memory.external]],
   )
   return `${lines.join('\n')}\n`
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { type Browser, chromium } from 'playwright-core'
@@ -90,6 +90,14 @@ describe('web pages in a browser', () => {
     expect(text).toMatch(/# TYPE agentdesk_revenue_usdc_atomic gauge/)
     expect(text).toMatch(/agentdesk_revenue_usdc_atomic\{route="GET \/v1\/prices"\} \d+/)
     expect(text).toMatch(/agentdesk_requests_total\{route="GET \/v1\/prices",status="2xx"\} \d+/)
+    // The process's memory: this instance runs in the test's process, whose VmRSS the kernel reports.
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1])
+    const kernelRss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) * 1024
+    const rss = gauge('process_resident_memory_bytes')
+    expect(Math.abs(rss - kernelRss) / kernelRss).toBeLessThan(0.2)
+    expect(gauge('nodejs_heap_size_used_bytes')).toBeGreaterThan(0)
+    expect(gauge('nodejs_heap_size_used_bytes')).toBeLessThanOrEqual(gauge('nodejs_heap_size_total_bytes'))
+    expect(gauge('nodejs_external_memory_bytes')).toBeGreaterThan(0)
   })
 
   test('behavior: without OPS_TOKEN the operator pages do not exist', async () => {
