@@ -164,6 +164,19 @@ describe('Aerodrome stand-in', () => {
     ).rejects.toThrow(/InsufficientOutputAmount/)
   })
 
+  it('behavior: inputs whose fee has a fraction swap for exactly the quote (the K check floors the fee as the quote does)', async () => {
+    // The real Pool takes floor(amountIn * fee / 10,000) out as its fee and checks K on what is left; a K
+    // check with the exact fee refused some of its own quotes by a wei (the price pusher once had to round).
+    const routes = [{ from: usdc, to: weth, stable: false, factory }]
+    for (const amountIn of [1_000_001n, 33_333_333n, 777_777_777n, 1_234_567_891n, 2_000_000_003n]) {
+      expect((amountIn * 30n) % 10_000n).not.toBe(0n)
+      const amounts = await read<readonly bigint[]>(router, 'getAmountsOut', [amountIn, routes])
+      const wethBefore = await read<bigint>(weth, 'balanceOf', [user])
+      await send(router, 'swapExactTokensForTokens', [amountIn, amounts[1]!, routes, user, maxUint256])
+      expect((await read<bigint>(weth, 'balanceOf', [user])) - wethBefore).toBe(amounts[1])
+    }
+  })
+
   it('error: unimplemented selectors (ETH variants) revert NotImplemented', async () => {
     try {
       await h.ctx.publicClient.simulateContract({
