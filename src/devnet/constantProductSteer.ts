@@ -8,10 +8,6 @@
  * With x sold and f the fee: reserveIn′ = rIn + x and reserveOut′ = rOut·rIn / (rIn + x(1 − f)), so
  * (rIn + x)(rIn + x(1 − f)) = targetRatio·rOut·rIn: a quadratic in x, solved in its cancellation-free
  * form x = −2c / (b + √(b² − 4ac)).
- *
- * The amount is rounded down to a multiple of 10,000 / gcd(feeBps, 10,000), so the fee is a whole number
- * of atomic units: the stand-in's getAmountOut floors the fee while its K check takes it exact, and an
- * input whose fee has a fraction is quoted a hair more than the K check then allows (the swap reverts K()).
  */
 export function constantProductSteer(
   reserveIn: bigint,
@@ -29,10 +25,5 @@ export function constantProductSteer(
   if (c >= 0) return 0n
   const x = (-2 * c) / (b + Math.sqrt(b * b - 4 * a * c))
   if (!Number.isFinite(x) || x < 1) return 0n
-  const step = 10_000n / gcd(BigInt(feeBps), 10_000n)
-  return (BigInt(Math.floor(x)) / step) * step
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  return b === 0n ? a : gcd(b, a % b)
+  return BigInt(Math.floor(x))
 }

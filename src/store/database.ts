@@ -40,7 +40,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
  * ledger's working set is a few MB, so 16 MB of buffers keeps all of it cached and the service's RSS
  * ~70 MB lower (the soak, bench/soak.ts). The server profile (DATABASE_URL) is configured on the server.
  */
-const PGLITE_MEMORY_PARAMS = ['-c', 'shared_buffers=16MB']
+const PGLITE_MEMORY_PARAMS = ['-c', 'shared_buffers=8MB']
 
 async function createPglite(dataDir: string, template: Blob | undefined): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://')

@@ -158,10 +158,13 @@ contract AerodromePoolStandIn is ERC20, IAerodromePoolStandIn {
         uint256 amount1In = balance1 > left1 ? balance1 - left1 : 0;
         if (amount0In == 0 && amount1In == 0) revert InsufficientInputAmount();
         uint256 fee = IAerodromeFeeSource(factory).getFee(address(this), stable);
-        uint256 adjusted0 = balance0 * FEE_DENOMINATOR - amount0In * fee;
-        uint256 adjusted1 = balance1 * FEE_DENOMINATOR - amount1In * fee;
-        if (adjusted0 * adjusted1 < reserve0 * reserve1 * FEE_DENOMINATOR * FEE_DENOMINATOR) revert K();
-        emit Fees(msg.sender, amount0In * fee / FEE_DENOMINATOR, amount1In * fee / FEE_DENOMINATOR);
+        // As the real Pool: the fee is floor(amountIn * fee / 10,000), the amount getAmountOut takes off, and
+        // K is checked on the balances without it (the real Pool has sent it to PoolFees by then; here it
+        // stays in the reserves after the check).
+        uint256 fee0 = amount0In * fee / FEE_DENOMINATOR;
+        uint256 fee1 = amount1In * fee / FEE_DENOMINATOR;
+        if ((balance0 - fee0) * (balance1 - fee1) < reserve0 * reserve1) revert K();
+        emit Fees(msg.sender, fee0, fee1);
         _update(balance0, balance1);
         emit Swap(msg.sender, to, amount0In, amount1In, amount0Out, amount1Out);
     }
