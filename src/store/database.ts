@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { StoreUnavailableError } from '../errors.js'
@@ -44,7 +45,10 @@ const PGLITE_MEMORY_PARAMS = ['-c', 'shared_buffers=8MB']
 
 async function createPglite(dataDir: string, template: Blob | undefined): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://')
-  const fresh = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0
+  // An unpack cut short (a full disk, the process killed) leaves its marker: the directory is redone.
+  const unfinished = !inMemory && existsSync(join(dataDir, UNPACKING))
+  if (unfinished) emptyDir(dataDir)
+  const fresh = inMemory || unfinished || !existsSync(dataDir) || readdirSync(dataDir).length === 0
   if (!inMemory) mkdirSync(dataDir, { recursive: true })
   // A new directory on disk is unpacked here, outside PGlite's WebAssembly heap (see unpackTarGz).
   const unpacked = fresh && !inMemory && template !== undefined && (await unpackTemplate(template, dataDir))
@@ -73,17 +77,31 @@ async function createPglite(dataDir: string, template: Blob | undefined): Promis
   }
 }
 
-/** Unpacks the template into a new data directory; false (the directory emptied) if it holds entries we do not read. */
+/** Present in a data directory while the template is being unpacked into it. */
+const UNPACKING = '.agentdesk-unpacking'
+
+/** Removes what `dir` holds, not `dir` itself (it may be a mount point). */
+function emptyDir(dir: string): void {
+  for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true })
+}
+
+/**
+ * Unpacks the template into a new data directory; false (the directory emptied) if it holds entries we do
+ * not read. Marked while under way: a directory with some of its files is not new, and PGlite would fail
+ * on it at every start (the attack review); an unpack that throws empties it now, one killed at the next start.
+ */
 async function unpackTemplate(template: Blob, dataDir: string): Promise<boolean> {
+  const archive = new Uint8Array(await template.arrayBuffer())
+  writeFileSync(join(dataDir, UNPACKING), '')
   try {
-    unpackTarGz(new Uint8Array(await template.arrayBuffer()), dataDir)
-    return true
+    unpackTarGz(archive, dataDir)
   } catch (err) {
+    emptyDir(dataDir)
     if (!(err instanceof UnsupportedTarEntryError)) throw err
-    rmSync(dataDir, { recursive: true, force: true })
-    mkdirSync(dataDir, { recursive: true })
     return false
   }
+  rmSync(join(dataDir, UNPACKING))
+  return true
 }
 
 /** A server that cannot be reached is an outage (503), not a bug; SQL errors stay as they are. */
