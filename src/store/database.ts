@@ -38,8 +38,8 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
 
 /**
  * PostgreSQL's default shared_buffers (128 MB) is resident in the process once touched; the embedded
- * ledger's working set is a few MB, so 16 MB of buffers keeps all of it cached and the service's RSS
- * ~70 MB lower (the soak, bench/soak.ts). The server profile (DATABASE_URL) is configured on the server.
+ * ledger's working set is a few MB, so 8 MB of buffers keeps all of it cached and the service's RSS
+ * ~75 MB lower (the soak, bench/soak.ts). The server profile (DATABASE_URL) is configured on the server.
  */
 const PGLITE_MEMORY_PARAMS = ['-c', 'shared_buffers=8MB']
 
