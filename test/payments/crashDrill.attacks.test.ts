@@ -23,6 +23,7 @@ import {
   utilWallet,
 } from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
+import { eventually } from '../helpers/eventually.js'
 import { faultyRpcProxy, type RpcCall } from '../helpers/faultyRpcProxy.js'
 import { holdingProxy } from '../helpers/holdingProxy.js'
 import { challengeOf, signChallenge, useWorld } from '../helpers/serviceWorld.js'
@@ -397,7 +398,10 @@ describe('crash drill: an exact settlement killed before its broadcast', () => {
       expect(retried.status).toBe(200)
       const paid = decodePaymentResponseHeader(retried.headers.get('payment-response') ?? '')
       expect(paid.success).toBe(true)
-      expect(await rowOf(2)).toMatchObject({ status: 'settled', served: true, tx_hash: paid.transaction })
+      // The outcome and the served mark are written just after the response, off its path.
+      await eventually(async () =>
+        expect(await rowOf(2)).toMatchObject({ status: 'settled', served: true, tx_hash: paid.transaction }),
+      )
       expect(await sw.usdcBalance(wallets[2] as `0x${string}`)).toBe(funded - price)
       const twice = await pay(`${second.url}/v1/prices?symbols=ETH`, payloads[2] as PaymentPayload)
       expect([twice.status, twice.code]).toEqual([402, 'payment_replayed'])
