@@ -14,18 +14,8 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { x402Client } from '@x402/fetch'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  http,
-  type PublicClient,
-} from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { base } from 'viem/chains'
+import { type Address, createPublicClient, erc20Abi, type Hex, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { USDC } from '../src/chain/network.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
@@ -33,10 +23,9 @@ import { demoAccounts } from '../src/devnet/devnetAccounts.js'
 import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { createHttpService } from '../src/httpService.js'
 import { createLogger } from '../src/logger.js'
-import { createFeeBook } from '../src/payments/feeBook.js'
-import { createRelayerSender } from '../src/payments/relayerSender.js'
 import { createReadiness } from '../src/readiness.js'
 import { createServices } from '../src/services.js'
+import { fundWallets, sendUtil } from './devnetFunding.js'
 import { startBareHono, startReferenceStack } from './referenceStack.js'
 import { type VoucherAgent, voucherAgent } from './voucherAgent.js'
 import { VOUCHER_LOAD_WORKER, type VoucherLoadInput, type VoucherLoadResult } from './voucherLoadWorker.js'
@@ -147,40 +136,6 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
  * `count` new wallets holding `amount` of `token` (USDC unless said) each, funded concurrently from one demo
  * account, and `gasWei` of ETH each (set directly: anvil's cheat code).
  */
-async function fundWallets(
-  rpcUrl: string,
-  count: number,
-  amount = FUNDED,
-  token: Address = USDC,
-  gasWei = 0n,
-): Promise<Hex[]> {
-  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 60_000 }) })
-  const funder = createRelayerSender({
-    account: privateKeyToAccount((demoAccounts[0] as { privateKey: Hex }).privateKey),
-    client,
-    chainId: 8453,
-    fees: createFeeBook(client, { maxAgeMs: 1_000 }),
-    timeoutMs: 60_000,
-    pollingIntervalMs: 50,
-  })
-  const keys = Array.from({ length: count }, () => generatePrivateKey())
-  await Promise.all(
-    keys.map(async (key) => {
-      const to = privateKeyToAccount(key).address
-      if (gasWei > 0n) {
-        await client.request({
-          method: 'anvil_setBalance' as never,
-          params: [to, `0x${gasWei.toString(16)}`] as never,
-        })
-      }
-      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
-      const { receipt } = await funder.send({ to: token, data, gas: 80_000n })
-      if (receipt?.status !== 'success') throw new Error('funding failed')
-    }),
-  )
-  return keys
-}
-
 async function challengeOf(url: string): Promise<PaymentRequired> {
   const res = await fetch(url)
   await res.body?.cancel()
@@ -268,14 +223,14 @@ async function phaseA() {
     const ourUrl = `${ours.url}/v1/prices?symbols=BTC`
     const refUrl = `${reference.url}/v1/prices`
     const chain = createPublicClient({ transport: http(ours.rpcUrl) }) as PublicClient
-    const keys = await fundWallets(ours.rpcUrl, 2 * (SEQUENTIAL + 10))
+    const keys = await fundWallets(ours.rpcUrl, 2 * (SEQUENTIAL + 10), FUNDED, USDC)
     const [ourChallenge, refChallenge] = await Promise.all([challengeOf(ourUrl), challengeOf(refUrl)])
     const ourHeaders = await Promise.all(keys.slice(0, SEQUENTIAL + 10).map((k) => sign(k, ourChallenge)))
     const refHeaders = await Promise.all(keys.slice(SEQUENTIAL + 10).map((k) => sign(k, refChallenge)))
     // One batch-settlement channel: its deposit (the first call, by the official client) covers every call.
     const terms = batchTerms(ourChallenge)
     const deposit = depositFor(terms, SEQUENTIAL + 11)
-    const [payerKey] = await fundWallets(ours.rpcUrl, 1, deposit)
+    const [payerKey] = await fundWallets(ours.rpcUrl, 1, deposit, USDC)
     const payer = voucherAgent(payerKey as Hex, chain, deposit)
     await payer.open(ourUrl)
     const voucherHeaders = await payer.presign(ourChallenge, SEQUENTIAL + 10)
@@ -298,7 +253,7 @@ async function phaseA() {
     // The same `exact` path for a payer that pays again (an agent's steady state): one wallet, calls one
     // after another, so its balance read (one per BALANCE_TTL_MS) is mostly fresh; the interleaved series
     // above is a new wallet per call (a balance read each).
-    const [warmKey] = await fundWallets(ours.rpcUrl, 1, 10_000_000n)
+    const [warmKey] = await fundWallets(ours.rpcUrl, 1, 10_000_000n, USDC)
     const warmHeaders: string[] = []
     for (let i = 0; i < SEQUENTIAL + 10; i++) warmHeaders.push(await sign(warmKey as Hex, ourChallenge))
     const warmCalls: PaidAnswer[] = []
@@ -436,7 +391,7 @@ async function withProductionService<T>(
 const phaseB = () =>
   withProductionService({ redisUrl: REDIS_URL, blockTimeS: 2 }, async (ours) => {
     const url = `${ours.url}/v1/prices?symbols=BTC`
-    const keys = await fundWallets(ours.rpcUrl, WALLETS)
+    const keys = await fundWallets(ours.rpcUrl, WALLETS, FUNDED, USDC)
     const challenge = await challengeOf(url)
     const groups = await Promise.all(
       keys.map((k) => Promise.all(Array.from({ length: CALLS_PER_WALLET }, () => sign(k, challenge)))),
@@ -483,7 +438,7 @@ const phaseC = () =>
     const perChannel = VOUCHER_WARMUP + VOUCHERS
     // The deposit covers the opening call and every voucher after it.
     const deposit = depositFor(terms, perChannel + 1)
-    const keys = await fundWallets(ours.rpcUrl, CHANNELS, deposit)
+    const keys = await fundWallets(ours.rpcUrl, CHANNELS, deposit, USDC)
     const payers: VoucherAgent[] = keys.map((k) => voucherAgent(k, chain, deposit))
     stage(`C: ${CHANNELS} wallets funded`)
     await Promise.all(payers.map((p) => p.open(url)))
@@ -558,7 +513,9 @@ const phaseD = () =>
     // 1,000 UTIL each: about $0.10 of credit, 200 calls at half of $0.001; and gas for its transfer.
     const keys = await fundWallets(ours.rpcUrl, CREDIT_WALLETS, UTIL_PER_WALLET, utilToken, 10n ** 16n)
     stage(`D: ${CREDIT_WALLETS} wallets hold UTIL`)
-    const hashes = await Promise.all(keys.map((key) => sendUtil(ours.rpcUrl, utilToken, key, recipient)))
+    const hashes = await Promise.all(
+      keys.map((key) => sendUtil(ours.rpcUrl, utilToken, key, recipient, UTIL_PER_WALLET)),
+    )
     const challenge = await challengeOf(url)
     for (const [i, key] of keys.entries()) {
       const res = await fetch(url, {
@@ -632,24 +589,6 @@ const phaseD = () =>
   })
 
 /** The wallet sends all its UTIL to the credit recipient; the mined transfer's hash (its top-up). */
-async function sendUtil(rpcUrl: string, util: Address, key: Hex, recipient: Address): Promise<Hex> {
-  const wallet = createWalletClient({
-    account: privateKeyToAccount(key),
-    chain: base,
-    transport: http(rpcUrl),
-  })
-  const client = createPublicClient({ transport: http(rpcUrl) })
-  const hash = await wallet.writeContract({
-    address: util,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [recipient, UTIL_PER_WALLET],
-  })
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-  if (receipt.status !== 'success') throw new Error('UTIL transfer failed')
-  return hash
-}
-
 /**
  * Sends each group's pre-signed payment headers in order, one in flight per group, all groups at once, from
  * a worker thread (bench/voucherLoadWorker.ts: the callers never take the service thread's CPU).

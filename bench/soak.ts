@@ -21,25 +21,14 @@ import type { PaymentRequired } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { x402Client } from '@x402/fetch'
 import pg from 'pg'
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  http,
-  type PublicClient,
-} from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { base } from 'viem/chains'
+import { type Address, createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { DEVNET_UTIL_TOKEN } from '../src/chain/addresses.js'
 import { USDC } from '../src/chain/network.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
-import { createFeeBook } from '../src/payments/feeBook.js'
-import { createRelayerSender } from '../src/payments/relayerSender.js'
+import { fundWallets, sendUtil } from './devnetFunding.js'
 import { type VoucherAgent, voucherAgent } from './voucherAgent.js'
 
 /**
@@ -211,32 +200,6 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** New wallets holding `amount` of `token` each (from demo account #0) and, if asked, ETH for gas. */
-async function fundWallets(rpcUrl: string, count: number, amount: bigint, token: Address, gasWei = 0n) {
-  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 60_000 }) })
-  const funder = createRelayerSender({
-    account: privateKeyToAccount((demoAccounts[0] as { privateKey: Hex }).privateKey),
-    client,
-    chainId: 8453,
-    fees: createFeeBook(client, { maxAgeMs: 1_000 }),
-    timeoutMs: 60_000,
-    pollingIntervalMs: 50,
-  })
-  const keys = Array.from({ length: count }, () => generatePrivateKey())
-  for (const key of keys) {
-    const to = privateKeyToAccount(key).address
-    if (gasWei > 0n) {
-      await client.request({
-        method: 'anvil_setBalance' as never,
-        params: [to, `0x${gasWei.toString(16)}`] as never,
-      })
-    }
-    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
-    const { receipt } = await funder.send({ to: token, data, gas: 80_000n })
-    if (receipt?.status !== 'success') throw new Error('funding failed')
-  }
-  return keys
-}
-
 async function challengeOf(url: string, body?: Record<string, unknown>): Promise<PaymentRequired> {
   const res = await fetch(url, requestInit(body))
   await res.body?.cancel()
@@ -436,7 +399,13 @@ async function main(): Promise<void> {
       10n ** 16n,
     )
     for (const key of creditKeys) {
-      const hash = await sendUtil(rpcUrl, key, config.payments.creditRecipient)
+      const hash = await sendUtil(
+        rpcUrl,
+        DEVNET_UTIL_TOKEN,
+        key,
+        config.payments.creditRecipient,
+        UTIL_PER_CREDIT_WALLET,
+      )
       const res = await fetch(readUrl, {
         headers: { 'PAYMENT-SIGNATURE': await signExact(exactClient(key), first), 'X-UTIL-TOPUP': hash },
       })
@@ -590,24 +559,6 @@ async function main(): Promise<void> {
 }
 
 /** The wallet sends its UTIL to the credit recipient; the mined transfer's hash is its top-up. */
-async function sendUtil(rpcUrl: string, key: Hex, recipient: Address): Promise<Hex> {
-  const wallet = createWalletClient({
-    account: privateKeyToAccount(key),
-    chain: base,
-    transport: http(rpcUrl),
-  })
-  const client = createPublicClient({ transport: http(rpcUrl) })
-  const hash = await wallet.writeContract({
-    address: DEVNET_UTIL_TOKEN,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [recipient, UTIL_PER_CREDIT_WALLET],
-  })
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-  if (receipt.status !== 'success') throw new Error('UTIL transfer failed')
-  return hash
-}
-
 main().catch((err: unknown) => {
   console.error(err)
   process.exit(1)
