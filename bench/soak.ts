@@ -549,6 +549,21 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ rssMb: result.rssMb, flat: result.flat }))
     console.log(JSON.stringify({ overall: result.overall }))
     stage(`written ${file}`)
+    // The issue's targets (RSS ≤ 300 MB, the last minute within 10 % of the second) judge a full run: a
+    // missed one fails the command, as every paid call not paid as its rail says does in any run.
+    const unpaid = KINDS.filter((k) => k !== 'unpaid').some((k) => {
+      const o = result.overall[k] as { calls: number; paidAsExpected?: number }
+      return o.paidAsExpected !== o.calls
+    })
+    const missed = [
+      ...(unpaid ? ['a paid call was not paid as its rail says'] : []),
+      ...(long && !result.flat.serviceWithin300Mb ? ['service RSS above 300 MB'] : []),
+      ...(long && result.flat.within10Pct !== true ? ['service RSS not flat within 10 %'] : []),
+    ]
+    if (missed.length > 0) {
+      console.error(`soak: target missed: ${missed.join('; ')}`)
+      process.exitCode = 1
+    }
   } finally {
     if (service !== undefined) await stopProcess(service)
     await stopProcess(world)
