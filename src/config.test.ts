@@ -3,6 +3,14 @@ import { describe, expect, test } from 'vitest'
 import { ConfigError, loadConfig } from './config.js'
 
 describe('loadConfig', () => {
+  test('DEVNET_DATE: a calendar date whose market the world plays; anything else is refused by name', () => {
+    expect(loadConfig({}).devnet.marketDate).toBeNull()
+    expect(loadConfig({ DEVNET_DATE: '2027-01-15' }).devnet.marketDate).toBe('2027-01-15')
+    for (const bad of ['2027-02-30', '2027-13-01', '15.01.2027', '2027-01-15T00:00:00Z', '2014-06-01']) {
+      expect(() => loadConfig({ DEVNET_DATE: bad }), bad).toThrow(/DEVNET_DATE/)
+    }
+  })
+
   test('default: devnet profile on port 8402 with a devnet payTo', () => {
     const config = loadConfig({})
     expect(config.profile).toBe('devnet')

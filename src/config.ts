@@ -191,6 +191,12 @@ export interface DevnetOptions {
    * (scripts/devnetWorld.ts) on the same ports, so each process's memory and CPU are its own (the soak).
    */
   world: 'embedded' | 'external'
+  /**
+   * The date whose market the world's simulator plays (`YYYY-MM-DD`, UTC), at the wall clock's time of
+   * day; null = today's. Only the price path moves: block, upstream and payment timestamps stay the wall
+   * clock's, so payments still settle (docs/testing.md#the-suite-at-another-date).
+   */
+  marketDate: string | null
 }
 
 export class ConfigError extends Error {
@@ -237,6 +243,18 @@ const envSchema = z.object({
   DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(0),
   DEVNET_SEED: z.coerce.number().int().min(0).default(8453),
   DEVNET_WORLD: z.enum(['embedded', 'external']).default('embedded'),
+  DEVNET_DATE: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
+    .refine((d) => {
+      const ms = Date.parse(`${d}T00:00:00Z`)
+      return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(d)
+    }, 'must be a calendar date')
+    .refine(
+      (d) => Date.parse(`${d}T00:00:00Z`) >= Date.UTC(2016, 0, 1),
+      'must be 2016-01-01 or later (the simulated history starts in 2015)',
+    )
+    .optional(),
   UTIL_CREDIT_RECIPIENT: address.optional(),
   UTIL_USDC_POOL: address.optional(),
   PROP_DESK_PRIVATE_KEY: z
@@ -387,6 +405,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       blockTimeSeconds: e.DEVNET_BLOCK_TIME,
       seed: e.DEVNET_SEED,
       world: e.DEVNET_WORLD,
+      marketDate: e.DEVNET_DATE ?? null,
     },
     payments: {
       creditRecipient: (e.UTIL_CREDIT_RECIPIENT ?? payTo) as `0x${string}`,

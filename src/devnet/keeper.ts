@@ -48,6 +48,11 @@ export interface KeeperTickResult {
 export interface RunningKeeper {
   /** Run one tick now (serialised with the timer's ticks). */
   tick(): Promise<KeeperTickResult>
+  /**
+   * Set every listed pair's price, not only those with activity (serialised with the ticks): the world
+   * does it once at its start, so no pair's stored price is the build's until its first trade.
+   */
+  priceEveryPair(): Promise<KeeperAction[]>
   stop(): Promise<void>
 }
 
@@ -73,6 +78,29 @@ async function send(
   } catch (error) {
     return { error: error instanceof Error ? error.message.split('\n')[0] : String(error) }
   }
+}
+
+/** Writes the oracle price of each pair whose stored price differs. */
+async function setPrices(options: KeeperOptions, pairIndexes: readonly number[]): Promise<KeeperAction[]> {
+  const { publicClient, gtrade } = options
+  const actions: KeeperAction[] = []
+  for (const pairIndex of [...pairIndexes].sort((a, b) => a - b)) {
+    const price = options.prices(pairIndex)
+    if (price <= 0n) continue
+    const stored = await publicClient.readContract({
+      address: gtrade,
+      abi: gtradeStandInAbi,
+      functionName: 'prices',
+      args: [BigInt(pairIndex)],
+    })
+    if (stored === price) continue
+    actions.push({
+      kind: 'setPrice',
+      pairIndex,
+      ...(await send(options, 'setPrice', [BigInt(pairIndex), price])),
+    })
+  }
+  return actions
 }
 
 /** One keeper pass over every trader of the diamond. */
@@ -101,22 +129,7 @@ export async function keeperTick(options: KeeperOptions): Promise<KeeperTickResu
     for (const trade of book.trades) activePairs.add(trade.pairIndex)
     for (const order of book.pending) activePairs.add(order.trade.pairIndex)
   }
-  for (const pairIndex of [...activePairs].sort((a, b) => a - b)) {
-    const price = options.prices(pairIndex)
-    if (price <= 0n) continue
-    const stored = await publicClient.readContract({
-      address: gtrade,
-      abi,
-      functionName: 'prices',
-      args: [BigInt(pairIndex)],
-    })
-    if (stored === price) continue
-    actions.push({
-      kind: 'setPrice',
-      pairIndex,
-      ...(await send(options, 'setPrice', [BigInt(pairIndex), price])),
-    })
-  }
+  actions.push(...(await setPrices(options, [...activePairs])))
 
   for (const book of books) {
     for (const order of book.pending) {
@@ -148,11 +161,12 @@ export function startKeeper(options: StartKeeperOptions): RunningKeeper {
   let chain: Promise<unknown> = Promise.resolve()
   let timer: NodeJS.Timeout | undefined
 
-  const tick = (): Promise<KeeperTickResult> => {
-    const run = chain.then(() => keeperTick(options))
+  const serialised = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = chain.then(fn)
     chain = run.catch(() => undefined)
     return run
   }
+  const tick = (): Promise<KeeperTickResult> => serialised(() => keeperTick(options))
   const schedule = (): void => {
     if (stopped) return
     timer = setTimeout(() => {
@@ -165,6 +179,18 @@ export function startKeeper(options: StartKeeperOptions): RunningKeeper {
 
   return {
     tick,
+    priceEveryPair: () =>
+      serialised(async () => {
+        const count = await options.publicClient.readContract({
+          address: options.gtrade,
+          abi: gtradeStandInAbi,
+          functionName: 'pairsCount',
+        })
+        return setPrices(
+          options,
+          Array.from({ length: Number(count) }, (_, i) => i),
+        )
+      }),
     async stop() {
       stopped = true
       if (timer !== undefined) clearTimeout(timer)

@@ -26,6 +26,8 @@ export interface DevnetWorld {
   pushPrices(): Promise<{ feeds: number; swaps: number }>
   /** One keeper round now: fill pending market orders, trigger what crossed. */
   keeperTick(): Promise<unknown>
+  /** Every gTrade pair's stored price set to the simulator's mark now (the keeper otherwise prices pairs with activity). */
+  priceEveryPair(): Promise<unknown>
   /**
    * Runs `fn` while no other sender of the deployer account (the keeper, the price pusher) sends: a
    * caller that signs with the deployer key itself (a test moving a feed) gets its nonce without a race.
@@ -87,7 +89,11 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       await rpc.request({ method: 'evm_setTime', params: [pinned.chainTime] })
       await ctx.testClient.setBlockTimestampInterval({ interval: 1 })
     }
-    const sim = createMarketSimulator({ seed: config.devnet.seed, clock: { now: options.clock } })
+    const sim = createMarketSimulator({
+      seed: config.devnet.seed,
+      clock: { now: options.clock },
+      shiftDays: marketShiftDays(config.devnet.marketDate, options.clock()),
+    })
     const eth = () => sim.spot('ETH')
     const btc = () => sim.spot('BTC')
     const usd = () => 1
@@ -196,6 +202,8 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       onError: (err) => logger.warn({ msg: 'keeper tick failed', err }),
     })
     stops.unshift(() => keeper.stop())
+    // Every pair at the simulator's mark before the start snapshot, not the build's price until its first trade.
+    await keeper.priceEveryPair()
 
     const upstreams = await startUpstreams({
       sim,
@@ -225,6 +233,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       sim,
       pushPrices: () => pusher.push(),
       keeperTick: () => keeper.tick(),
+      priceEveryPair: () => keeper.priceEveryPair(),
       asDeployer: (fn) => ctx.exclusive(fn),
       // Inside the deployer's queue, so no keeper or pusher transaction straddles the revert.
       reset: () =>
@@ -244,6 +253,13 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     await stopAll(stops)
     throw err
   }
+}
+
+/** Whole days from the clock's UTC date to `marketDate` (the date whose market the world plays). */
+export function marketShiftDays(marketDate: string | null, nowMs: number): number {
+  if (marketDate === null) return 0
+  const DAY_MS = 86_400_000
+  return Math.round((Date.parse(`${marketDate}T00:00:00Z`) - Math.floor(nowMs / DAY_MS) * DAY_MS) / DAY_MS)
 }
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {

@@ -49,6 +49,10 @@ const client = builderClient(sw, svc)
 let keeper: ReturnType<typeof ownerWallet>
 
 beforeAll(async () => {
+  // The market pinned for the file: the world's clock held, so the keeper fills and triggers at one mark
+  // and every TP, SL and limit below stands where the test put it, on any date (the path never moves
+  // under a held clock; startServiceWorld lets the next file's clock follow again).
+  sw.worldClock.hold(Date.now())
   keeper = ownerWallet(sw, 7)
   // The admin registers the test's keeper once (impersonated: its key also runs the world's keeper).
   // While no other sender of that key (the world's keeper, the price pusher) sends: a nonce race with a
@@ -67,6 +71,8 @@ beforeAll(async () => {
     await pollReceipt(sw.chain, hash, RECEIPT)
     await testClient.stopImpersonatingAccount({ address: devnetDeployer.address })
   })
+  // Every pair's stored price at the held mark before a test reads it.
+  await sw.world.priceEveryPair()
 }, 120_000)
 
 // --- reads of the diamond and the owners ---

@@ -12,6 +12,7 @@ import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnet
 import { createLogger } from '../../src/logger.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
+import { WORLD_DATE_ENV } from '../helpers/serviceWorld.js'
 
 let config: Config
 // A frozen clock makes the simulator's reference prices exact for the comparisons below.
@@ -22,6 +23,7 @@ beforeAll(async () => {
   // On ports taken in between (a neighbour's test run), again on fresh ones.
   world = await onFreePort(async (rpcPort) => {
     config = loadConfig({
+      ...WORLD_DATE_ENV,
       DEVNET_RPC_PORT: String(rpcPort),
       DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
     })

@@ -52,8 +52,16 @@ export interface ServiceWorld {
   stop(): Promise<void>
 }
 
+/**
+ * The date whose market the test worlds play, when the run sets DEVNET_DATE (the suite at another date,
+ * docs/testing.md); each world a test starts takes it.
+ */
+export const WORLD_DATE_ENV: NodeJS.ProcessEnv =
+  process.env.DEVNET_DATE === undefined ? {} : { DEVNET_DATE: process.env.DEVNET_DATE }
+
 /** Settings every instance of the world shares; the world's ports are added when it starts. */
 const BASE_ENV: NodeJS.ProcessEnv = {
+  ...WORLD_DATE_ENV,
   DATA_DIR: 'memory://',
   RATE_LIMIT_UNPAID: '1000000',
   RATE_LIMIT_PAID: '1000000',

@@ -23,7 +23,7 @@ import {
 // call is served and charged exactly the price, with one row.
 
 const sw = useWorld()
-const TIMEOUT_MS = 400
+const TIMEOUT_MS = 1_000
 /** What a paid call costs besides its upstream wait: two round trips, a signature, the gate's reads. */
 const OVERHEAD_MS = 2_000
 const BOUND_MS = TIMEOUT_MS + OVERHEAD_MS

@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logger.js'
 import { getCandles, UnknownInstrumentError } from '../../src/market/getCandles.js'
 import { getPrices } from '../../src/market/getPrices.js'
 import { createMarketData, type MarketData } from '../../src/market/marketData.js'
+import { WORLD_DATE_ENV } from '../helpers/serviceWorld.js'
 
 // Reads through the real adapters, over HTTP, against the devnet world's upstream simulators.
 let world: DevnetWorld
@@ -15,6 +16,7 @@ beforeAll(async () => {
   // On ports taken in between (a neighbour's test run), again on fresh ones.
   const config = await onFreePort(async (rpcPort) => {
     const config = loadConfig({
+      ...WORLD_DATE_ENV,
       DEVNET_RPC_PORT: String(rpcPort),
       DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
     })

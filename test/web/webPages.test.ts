@@ -1,13 +1,15 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { PROJECT_ROOT } from '../../src/projectRoot.js'
 import { routeTable } from '../../src/routes/table.js'
+import { launchChromium } from '../helpers/browser.js'
 import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
-// The web pages in a real browser (Debian's chromium through playwright-core): the landing page from the
+// The web pages in a real browser (headless Chromium from the npm registry, or CHROMIUM_PATH's, through
+// playwright-core; test/helpers/browser.ts): the landing page from the
 // route table, and the operator's dashboard behind OPS_TOKEN with its chart. SCREENSHOT_DIR set (e.g.
 // docs/screenshots) keeps a screenshot of each, as the README shows them.
 const TOKEN = 'ops-token-for-the-web-test-0123'
@@ -17,11 +19,7 @@ const SCREENSHOTS = process.env.SCREENSHOT_DIR
 
 let browser: Browser
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    // Root (CI's containers) cannot use Chromium's sandbox.
-    args: ['--no-sandbox'],
-  })
+  browser = await launchChromium()
   // Revenue to show: one paid call through the official client.
   const paid = await wrapFetchWithPayment(fetch, payer(3).client)(`${svc.url}/v1/prices?symbols=ETH`)
   expect(paid.status).toBe(200)

@@ -171,3 +171,31 @@ describe('stats and perp', () => {
     }
   })
 })
+
+describe('the market of another date (shiftDays, DEVNET_DATE)', () => {
+  const SHIFT = 45
+  const shifted = createMarketSimulator({ seed: 7, clock, shiftDays: SHIFT })
+  // The unshifted market, its clock SHIFT days ahead: what the shifted world shows at NOW.
+  const ahead = createMarketSimulator({ seed: 7, clock: { now: () => NOW + SHIFT * DAY * 1000 } })
+
+  test('every figure at clock time t is the path at t + shift; timestamps stay the clock’s', () => {
+    for (const sym of ['BTC', 'ETH', 'SOL']) {
+      expect(shifted.spot(sym)).toBe(ahead.spot(sym))
+      expect(shifted.spot(sym)).not.toBe(make().spot(sym))
+      const hours = shifted.candles(sym, NOW_SEC - 6 * 3600, NOW_SEC, 3600)
+      const aheadHours = ahead.candles(sym, NOW_SEC + SHIFT * DAY - 6 * 3600, NOW_SEC + SHIFT * DAY, 3600)
+      expect(hours.map((c) => c.time)).toEqual(aheadHours.map((c) => c.time - SHIFT * DAY))
+      expect(hours.map((c) => c.close)).toEqual(aheadHours.map((c) => c.close))
+      const stats = shifted.stats24h(sym)
+      expect(stats.at).toBe(NOW)
+      expect(stats.last).toBe(ahead.stats24h(sym).last)
+    }
+    expect(shifted.perp.quote(0)).toEqual(ahead.perp.quote(0))
+    expect(shifted.perp.openInterest(1)).toEqual(ahead.perp.openInterest(1))
+    expect(shifted.historyStartSec).toBe(make().historyStartSec - SHIFT * DAY)
+  })
+
+  test('only whole days', () => {
+    expect(() => createMarketSimulator({ seed: 7, clock, shiftDays: 0.5 })).toThrow(/whole days/)
+  })
+})

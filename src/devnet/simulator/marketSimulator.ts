@@ -90,6 +90,13 @@ export interface MarketSimulator {
 export interface CreateMarketSimulatorOptions {
   seed: number
   clock: SimClock
+  /**
+   * Whole days the market is read ahead of (+) or behind (−) the clock: every price, candle, premium and
+   * crowd figure at clock time t is the path's at t + shift, so the world trades as it would on another
+   * date while its timestamps stay the clock's (DEVNET_DATE; docs/testing.md). Whole days keep every
+   * bucket boundary where it was. Default 0.
+   */
+  shiftDays?: number
 }
 
 /** Refuses requests that would walk millions of buckets (a bug, not a use). */
@@ -99,6 +106,12 @@ const DAY = 86_400
 export function createMarketSimulator(options: CreateMarketSimulatorOptions): MarketSimulator {
   const seed = options.seed >>> 0
   const { clock } = options
+  const shiftDays = options.shiftDays ?? 0
+  if (!Number.isInteger(shiftDays))
+    throw new InvalidRangeError(`shiftDays must be whole days, got ${shiftDays}`)
+  const shiftSec = shiftDays * DAY
+  /** The first clock time with a price: the path's origin, seen through the shift. */
+  const historyStartSec = ORIGIN_SEC - shiftSec
   const paths = new Map<string, PricePath>()
 
   const instrument = (symbol: string, quote?: string): Instrument => {
@@ -107,16 +120,24 @@ export function createMarketSimulator(options: CreateMarketSimulatorOptions): Ma
     return found
   }
 
+  /** The instrument's path, read at clock time (the shift applied here and in the knots below). */
   const pathOf = (inst: Instrument): PricePath => {
     let path = paths.get(inst.symbol)
     if (!path) {
-      path = createPricePath({
+      const inner = createPricePath({
         seed,
         key: stringKey(inst.symbol),
         basePrice: inst.basePrice,
         annualVolatility: inst.annualVolatility,
         dailyVolumeUsd: inst.dailyVolumeUsd,
       })
+      path =
+        shiftSec === 0
+          ? inner
+          : {
+              priceAt: (tSec) => inner.priceAt(tSec + shiftSec),
+              window: (fromSec, toSec) => inner.window(fromSec + shiftSec, toSec + shiftSec),
+            }
       paths.set(inst.symbol, path)
     }
     return path
@@ -138,11 +159,11 @@ export function createMarketSimulator(options: CreateMarketSimulatorOptions): Ma
     const t = secOf(atMs)
     const index = spotOf(inst, t)
     // Premium knots every 5 minutes, linearly interpolated, bounded by three quarters of the spread.
-    const knot = Math.floor(t / 300)
+    const knot = Math.floor((t + shiftSec) / 300)
     const key = stringKey(inst.symbol)
     const u0 = createRandomStream(hash32(seed, key, 0x9e, knot)).uniform() * 2 - 1
     const u1 = createRandomStream(hash32(seed, key, 0x9e, knot + 1)).uniform() * 2 - 1
-    const f = t / 300 - knot
+    const f = (t + shiftSec) / 300 - knot
     const premium = (inst.spreadPct / 100) * 0.75 * (u0 + (u1 - u0) * f)
     return { pairIndex, symbol: inst.symbol, mark: index * (1 + premium), index }
   }
@@ -154,11 +175,13 @@ export function createMarketSimulator(options: CreateMarketSimulatorOptions): Ma
     openInterest(pairIndex, atMs) {
       const inst = byPairIndex(pairIndex)
       const hourStart = Math.floor(secOf(atMs) / 3600) * 3600
-      const rnd = createRandomStream(hash32(seed, stringKey(inst.symbol), 0x01, hourStart / 3600))
+      const rnd = createRandomStream(
+        hash32(seed, stringKey(inst.symbol), 0x01, (hourStart + shiftSec) / 3600),
+      )
       const total = inst.openInterestUsd * Math.exp(0.25 * rnd.normal())
       const sigmaDay = inst.annualVolatility / Math.sqrt(365)
       const momentum =
-        hourStart - DAY < ORIGIN_SEC
+        hourStart - DAY < historyStartSec
           ? 0
           : Math.log(spotOf(inst, hourStart) / spotOf(inst, hourStart - DAY)) / sigmaDay
       // The crowd chases momentum, with noise; shares stay away from 0/100 % as real books do.
@@ -174,7 +197,7 @@ export function createMarketSimulator(options: CreateMarketSimulatorOptions): Ma
     seed,
     clock,
     universe: UNIVERSE,
-    historyStartSec: ORIGIN_SEC,
+    historyStartSec,
     instrument,
     spot: (symbol, atMs) => spotOf(instrument(symbol), secOf(atMs)),
     window: (symbol, fromSec, toSec) => windowOf(instrument(symbol), fromSec, toSec),
@@ -191,7 +214,8 @@ export function createMarketSimulator(options: CreateMarketSimulatorOptions): Ma
       const offset = candleOptions.alignOffsetSec ?? 0
       const now = nowSec()
       const lastStart = Math.min(endSec, now)
-      let t = Math.floor((Math.max(startSec, ORIGIN_SEC) - offset) / granularitySec) * granularitySec + offset
+      let t =
+        Math.floor((Math.max(startSec, historyStartSec) - offset) / granularitySec) * granularitySec + offset
       if ((lastStart - t) / granularitySec > MAX_CANDLES_PER_CALL) {
         throw new InvalidRangeError(`range spans more than ${MAX_CANDLES_PER_CALL} candles`)
       }
