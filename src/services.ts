@@ -26,6 +26,7 @@ import { preflightChecks } from './preflight/preflightChecks.js'
 import { describePreflight, runPreflight } from './preflight/runPreflight.js'
 import { createPropDesk } from './prop/createPropDesk.js'
 import { createDeskSender } from './prop/deskSender.js'
+import { createPropQuoteTokens } from './prop/propQuoteToken.js'
 import { reconcileProp } from './prop/reconcileProp.js'
 import type { Readiness } from './readiness.js'
 import { createCreditBook } from './store/creditBook.js'
@@ -139,6 +140,8 @@ export async function createServices(
     suffix: builderCodeSuffix(config.builderCodes),
     clock,
   })
+  // One signer for surge quotes and prop desk quotes: QUOTE_SECRET makes both hold across instances.
+  const quotes = createQuoteSigner(config.payments.quoteSecret)
   const deps: AppDeps = {
     config,
     logger,
@@ -166,7 +169,7 @@ export async function createServices(
     }),
     isContract: createCodeCache(chain, clock),
     surge: createSurgeMeter(config.payments.surgeCapacityRps, clock),
-    quotes: createQuoteSigner(config.payments.quoteSecret),
+    quotes,
     market: createMarketData(config.upstreams, config.outbound),
     lending: createLendingChain(chain, config.lending, logger, {}, clock),
     builders,
@@ -187,6 +190,7 @@ export async function createServices(
             },
       cooldownSec: config.prop.cooldownSeconds,
       clock,
+      quotes: createPropQuoteTokens(quotes),
     }),
     opsReport: () => readOpsReport(db),
     reconcileSoon: () => {},

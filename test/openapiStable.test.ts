@@ -26,7 +26,9 @@ import { routeTable } from '../src/routes/table.js'
  * as they are now. And once more: GET /v1/swap/price's description and its `blockNumber`, `gasEstimate` and
  * `networkFeeWei` descriptions, and GET /v1/arbitrage's gas paragraph (issue 27: fee estimates on every
  * path, `gasEstimate` is the whole swap transaction's gas); the fixture took those descriptions as they are. And POST /v1/tx/swap's and GET /v1/swap/price's
- * descriptions again (issue 27: tokenized stocks are routed through Uniswap only).
+ * descriptions again (issue 27: tokenized stocks are routed through Uniswap only). And the two prop desk
+ * operations' descriptions and POST /v1/prop/execute's request body (issue 36: an optional `quoteToken`
+ * makes a quote hold through execute); the fixture took them as they are.
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Operation = { [key: string]: Json }

@@ -10,6 +10,7 @@ import { DeskRevertError, type DeskSender, type DeskStep } from './deskSender.js
 import { openedOrder } from './gtradeOrders.js'
 import { type PropPlan, type PropRequest, planAction } from './planAction.js'
 import { PropError } from './propErrors.js'
+import type { PropQuoteTokens } from './propQuoteToken.js'
 import { actionCostUsd, allotment, matchFactor, membership, PROP_TERMS } from './propTerms.js'
 import { readMemberStanding, type StandingSources } from './readMemberStanding.js'
 
@@ -23,6 +24,8 @@ export interface PropDeskDeps {
   sources: (Omit<StandingSources, 'deskRecipient' | 'dead'> & { deskRecipient: Address | undefined }) | null
   cooldownSec: number
   clock: () => number
+  /** Signs the quotes execute honours (the instance's QUOTE_SECRET). */
+  quotes: PropQuoteTokens
 }
 
 export type PropDesk = ReturnType<typeof createPropDesk>
@@ -77,10 +80,16 @@ export function createPropDesk(deps: PropDeskDeps) {
           : []),
         ...(a.plan.kind === 'close' && a.plan.problem !== undefined ? [a.plan.problem.message] : []),
       ]
+      const expiresAt = nowSec() + PROP_TERMS.quoteValidSec
       return {
         actionId: request.actionId,
         utilCost: a.utilCost.toString(),
         utilCostUsd: a.costUsd,
+        quote: {
+          token: deps.quotes.sign(payer, request, a.utilCost, expiresAt),
+          expiresAt,
+          tolerancePct: PROP_TERMS.quoteTolerancePct,
+        },
         matchFactor: a.factor,
         eligible: a.member.eligible,
         reasons,
@@ -103,7 +112,7 @@ export function createPropDesk(deps: PropDeskDeps) {
 
     async execute(
       paying: Address | undefined,
-      request: PropRequest & { payTxHash?: string; burnTxHash?: string },
+      request: PropRequest & { payTxHash?: string; burnTxHash?: string; quoteToken?: string },
     ) {
       const payer = proven(paying)
       const sender = deps.sender
@@ -133,10 +142,17 @@ export function createPropDesk(deps: PropDeskDeps) {
         nowSec: nowSec(),
       })
       if ('problem' in transfer) throw badHash(auth.kind, transfer.problem)
-      if (transfer.amount < a.utilCost) {
+      const { required, quote } = requiredUtil(
+        a.utilCost,
+        deps.quotes.verify(request.quoteToken, payer, request, nowSec()),
+      )
+      if (transfer.amount < required) {
         throw badHash(auth.kind, 'too_small', {
-          required: a.utilCost.toString(),
+          required: required.toString(),
           sent: transfer.amount.toString(),
+          utilCostNow: a.utilCost.toString(),
+          quote,
+          tolerancePct: PROP_TERMS.quoteTolerancePct,
         })
       }
 
@@ -278,6 +294,26 @@ function authorizingHash(request: { payTxHash?: string; burnTxHash?: string }): 
   )
 }
 
+/**
+ * The UTIL an action's transfer must carry. With a quote of ours that is still valid, its cost holds
+ * while the cost at the pool's price now is within the tolerance above it (the pool ticked between quote
+ * and execute); a quote above today's cost never asks for more than today's. Without one (absent,
+ * expired, edited, for another action or member), or past the tolerance, the cost at the price now.
+ */
+export function requiredUtil(
+  costNow: bigint,
+  quoted: ReturnType<PropQuoteTokens['verify']>,
+): { required: bigint; quote: 'honoured' | 'beyond_tolerance' | 'absent' | 'expired' | 'invalid' } {
+  if (quoted.verdict !== 'valid') return { required: costNow, quote: quoted.verdict }
+  const tolerance = BigInt(Math.round(PROP_TERMS.quoteTolerancePct * 100))
+  // costNow ≤ quoted × (1 + tolerance), in integers: costNow × 10,000 ≤ quoted × (10,000 + bps).
+  if (costNow * 10_000n > quoted.utilCost * (10_000n + tolerance)) {
+    return { required: costNow, quote: 'beyond_tolerance' }
+  }
+  // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
+  return { required: quoted.utilCost < costNow ? quoted.utilCost : costNow, quote: 'honoured' }
+}
+
 const REASONS: Record<string, string> = {
   malformed: 'is not a 0x-prefixed 32-byte transaction hash',
   unknown: 'names no transaction the chain knows',
@@ -287,7 +323,8 @@ const REASONS: Record<string, string> = {
   wrong_destination: 'did not send UTIL to the expected destination',
   wrong_sender: 'sent UTIL from another wallet than the one paying this request',
   too_old: 'is 24 hours old or older',
-  too_small: 'sent less UTIL than the action costs',
+  too_small:
+    'sent less UTIL than the action costs (`details.required`: its quote’s cost while the quote holds, else the cost at the pool’s price now)',
   used: 'already authorized another desk action',
 }
 

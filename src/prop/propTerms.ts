@@ -24,6 +24,13 @@ export const PROP_TERMS = {
   allowedPairs: [0, 1] as readonly number[],
   /** The authorizing transfer must be younger than this (the spec's 24 hours). */
   maxTransferAgeSec: 86_400,
+  /** A quote's UTIL cost is honoured by execute for this long after the quote (its `quote.token`). */
+  quoteValidSec: 300,
+  /**
+   * ...while the cost at the pool's price at execute is at most this much above it (percent): past that, the
+   * UTIL/USDC price has fallen too far for the desk to keep the quote, and the price now applies.
+   */
+  quoteTolerancePct: 2,
 } as const
 
 /** What a member holds, burned and sent to the desk, in USD at the pool's price, and their desk record. */

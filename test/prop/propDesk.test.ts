@@ -9,7 +9,15 @@ import { propExecuteRoute } from '../../src/routes/prop/propExecute.js'
 import { createDatabase } from '../../src/store/database.js'
 import { createPropBook } from '../../src/store/propBook.js'
 import { devnetWallet, RECEIPT } from '../helpers/chainChecks.js'
-import { type CreditWallet, paidFetch, transferUtil, utilUsdAt, utilWallet } from '../helpers/creditKit.js'
+import {
+  type CreditWallet,
+  paidFetch,
+  poolSqrtPrice,
+  setPoolSqrtPrice,
+  transferUtil,
+  utilUsdAt,
+  utilWallet,
+} from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import * as kit from '../helpers/propKit.js'
@@ -146,6 +154,99 @@ describe('prop desk', () => {
     const res = await post(member, '/v1/prop/execute', { actionId: 'trade.open', params, burnTxHash: hash })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.utilPaid).toBeDefined()
+  })
+})
+
+describe('a prop quote holds through execute (issue 36)', () => {
+  /** Moves the UTIL/USDC pool so an action's UTIL cost now is `factor` × what it was (UTIL per USDC × factor). */
+  async function scaleUtilCost(factor: number) {
+    const now = await poolSqrtPrice(sw.chain)
+    const scale = BigInt(Math.round(Math.sqrt(factor) * 1e12))
+    await setPoolSqrtPrice(sw.chain, (now * scale) / 10n ** 12n)
+  }
+
+  /** A member quotes trade.open, burns exactly the quoted UTIL, and then the pool moves by `factor`. */
+  async function quoteBurnThenMove(factor: number) {
+    const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+    const params = await openParams()
+    const quote = await post(member, '/v1/prop/quote', { actionId: 'trade.open', params })
+    expect(quote.status).toBe(200)
+    const q = quote.body as {
+      utilCost: string
+      quote: { token: string; expiresAt: number; tolerancePct: number }
+    }
+    expect(q.quote.tolerancePct).toBe(2)
+    expect(q.quote.expiresAt - Date.now() / 1000).toBeGreaterThan(290)
+    const burnTxHash = await transferUtil(sw.chain, member.privateKey, DEAD_ADDRESS, BigInt(q.utilCost))
+    const before = await poolSqrtPrice(sw.chain)
+    await scaleUtilCost(factor)
+    return { member, params, q, burnTxHash, restore: () => setPoolSqrtPrice(sw.chain, before) }
+  }
+
+  test('behavior: quote, burn of the quoted UTIL, the pool ticks 1% against it, execute with the quote token is served', async () => {
+    const { member, params, q, burnTxHash, restore } = await quoteBurnThenMove(1.01)
+    try {
+      // Without the quote's token the cost is today's, 1% more than was burned: refused, free.
+      const bare = await post(member, '/v1/prop/execute', { actionId: 'trade.open', params, burnTxHash })
+      expect(bare.status, JSON.stringify(bare.body)).toBe(422)
+      expect(errorOf(bare.body)?.details).toMatchObject({ reason: 'too_small', quote: 'absent' })
+      const usdc = await sw.usdcBalance(member.account.address)
+      const res = await post(member, '/v1/prop/execute', {
+        actionId: 'trade.open',
+        params,
+        burnTxHash,
+        quoteToken: q.quote.token,
+      })
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      expect(res.body.utilPaid).toBe(q.utilCost)
+      // Charged the execute price, once.
+      expect(usdc - (await sw.usdcBalance(member.account.address))).toBe(EXECUTE_PRICE)
+    } finally {
+      await restore()
+    }
+  })
+
+  test('attack: a quote past its tolerance, edited, or for other params or another member holds nothing; each refusal free', async () => {
+    const beyond = await quoteBurnThenMove(1.05)
+    try {
+      const { member, params, q, burnTxHash } = beyond
+      const execute = async (body: Record<string, unknown>, who = member) => {
+        const usdc = await sw.usdcBalance(who.account.address)
+        const res = await post(who, '/v1/prop/execute', {
+          actionId: 'trade.open',
+          params,
+          burnTxHash,
+          ...body,
+        })
+        expect(await sw.usdcBalance(who.account.address), JSON.stringify(res.body)).toBe(usdc)
+        return res
+      }
+      // 5% against the quote, past its 2%: the price now applies, and names what it asks.
+      const past = await execute({ quoteToken: q.quote.token })
+      expect(past.status).toBe(422)
+      const details = errorOf(past.body)?.details as Record<string, string>
+      expect(details).toMatchObject({ reason: 'too_small', quote: 'beyond_tolerance', sent: q.utilCost })
+      expect(BigInt(details.required as string)).toBe(BigInt(details.utilCostNow as string))
+      expect(Number(BigInt(details.required as string)) / Number(BigInt(q.utilCost))).toBeCloseTo(1.05, 3)
+      // 1% against the quote: within its tolerance, yet only the token as issued, for this member and these
+      // params, holds the quoted cost.
+      await beyond.restore()
+      await scaleUtilCost(1.01)
+      const [cost, mac] = q.quote.token.split('~') as [string, string]
+      for (const token of [`${BigInt(cost) / 2n}~${mac}`, `${cost}~${mac.slice(0, -2)}xx`, 'not-a-token']) {
+        const res = await execute({ quoteToken: token })
+        expect(res.status).toBe(422)
+        expect(errorOf(res.body)?.details).toMatchObject({ reason: 'too_small', quote: 'invalid' })
+      }
+      const bigger = await execute({ quoteToken: q.quote.token, params: { ...params, leverage: 6 } })
+      expect(errorOf(bigger.body)?.details).toMatchObject({ reason: 'too_small', quote: 'invalid' })
+      const other = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+      const othersBurn = await transferUtil(sw.chain, other.privateKey, DEAD_ADDRESS, BigInt(q.utilCost))
+      const borrowed = await execute({ quoteToken: q.quote.token, burnTxHash: othersBurn }, other)
+      expect(errorOf(borrowed.body)?.details).toMatchObject({ reason: 'too_small', quote: 'invalid' })
+    } finally {
+      await beyond.restore()
+    }
   })
 })
 

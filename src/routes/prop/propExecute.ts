@@ -36,13 +36,21 @@ export const propExecuteRoute = defineRoute({
   summary: 'Run a prop desk action',
   description: prose`
     Runs \`actionId\` with its \`params\`. Needs exactly one of payTxHash (agents: UTIL transfer to the desk
-    recipient) or burnTxHash (humans: UTIL burn to the dead address), from the member wallet.`,
+    recipient) or burnTxHash (humans: UTIL burn to the dead address), from the member wallet, of at least
+    the quoted UTIL when \`quoteToken\` is the quote's token (else of the cost at the pool price now).`,
   input: {
     body: z.strictObject({
       actionId,
       params: propParams,
       payTxHash: txHash.optional(),
       burnTxHash: txHash.optional(),
+      quoteToken: z
+        .string()
+        .max(200)
+        .optional()
+        .describe(
+          'quote.token of POST /v1/prop/quote for the same actionId and params: its utilCost is what the transfer must carry until the quote expires (within its tolerance). Without it, the cost at the pool price now',
+        ),
     }),
   },
   output: z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { address } from '../../chain/fields.js'
+import { PROP_TERMS } from '../../prop/propTerms.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
@@ -16,7 +17,8 @@ export const propQuoteRoute = defineRoute({
   summary: 'Prop desk quote: UTIL cost, match factor, eligibility',
   description: prose`
     UTIL cost, match factor and eligibility for \`actionId\` with its \`params\`. Membership needs $500 of
-    combined held, burned and sent UTIL.`,
+    combined held, burned and sent UTIL. The answer's \`quote.token\` holds \`utilCost\` for ${PROP_TERMS.quoteValidSec / 60} minutes
+    through POST /v1/prop/execute (within a ${PROP_TERMS.quoteTolerancePct}% move of the UTIL/USDC price).`,
   input: { body: z.strictObject({ actionId, params: propParams }) },
   output: z.object({
     actionId: z.string(),
@@ -25,6 +27,21 @@ export const propQuoteRoute = defineRoute({
     eligible: z.boolean(),
     reasons: z.array(z.string()),
     utilCostUsd: z.number().describe('The cost in USD; utilCost is it at the UTIL/USDC pool price now'),
+    quote: z
+      .object({
+        token: z
+          .string()
+          .describe('Pass it to POST /v1/prop/execute as quoteToken, with the same actionId and params'),
+        expiresAt: z.number().int().describe('Unix seconds: execute honours utilCost until then'),
+        tolerancePct: z
+          .number()
+          .describe(
+            'While the cost at the pool price at execute is at most this much above utilCost; past it, the price then applies',
+          ),
+      })
+      .describe(
+        'This quote, signed for the paying wallet and exactly these params: send utilCost, then execute with quoteToken before expiresAt, and a UTIL/USDC tick in between does not refuse it',
+      ),
     membership: z
       .object({
         heldUsd: z.number(),
