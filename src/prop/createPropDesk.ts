@@ -310,8 +310,8 @@ export function requiredUtil(
   if (costNow * 10_000n > quoted.utilCost * (10_000n + tolerance)) {
     return { required: costNow, quote: 'beyond_tolerance' }
   }
-  // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
-  return { required: quoted.utilCost < costNow ? quoted.utilCost : costNow, quote: 'honoured' }
+  const required = quoted.utilCost < costNow ? quoted.utilCost : costNow
+  return { required, quote: 'honoured' }
 }
 
 const REASONS: Record<string, string> = {

@@ -49,7 +49,8 @@ export const propExecuteRoute = defineRoute({
         .max(200)
         .optional()
         .describe(
-          'quote.token of POST /v1/prop/quote for the same actionId and params: its utilCost is what the transfer must carry until the quote expires (within its tolerance). Without it, the cost at the pool price now',
+          'quote.token of POST /v1/prop/quote for the same actionId and params: its utilCost is what the transfer ' +
+            'must carry until the quote expires (within its tolerance). Without it, the cost at the pool price now',
         ),
     }),
   },

@@ -40,7 +40,8 @@ export const propQuoteRoute = defineRoute({
           ),
       })
       .describe(
-        'This quote, signed for the paying wallet and exactly these params: send utilCost, then execute with quoteToken before expiresAt, and a UTIL/USDC tick in between does not refuse it',
+        'This quote, signed for the paying wallet and exactly these params: send utilCost, then execute with ' +
+          'quoteToken before expiresAt, and a UTIL/USDC tick in between does not refuse it',
       ),
     membership: z
       .object({
