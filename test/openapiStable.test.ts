@@ -28,7 +28,11 @@ import { routeTable } from '../src/routes/table.js'
  * path, `gasEstimate` is the whole swap transaction's gas); the fixture took those descriptions as they are. And POST /v1/tx/swap's and GET /v1/swap/price's
  * descriptions again (issue 27: tokenized stocks are routed through Uniswap only). And the two prop desk
  * operations' descriptions and POST /v1/prop/execute's request body (issue 36: an optional `quoteToken`
- * makes a quote hold through execute); the fixture took them as they are.
+ * makes a quote hold through execute); the fixture took them as they are. And the descriptions of GET
+ * /v1/ideas, /v1/ideas/summary, /v1/ideas/compare and /v1/alpha (issue 36: every asked market is in
+ * `ideas` or `skipped` with its reason, and the summary's picks pass the listing's edge threshold, a change
+ * of meaning the summary's description states); their responses only grew, and the fixture took the four
+ * descriptions as they are.
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Operation = { [key: string]: Json }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { IdeaRead } from './ideaFromBars.js'
-import { rankIdeas } from './rankIdeas.js'
+import { MIN_EDGE, rankIdeas, type SkippedIdea, selectIdeas } from './rankIdeas.js'
 
 /** An idea with entry 100 and stop 2 away. */
 function mk(symbol: string, p: Partial<IdeaRead> = {}): IdeaRead {
@@ -126,5 +126,83 @@ describe('rankIdeas', () => {
     expect(() => rankIdeas(ideas, { limit: 1.5, worthwhileness: 'loose', ranking: 'conviction' })).toThrow(
       RangeError,
     )
+  })
+})
+
+describe('selectIdeas', () => {
+  const why = (xs: SkippedIdea[]) => xs.map((x) => [x.symbol, x.reason, x.keptBy ?? x.rank ?? x.edge])
+
+  test('behavior: the issue’s case: BTC and SOL neutral, ETH a long with edge −0.0489: nothing listed, ETH skipped as edge_below_threshold with its edge and the 0.008 threshold', () => {
+    const eth = mk('ETH', { edge: -0.0489, conviction: 0.2 })
+    const s = selectIdeas([eth], { limit: 3, worthwhileness: 'strict', ranking: 'edge-rate' })
+    expect(s.listed).toEqual([])
+    expect(s.skipped).toEqual([
+      {
+        symbol: 'ETH',
+        category: 'crypto',
+        direction: 'long',
+        edge: -0.0489,
+        reason: 'edge_below_threshold',
+        threshold: 0.008,
+        keptBy: null,
+        rank: null,
+      },
+    ])
+    expect(MIN_EDGE.strict).toBe(0.008)
+  })
+
+  test('behavior: strict: under the threshold, a category and direction already taken, or past the limit, each with its reason', () => {
+    const all = selectIdeas(ideas, { limit: 12, worthwhileness: 'strict', ranking: 'conviction' })
+    expect(names(all.listed)).toEqual(['B', 'E'])
+    // C passes the threshold but B holds crypto longs; the rest fail it, highest edge first, null last.
+    expect(why(all.skipped)).toEqual([
+      ['C', 'category_direction_taken', 'B'],
+      ['A', 'edge_below_threshold', 0.006],
+      ['D', 'edge_below_threshold', 0.003],
+      ['F', 'edge_below_threshold', -0.004],
+      ['G', 'edge_below_threshold', null],
+    ])
+    for (const x of all.skipped) expect(x.threshold).toBe(0.008)
+    const one = selectIdeas(ideas, { limit: 1, worthwhileness: 'strict', ranking: 'conviction' })
+    expect(names(one.listed)).toEqual(['B'])
+    expect(why(one.skipped).slice(0, 2)).toEqual([
+      ['E', 'beyond_limit', 2],
+      ['C', 'category_direction_taken', 'B'],
+    ])
+  })
+
+  test('behavior: loose: threshold 0, ranks past the limit in edge-rate order', () => {
+    const s = selectIdeas(ideas, { limit: 2, worthwhileness: 'loose', ranking: 'edge-rate' })
+    expect(names(s.listed)).toEqual(['D', 'B'])
+    expect(why(s.skipped)).toEqual([
+      ['E', 'beyond_limit', 3],
+      ['A', 'beyond_limit', 4],
+      ['C', 'beyond_limit', 5],
+      ['F', 'edge_below_threshold', -0.004],
+      ['G', 'edge_below_threshold', null],
+    ])
+    for (const x of s.skipped) expect(x.threshold).toBe(0)
+  })
+
+  test('behavior: every idea given is listed or skipped, exactly once, for every listing; the listed equal rankIdeas’s', () => {
+    const more = [...ideas, mk('H', { direction: 'short', edge: 0.01, conviction: 0.4, category: 'forex' })]
+    for (const worthwhileness of ['strict', 'loose'] as const)
+      for (const ranking of ['edge-rate', 'conviction'] as const)
+        for (const limit of [0, 1, 2, 3, 12]) {
+          const opts = { limit, worthwhileness, ranking }
+          const s = selectIdeas(more, opts)
+          const seen = [...names(s.listed), ...s.skipped.map((x) => x.symbol)].sort()
+          expect(seen, JSON.stringify(opts)).toEqual(more.map((i) => i.symbol).sort())
+          expect(s.listed).toEqual(rankIdeas(more, opts))
+          for (const x of s.skipped) {
+            expect(x.threshold).toBe(MIN_EDGE[worthwhileness])
+            if (x.reason === 'beyond_limit') expect(x.rank as number).toBeGreaterThan(limit)
+            if (x.reason === 'category_direction_taken') {
+              const holder = more.find((i) => i.symbol === x.keptBy) as IdeaRead
+              expect([holder.category, holder.direction]).toEqual([x.category, x.direction])
+            }
+          }
+          expect(selectIdeas([...more].reverse(), opts)).toEqual(s)
+        }
   })
 })

@@ -1,16 +1,34 @@
 import { z } from 'zod'
 import { type IdeaBasis, idea, ideaBasis } from '../analytics/ideaFromBars.js'
 import { pickAlternatives } from '../analytics/pickAlternatives.js'
+import { MIN_EDGE, meetsThreshold } from '../analytics/rankIdeas.js'
 import { symbol } from '../chain/fields.js'
 import { UpstreamError } from '../errors.js'
+import { prose } from '../prose.js'
 import { canonicalSymbol } from './getPrices.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
 import { IDEA_MAJORS, IDEAS_DISCLAIMER, type IdeaOutcome, ideasOf, readIdeasCached } from './readIdeas.js'
 import { UnknownPerpSymbolError } from './unknownPerpSymbolError.js'
 
+/** Whether an idea's edge passes each listing's threshold, with the thresholds. */
+export const worthwhile = z
+  .object({
+    strict: z.boolean().describe('edge ≥ minEdge.strict (0.008)'),
+    loose: z.boolean().describe('edge > minEdge.loose (0)'),
+    minEdge: z.object({ strict: z.number(), loose: z.number() }),
+  })
+  .nullable()
+  .describe(
+    prose`
+      Whether the idea’s edge passes each listing’s threshold: strict is the default of GET /v1/ideas
+      and /v1/ideas/summary and the one GET /v1/alpha uses, so strict false means those answers list it
+      in skipped.filtered as edge_below_threshold, never as an idea or a pick (loose false: no listing
+      names it). The edge alone: strict’s one idea per category and direction and the limit are the
+      list’s. null when status is not ok`,
+  )
+
 /** One market's read in the single-asset form: the idea with target, liquidation and edge, or why none. */
-/** One market's read in the single-asset form. */
 export const assetRead = z.object({
   symbol,
   status: z.enum(['ok', 'neutral', 'insufficient_history']),
@@ -18,6 +36,7 @@ export const assetRead = z.object({
   needed: z.number().int().nullable().describe('insufficient_history: the warm-up (25); null otherwise'),
   got: z.number().int().nullable().describe('insufficient_history: bars in the window; null otherwise'),
   idea: idea.nullable().describe('With target, liquidation and edge; null unless status is ok'),
+  worthwhile,
 })
 
 export type AssetRead = z.output<typeof assetRead>
@@ -68,8 +87,16 @@ export async function getAssetIdea(
 
 /** An outcome of `ideaFromBars` in the single-asset form. */
 export function assetReadOf(o: IdeaOutcome): AssetRead {
-  const base = { symbol: o.symbol, reason: null, needed: null, got: null, idea: null }
-  if (!('status' in o)) return { ...base, status: 'ok', idea: presentIdea(o, 'asset') }
+  const base = { symbol: o.symbol, reason: null, needed: null, got: null, idea: null, worthwhile: null }
+  if (!('status' in o)) {
+    const passes = { strict: meetsThreshold(o, 'strict'), loose: meetsThreshold(o, 'loose') }
+    return {
+      ...base,
+      status: 'ok',
+      idea: presentIdea(o, 'asset'),
+      worthwhile: { ...passes, minEdge: MIN_EDGE },
+    }
+  }
   if (o.status === 'neutral') return { ...base, status: 'neutral', reason: o.reason }
   return { ...base, status: 'insufficient_history', needed: o.needed, got: o.got }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { type IdeaBasis, idea, ideaBasis } from '../analytics/ideaFromBars.js'
-import { ideaRanking, rankIdeas, worthwhileness } from '../analytics/rankIdeas.js'
+import { ideaRanking, MIN_EDGE, selectIdeas, worthwhileness } from '../analytics/rankIdeas.js'
 import { UpstreamError } from '../errors.js'
 import type { MarketData } from './marketData.js'
 import { presentIdea } from './presentIdea.js'
@@ -31,12 +31,20 @@ export const ideasQuery = z.object({
 
 export type IdeasQuery = z.output<typeof ideasQuery>
 
+/** The listing's edge threshold, as every ranked answer states it. */
+export const minEdge = z
+  .number()
+  .describe(
+    'The edge threshold `worthwhileness` lists by: strict lists edge ≥ 0.008, loose edge > 0 (so 0.008 or 0); an idea under it is in skipped.filtered as edge_below_threshold',
+  )
+
 /** What the read answers (the route's output schema). */
 export const ideasOutput = z.object({
   worthwhileness,
+  minEdge,
   basis: ideaBasis,
   ranking: ideaRanking,
-  ideas: z.array(idea),
+  ideas: z.array(idea).describe('The listed ideas; every other asked market is in `skipped`, once, with why'),
   skipped: ideasSkipped,
   disclaimer: IDEAS_DISCLAIMER_TEXT,
 })
@@ -44,23 +52,25 @@ export const ideasOutput = z.object({
 export type Ideas = z.output<typeof ideasOutput>
 
 /**
- * GET /v1/ideas: one idea per market (`readIdeas` → `ideaFromBars`), filtered and ordered by `rankIdeas`,
- * shown in the list form. Every symbol unknown → UnknownPerpSymbolError (400 `symbols`); known symbols
- * but no price or bar for any → UpstreamError (502). Neither is charged.
+ * GET /v1/ideas: one idea per market (`readIdeas` → `ideaFromBars`), filtered and ordered by `selectIdeas`,
+ * shown in the list form; every idea it leaves out is in `skipped.filtered` with its reason, so every
+ * asked market is in `ideas` or `skipped` exactly once. Every symbol unknown → UnknownPerpSymbolError
+ * (400 `symbols`); known symbols but no price or bar for any → UpstreamError (502). Neither is charged.
  */
 export async function getIdeas(market: MarketData, q: IdeasQuery, nowMs: number): Promise<Ideas> {
   const r = await readUniverse(market, q.symbols ?? IDEA_MAJORS, q.basis, nowMs)
-  const ranked = rankIdeas(ideasOf(r.reads), {
+  const selection = selectIdeas(ideasOf(r.reads), {
     limit: q.limit,
     worthwhileness: q.worthwhileness,
     ranking: q.ranking,
   })
   return {
     worthwhileness: q.worthwhileness,
+    minEdge: MIN_EDGE[q.worthwhileness],
     basis: q.basis,
     ranking: q.ranking,
-    ideas: ranked.map((i) => presentIdea(i, 'list')),
-    skipped: skippedOf(r),
+    ideas: selection.listed.map((i) => presentIdea(i, 'list')),
+    skipped: skippedOf(r, selection.skipped),
     disclaimer: IDEAS_DISCLAIMER,
   }
 }

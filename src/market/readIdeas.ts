@@ -8,13 +8,16 @@ import {
   ideaFromBars,
   type NeutralRead,
 } from '../analytics/ideaFromBars.js'
+import { type SkippedIdea, skippedIdea } from '../analytics/rankIdeas.js'
 import { symbol } from '../chain/fields.js'
+import { prose } from '../prose.js'
 import { createTtlCache, type TtlCache } from '../ttlCache.js'
 import { findPythFeed } from './findPythFeed.js'
 import { getRecentBars } from './getCandles.js'
 import { canonicalSymbol } from './getPrices.js'
 import { getRiskPairs } from './getRiskPairs.js'
 import type { MarketData } from './marketData.js'
+import { round } from './numbers.js'
 
 /**
  * The default universe of the ideas reads ("the top listed majors"): the largest markets of each of the
@@ -158,7 +161,10 @@ export function ideasOf(reads: readonly IdeaOutcome[]): IdeaRead[] {
   return reads.filter((r): r is IdeaRead => !('status' in r))
 }
 
-/** Markets an ideas read left out, and why: never a made-up idea. */
+/**
+ * Markets an ideas answer left out, and why: never a made-up idea. With the answer's ideas (or, in the
+ * summary, its `eligible` markets) every asked market is in exactly one place.
+ */
 export const ideasSkipped = z.object({
   neutral: z
     .array(z.object({ symbol, reason: z.enum(['no_trend', 'stop_too_wide']) }))
@@ -168,12 +174,21 @@ export const ideasSkipped = z.object({
     .describe('Fewer bars in the basis window than the rule’s warm-up (25)'),
   unknown: z.array(z.string()).describe('No perp pair SYM/USD with an oracle feed'),
   unavailable: z.array(z.string()).describe('Listed, but no oracle price or no usable bar right now'),
+  filtered: z.array(skippedIdea).describe(
+    prose`
+      The rule found an idea (a direction, stop and leverage) but this answer does not list it, each
+      with its reason: edge_below_threshold (with the idea’s edge and the threshold),
+      category_direction_taken (strict’s one idea per category and direction; keptBy) or beyond_limit
+      (rank). GET /v1/ideas: first those that passed the threshold, in ranking order, then those below
+      it, highest edge first; the summary filters on the edge alone, so only edge_below_threshold`,
+  ),
 })
 
 /** Why the reads left markets out, as every ideas answer reports it. */
 export type IdeasSkipped = z.output<typeof ideasSkipped>
 
-export function skippedOf(r: IdeaMarketReads): IdeasSkipped {
+/** The reads' skips, plus the ideas the answer's listing left out (`filtered`, edges to 6 decimals). */
+export function skippedOf(r: IdeaMarketReads, filtered: readonly SkippedIdea[]): IdeasSkipped {
   const neutral: IdeasSkipped['neutral'] = []
   const insufficientHistory: IdeasSkipped['insufficientHistory'] = []
   for (const read of r.reads) {
@@ -181,7 +196,13 @@ export function skippedOf(r: IdeaMarketReads): IdeasSkipped {
     if (read.status === 'neutral') neutral.push({ symbol: read.symbol, reason: read.reason })
     else insufficientHistory.push({ symbol: read.symbol, needed: read.needed, got: read.got })
   }
-  return { neutral, insufficientHistory, unknown: r.unknown, unavailable: r.unavailable }
+  return {
+    neutral,
+    insufficientHistory,
+    unknown: r.unknown,
+    unavailable: r.unavailable,
+    filtered: filtered.map((f) => ({ ...f, edge: f.edge === null ? null : round(f.edge, 6) })),
+  }
 }
 
 export const IDEAS_DISCLAIMER = 'Indicative, not advice'

@@ -13,12 +13,16 @@ export const getAlphaRoute = defineRoute({
   tier: 'alpha',
   summary: 'One-call bundle: arbitrage, ideas, signals and summary',
   description: prose`
-    One call, read concurrently: \`ideas\` = GET /v1/ideas over \`symbols\` (at most 20; default the 20
-    listed majors) with worthwhileness strict, ranking edge-rate, basis 1d-1y and \`limit\` (1..12, default
-    6); \`summary\` = GET /v1/ideas/summary over the same reads (so over \`symbols\`, not only the default
-    universe); \`signals\` = GET /v1/signals (USD) for the first 10 of \`symbols\`, each with its bias and
-    conviction; \`arbitrage\` = GET /v1/arbitrage for \`target\`, \`budget\`, \`taker\` and \`slippageBps\`,
-    skipped (null, with \`arbitrageSkipped\` saying why) when \`taker\` is omitted.
+    One call, read concurrently: \`ideas\` and \`skipped\` = GET /v1/ideas over \`symbols\` (at most 20;
+    default the 20 listed majors) with worthwhileness strict, ranking edge-rate, basis 1d-1y and \`limit\`
+    (1..12, default 6): every asked market is in \`ideas\` or \`skipped\`, exactly once, with why (an idea
+    left out is in \`skipped.filtered\`: edge_below_threshold with its edge and the 0.008 threshold,
+    category_direction_taken or beyond_limit); \`summary\` = GET /v1/ideas/summary over the same reads at the
+    same strict threshold (so over \`symbols\`, not only the default universe), plus
+    \`summary.notInIdeas\`: its picks that \`ideas\` does not list, with the reason; \`signals\` = GET
+    /v1/signals (USD) for the first 10 of \`symbols\`, each with its bias and conviction; \`arbitrage\` =
+    GET /v1/arbitrage for \`target\`, \`budget\`, \`taker\` and \`slippageBps\`, skipped (null, with
+    \`arbitrageSkipped\` saying why) when \`taker\` is omitted.
 
     All symbols unknown to the perp venue is 400 \`unknown_symbol\` naming \`symbols\`; any section’s
     upstream failing is 502 (the bundle is all or nothing); neither is charged. Reference price $0.01; the

@@ -27,7 +27,12 @@ export const getIdeasRoute = defineRoute({
     pairIndex. Then the first \`limit\` (1..12, default 6).
 
     Ideas come in the list form (target, liquidation and edge null: GET /v1/ideas/asset/{sym} adds them;
-    \`open.tp\` is the target). Tickers without a listed pair are in \`skipped.unknown\`; all unknown is 400
+    \`open.tp\` is the target). Every asked market is in \`ideas\` or in \`skipped\`, exactly once, with why:
+    \`skipped.neutral\` (no_trend, stop_too_wide), \`skipped.insufficientHistory\`, \`skipped.unknown\`,
+    \`skipped.unavailable\`, or \`skipped.filtered\`, an idea the listing leaves out, with its \`reason\`:
+    edge_below_threshold (with its \`edge\` and the \`threshold\`, also the answer’s \`minEdge\`: 0.008 strict,
+    0 loose), category_direction_taken (strict’s cap; \`keptBy\` ranked first) or beyond_limit (\`rank\`, its
+    place without the limit). Tickers without a listed pair are in \`skipped.unknown\`; all unknown is 400
     \`unknown_symbol\` naming \`symbols\`, and no price or bar for any is 502; neither is charged. Reference
     price $0.01; the spec also lists strict at $0.008.`,
   input: {

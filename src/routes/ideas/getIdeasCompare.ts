@@ -26,7 +26,10 @@ export const getIdeasCompareRoute = defineRoute({
     |slope| × (n − 1) ≥ σx, else flat; \`zScore\` = (last x − mean x) ÷ σx (population σ; null for a flat
     ratio); \`correlation\` = Pearson of the legs’ log returns (null when a leg is flat); \`suggestion\`
     (mean reversion) long b / short a at z ≥ 2, long a / short b at z ≤ −2, else null. Fewer than 20 common
-    bars: status insufficient_history with \`needed\` and the pair figures null. Each leg: ${IDEA_RULES} a =
+    bars: status insufficient_history with \`needed\` and the pair figures null. A leg’s \`worthwhile\` says
+    whether its idea’s edge passes the listings’ thresholds (strict edge ≥ 0.008, loose edge > 0): an idea
+    with strict false is one GET /v1/ideas and /v1/alpha list in \`skipped.filtered\` as edge_below_threshold.
+    Each leg: ${IDEA_RULES} a =
     b is 400 naming \`b\`; a ticker without a listed pair is 404 \`unknown_instrument\` naming \`a\` or
     \`b\`; not charged.`,
   input: { query: z.object({ a: symbol, b: symbol, basis: ideaBasis }) },

@@ -1,6 +1,4 @@
-import { z } from 'zod'
-import { ideaBasis } from '../../analytics/ideaFromBars.js'
-import { getIdeasSummary, summaryOutput } from '../../market/getIdeasSummary.js'
+import { getIdeasSummary, summaryOutput, summaryQuery } from '../../market/getIdeasSummary.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
@@ -17,12 +15,18 @@ export const getIdeasSummaryRoute = defineRoute({
   summary: 'Market-wide aggregate of ideas',
   description: prose`
     One read per market of the default universe (the 20 listed majors of GET /v1/ideas, all five
-    categories), aggregated: \`bestLong\` / \`bestShort\` = the best long / short idea in the conviction
-    order (conviction, then edge, symbol, pairIndex), with no worthwhileness filter; \`topByCategory\` = the
-    best idea of each category that has one; \`breadth\` = how many markets read long, short or neutral
-    (markets short of history count in none; see \`skipped\`). Ideas in the list form. ${IDEA_RULES}`,
-  input: { query: z.object({ basis: ideaBasis }) },
+    categories), aggregated at the edge threshold of \`worthwhileness\` (strict, the default: edge ≥ 0.008;
+    loose: edge > 0; GET /v1/ideas’s filter, without its one idea per category and direction or its limit):
+    \`eligible\` = the markets whose idea passes it; \`bestLong\` / \`bestShort\` = the best eligible long /
+    short idea in the conviction order (conviction, then edge, symbol, pairIndex); \`topByCategory\` = the
+    best eligible idea of each category that has one; \`breadth\` = how many markets read long, short or
+    neutral, whatever their edge (markets short of history count in none). Every market is in
+    \`eligible\` or in \`skipped\`, exactly once; an idea under the threshold is in \`skipped.filtered\` as
+    edge_below_threshold, with its edge and the threshold (\`minEdge\`). Changed in issue 36: the picks
+    were drawn from every idea whatever its edge, so a negative edge could be \`bestLong\`; pass
+    worthwhileness=loose for the widest field a threshold allows. Ideas in the list form. ${IDEA_RULES}`,
+  input: { query: summaryQuery },
   output: summaryOutput,
   example: { output: exampleOutput(import.meta.url) },
-  handler: async ({ query }, ctx) => getIdeasSummary(ctx.deps.market, query.basis, ctx.deps.clock()),
+  handler: async ({ query }, ctx) => getIdeasSummary(ctx.deps.market, query, ctx.deps.clock()),
 })
