@@ -24,3 +24,12 @@ test('instances sharing a secret honour each other’s quotes; others do not', (
   expect(b.verify(token, quote, 1500)).toBe('valid')
   expect(c.verify(token, quote, 1500)).toBe('invalid')
 })
+
+test('attack: another spelling of a signed expiry is invalid (the HMAC covers the number, the token its digits)', () => {
+  const signer = createQuoteSigner('a-shared-secret-of-some-length')
+  const [, mac] = signer.sign({ ...quote, expiresAt: 2000 }).split('.') as [string, string]
+  expect(signer.verify(`2000.${mac}`, quote, 1500)).toBe('valid')
+  for (const spelling of ['0x7d0', '2e3', '02000', '+2000', ' 2000', '2000.0']) {
+    expect(signer.verify(`${spelling}.${mac}`, quote, 1500), spelling).toBe('invalid')
+  }
+})

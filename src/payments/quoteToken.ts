@@ -40,8 +40,9 @@ export function createQuoteSigner(secret: string | undefined): QuoteSigner {
     verify(token, q, nowSec) {
       if (typeof token !== 'string') return 'invalid'
       const dot = token.indexOf('.')
+      // Plain decimal digits only: `0x7d0`, `2e3` or ` 2000` are other spellings of a signed expiry.
+      if (dot <= 0 || !/^(0|[1-9][0-9]{0,14})$/.test(token.slice(0, dot))) return 'invalid'
       const expiresAt = Number(token.slice(0, dot))
-      if (dot <= 0 || !Number.isSafeInteger(expiresAt)) return 'invalid'
       const given = Buffer.from(token.slice(dot + 1))
       const wanted = Buffer.from(mac({ ...q, expiresAt }))
       if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return 'invalid'
