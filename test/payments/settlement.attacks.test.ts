@@ -364,7 +364,7 @@ describe('attack 3: one transaction reverts many settlements', () => {
       const payToBefore = await sw.usdcBalance(payTo)
       const client = { 'x-forwarded-for': clientIp() }
 
-      const answers = await withoutAutomine(sw, async (mine) => {
+      const { answers, minedAt } = await withoutAutomine(sw, async (mine) => {
         const inFlight = Promise.all(payloads.map((p) => pay(url, p, client)))
         await relayerPending(sw, relayer)
         if (variant === 'an ERC-1271 wallet switches its signatures off') {
@@ -374,10 +374,13 @@ describe('attack 3: one transaction reverts many settlements', () => {
         await strike()
         await waitForPendingTx(sw, pending + 1)
         await mine()
+        // The block just mined, read while automine is still off: once it is back on, the world's keeper
+        // (a price every second) may mine another before the test looks (CI saw 'latest' without ours).
+        const minedAt = await sw.chain.getBlockNumber()
         const answers = await inFlight
         // Nothing else of the relayer's was handed to the node after the revert.
         expect(await pendingFrom(sw, relayer)).toBe(0)
-        return answers
+        return { answers, minedAt }
       })
 
       expect(count(answers, (a) => a.status === 402)).toBe(8)
@@ -394,7 +397,7 @@ describe('attack 3: one transaction reverts many settlements', () => {
       // One relayer transaction, reverted: the gas of one settlement is all the strike cost the operator.
       const after = await relayerState(sw, relayer)
       expect(after.nonce).toBe(before.nonce + 1)
-      const block = await sw.chain.getBlock({ blockTag: 'latest', includeTransactions: true })
+      const block = await sw.chain.getBlock({ blockNumber: minedAt, includeTransactions: true })
       const ours = block.transactions.find((t) => t.from.toLowerCase() === relayer.toLowerCase())
       const receipt = await sw.chain.getTransactionReceipt({ hash: ours?.hash as Hex })
       expect(receipt.status).toBe('reverted')
