@@ -60,7 +60,8 @@ ${report.refusalsByCode.map((r) => `<tr><td><code>${esc(r.code)}</code></td><td>
 </tbody></table>
 <h2>Prop desk actions</h2>
 <p>${report.deskActions.map((d) => `${esc(d.status)}: ${d.count}`).join(' · ') || 'none yet'}</p>
-<p class="muted">Also as Prometheus text at <code>/metrics</code> (the same token).</p>`,
+<p class="muted">Also as Prometheus text at <code>/metrics</code> (the same token).</p>
+<form method="post" action="/ops/logout"><button type="submit">Sign out</button></form>`,
   )
 }
 

@@ -80,6 +80,58 @@ describe('web pages in a browser', () => {
     await page.close()
   })
 
+  test('attack: the /ops session cookie is a random id, never the token; HttpOnly, SameSite=Strict, expiring; sign out ends it', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${svc.url}/ops`)
+    await page.fill('input[name=token]', TOKEN)
+    await page.click('button[type=submit]')
+    await page.waitForSelector('svg.chart')
+    const [cookie, ...others] = await context.cookies(svc.url)
+    expect(others).toEqual([])
+    if (cookie === undefined) throw new Error('no session cookie')
+    expect(cookie.value).not.toContain(TOKEN)
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' })
+    // Served over plain http here (PUBLIC_URL http): not Secure, so the browser sends it back.
+    expect(cookie.secure).toBe(false)
+    const hours = (cookie.expires - Date.now() / 1000) / 3600
+    expect(hours).toBeGreaterThan(7.9)
+    expect(hours).toBeLessThanOrEqual(8)
+    // The cookie opens /metrics too, but a made-up session id of the same shape, or the token, does not.
+    const withCookie = (value: string) =>
+      fetch(`${svc.url}/metrics`, { headers: { cookie: `agentdesk_ops=${value}` } })
+    expect((await withCookie(cookie.value)).status).toBe(200)
+    expect((await withCookie('A'.repeat(43))).status).toBe(401)
+    expect((await withCookie(TOKEN)).status).toBe(401)
+
+    // Sign out: the session ends on the server, so the cookie kept by anyone is worth nothing.
+    await page.click('form[action="/ops/logout"] button')
+    await page.waitForSelector('input[name=token]')
+    expect(await context.cookies(svc.url)).toEqual([])
+    expect((await withCookie(cookie.value)).status).toBe(401)
+    await context.close()
+  })
+
+  test('behavior: behind https the session cookie is Secure', async () => {
+    const tls = await sw.instance({ OPS_TOKEN: TOKEN, PUBLIC_URL: 'https://agentdesk.example' })
+    try {
+      const res = await fetch(`${tls.url}/ops/login`, {
+        method: 'POST',
+        body: new URLSearchParams({ token: TOKEN }),
+        redirect: 'manual',
+      })
+      expect(res.status).toBe(303)
+      const set = res.headers.get('set-cookie') ?? ''
+      expect(set).toMatch(/; Secure/)
+      expect(set).toMatch(/; HttpOnly/)
+      expect(set).toMatch(/; SameSite=Strict/)
+      expect(set).not.toContain(TOKEN)
+    } finally {
+      await tls.stop()
+    }
+  })
+
   test('behavior: /metrics needs the token and speaks Prometheus text', async () => {
     expect((await fetch(`${svc.url}/metrics`)).status).toBe(401)
     const res = await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
