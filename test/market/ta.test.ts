@@ -1,6 +1,5 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { ORIGIN_SEC } from '../../src/devnet/simulator/pricePath.js'
 import type { ErrorBody } from '../../src/errors.js'
 import { type ChartReadAnswer, getChartRead } from '../../src/market/getChartRead.js'
 import { getTaScan, type TaScan } from '../../src/market/getTaScan.js'
@@ -8,6 +7,8 @@ import { wilderRsi } from '../helpers/referenceIndicators.js'
 import { type Instance, payer, useWorld } from '../helpers/serviceWorld.js'
 
 const sw = useWorld()
+/** When the world's simulated history starts (its path's origin, seen through DEVNET_DATE's shift). */
+const historyStart = () => sw.world.sim.historyStartSec
 let svc: Instance
 /** A second instance on a frozen clock: reads at one instant, whatever the wall clock does meanwhile. */
 let frozen: Instance
@@ -215,9 +216,9 @@ describe('GET /v1/ta/{sym}', () => {
   test('behavior: with fewer than 50 bars (20 minutes after the simulator’s history starts) the read is insufficient_history with every indicator null', async () => {
     // The market read on the service's own upstream clients, at an instant the simulator has 20 1m bars for
     // (a paid request cannot be made at that instant: the payment check uses the same clock).
-    const nowMs = (ORIGIN_SEC + 20 * 60 + 30) * 1000
+    const nowMs = (historyStart() + 20 * 60 + 30) * 1000
     const r = await getChartRead(svc.services.deps.market, 'BTC', 60, nowMs)
-    const bars = await exchangeBars('BTC-USD', 60, ORIGIN_SEC + 19 * 60, 20)
+    const bars = await exchangeBars('BTC-USD', 60, historyStart() + 19 * 60, 20)
     expect(bars).toHaveLength(20)
     expect(r).toEqual({
       symbol: 'BTC',
@@ -291,13 +292,13 @@ describe('GET /v1/ta/scan', () => {
   })
 
   test('behavior: 30 minutes after history starts, the 5m and 15m frames (under 10 bars) are null, status insufficient_history, lean from the 1m frame alone', async () => {
-    const nowMs = (ORIGIN_SEC + 30 * 60 + 10) * 1000
+    const nowMs = (historyStart() + 30 * 60 + 10) * 1000
     const scan = await getTaScan(svc.services.deps.market, ['BTC'], nowMs)
     const s = scan.scans[0]
     expect(s?.status).toBe('insufficient_history')
     expect(s?.frames['5m']).toBeNull()
     expect(s?.frames['15m']).toBeNull()
-    const raw = await exchangeBars('BTC-USD', 60, ORIGIN_SEC + 29 * 60, 30)
+    const raw = await exchangeBars('BTC-USD', 60, historyStart() + 29 * 60, 30)
     expect(raw).toHaveLength(30)
     expect(s?.frames['1m']?.bars).toBe(30)
     const truth = buyPctOf(raw).buyPct
