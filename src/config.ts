@@ -94,6 +94,8 @@ export interface PropOptions {
   cooldownSeconds: number
   /** Where the burn and send history of a member is read from (the UTIL token's first block). */
   logsFromBlock: bigint
+  /** The most collateral (USDC) the desk holds open across all members' positions at once. */
+  deskMaxOpenUsdc: number
 }
 
 export interface PaymentOptions {
@@ -264,6 +266,7 @@ const envSchema = z.object({
   PROP_DESK_RECIPIENT: address.optional(),
   PROP_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   PROP_LOGS_FROM_BLOCK: z.coerce.number().int().min(0).default(0),
+  PROP_DESK_MAX_OPEN_USDC: z.coerce.number().int().min(0).default(10_000),
   OPS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   RELAYER_PRIVATE_KEY: z
     .string()
@@ -440,6 +443,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deskRecipient: e.PROP_DESK_RECIPIENT as `0x${string}` | undefined,
       cooldownSeconds: e.PROP_COOLDOWN_SECONDS,
       logsFromBlock: BigInt(e.PROP_LOGS_FROM_BLOCK),
+      deskMaxOpenUsdc: e.PROP_DESK_MAX_OPEN_USDC,
     },
     storage: { dataDir: e.DATA_DIR, databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL },
     // Base's vaults and markets; the devnet's own (Aave and Morpho at their Base addresses, plus the vaults

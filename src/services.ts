@@ -189,6 +189,7 @@ export async function createServices(
               logsFromBlock: config.prop.logsFromBlock,
             },
       cooldownSec: config.prop.cooldownSeconds,
+      deskMaxOpenUsdc: config.prop.deskMaxOpenUsdc,
       clock,
       quotes: createPropQuoteTokens(quotes),
     }),

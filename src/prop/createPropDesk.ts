@@ -5,7 +5,7 @@ import type { BuilderEnvelope } from '../builders/txStep.js'
 import { DEAD_ADDRESS } from '../chain/addresses.js'
 import { ReceiptTimeoutError } from '../chain/pollReceipt.js'
 import { readUtilTransfer } from '../chain/readUtilTransfer.js'
-import type { PropBook } from '../store/propBook.js'
+import type { ExposureCheck, OpenExposure, PropBook } from '../store/propBook.js'
 import { DeskRevertError, type DeskSender, type DeskStep } from './deskSender.js'
 import { openedOrder } from './gtradeOrders.js'
 import { type PropPlan, type PropRequest, planAction } from './planAction.js'
@@ -13,6 +13,7 @@ import { PropError } from './propErrors.js'
 import type { PropQuoteTokens } from './propQuoteToken.js'
 import { actionCostUsd, allotment, matchFactor, membership, PROP_TERMS } from './propTerms.js'
 import { readMemberStanding, type StandingSources } from './readMemberStanding.js'
+import { venueClosed } from './venueClosed.js'
 
 export interface PropDeskDeps {
   chain: PublicClient
@@ -26,6 +27,8 @@ export interface PropDeskDeps {
   clock: () => number
   /** Signs the quotes execute honours (the instance's QUOTE_SECRET). */
   quotes: PropQuoteTokens
+  /** The most collateral the desk holds open across every member (PROP_DESK_MAX_OPEN_USDC). */
+  deskMaxOpenUsdc: number
 }
 
 export type PropDesk = ReturnType<typeof createPropDesk>
@@ -57,6 +60,25 @@ export function createPropDesk(deps: PropDeskDeps) {
     const factor = matchFactor(standing)
     const allot = allotment(factor)
     const refusals = plan.kind === 'open' ? allotmentRefusals(plan, allot) : []
+    // The member's and the desk's open positions, with this open: within the allotment and the desk's limit.
+    let exposure: ExposureCheck | undefined
+    if (plan.kind === 'open') {
+      const closedAtVenue =
+        deskAddress === undefined ? [] : await venueClosed(chain, deskAddress, await book.openPositions())
+      exposure = {
+        collateralUsdc: plan.collateralUsdc,
+        notionalUsd: plan.notionalUsd,
+        memberMaxCollateralUsdc: allot.maxCollateralUsdc,
+        memberMaxNotionalUsd: allot.maxCollateralUsdc * allot.maxLeverage,
+        deskMaxCollateralUsdc: deps.deskMaxOpenUsdc,
+        closedAtVenue,
+      }
+    }
+    // What a quote says of it; execute leaves the verdict to the claim, under the locks (after `used`).
+    const overExposure =
+      exposure === undefined
+        ? undefined
+        : exposureRefusal(exposure, await book.openExposure(payer, exposure.closedAtVenue))
     const costUsd = actionCostUsd(
       plan.kind === 'open'
         ? { actionId: 'trade.open', notionalUsd: plan.notionalUsd }
@@ -65,7 +87,19 @@ export function createPropDesk(deps: PropDeskDeps) {
     const utilCost = usdInUtil(BigInt(Math.round(costUsd * 1e6)), price.sqrtPriceX96, price.utilIsToken0)
     const age = await book.lastActionAgeSec(payer)
     const cooldownRemainingSec = age === undefined ? 0 : Math.max(0, Math.ceil(deps.cooldownSec - age))
-    return { plan, standing, member, factor, allot, refusals, costUsd, utilCost, cooldownRemainingSec }
+    return {
+      plan,
+      standing,
+      member,
+      factor,
+      allot,
+      refusals,
+      exposure,
+      overExposure,
+      costUsd,
+      utilCost,
+      cooldownRemainingSec,
+    }
   }
 
   return {
@@ -75,6 +109,7 @@ export function createPropDesk(deps: PropDeskDeps) {
       const reasons = [
         ...a.member.lacks,
         ...a.refusals.map((r) => r.message),
+        ...(a.overExposure === undefined ? [] : [a.overExposure.message]),
         ...(a.cooldownRemainingSec > 0
           ? [`cooldown: ${a.cooldownRemainingSec} s before the next action`]
           : []),
@@ -168,8 +203,12 @@ export function createPropDesk(deps: PropDeskDeps) {
         utilAmount: transfer.amount,
         plannedSteps: steps.length,
         cooldownSec: deps.cooldownSec,
+        ...(a.exposure === undefined ? {} : { exposure: a.exposure }),
       })
       if (claim.kind === 'used') throw badHash(auth.kind, 'used')
+      if (claim.kind === 'exposure') {
+        throw exposureRefusal(a.exposure as ExposureCheck, claim.open, claim.scope) as PropError
+      }
       if (claim.kind === 'cooldown') throw cooldown(claim.retryAfterSec)
 
       let receipts: TransactionReceipt[]
@@ -224,6 +263,46 @@ export function actionResult(
     }
   }
   return { deskTxs: receipts.map((r) => r.transactionHash), position: { state: 'closing' as const } }
+}
+
+/**
+ * The refusal of an open that takes the member's open positions past their allotment (collateral, or
+ * notional = collateral × leverage) or the desk's past its limit; undefined when it fits. `scope` forces
+ * the one the claim found under its locks.
+ */
+function exposureRefusal(
+  x: ExposureCheck,
+  open: OpenExposure,
+  scope?: 'member' | 'desk',
+): PropError | undefined {
+  const round = (n: number) => Math.round(n * 100) / 100
+  const memberOver =
+    open.memberCollateralUsdc + x.collateralUsdc > x.memberMaxCollateralUsdc + 1e-9 ||
+    open.memberNotionalUsd + x.notionalUsd > x.memberMaxNotionalUsd + 1e-9
+  const deskOver = open.deskCollateralUsdc + x.collateralUsdc > x.deskMaxCollateralUsdc + 1e-9
+  const which = scope ?? (memberOver ? 'member' : deskOver ? 'desk' : undefined)
+  if (which === undefined) return undefined
+  const details = {
+    scope: which,
+    openCollateralUsdc: round(which === 'member' ? open.memberCollateralUsdc : open.deskCollateralUsdc),
+    ...(which === 'member'
+      ? {
+          maxCollateralUsdc: x.memberMaxCollateralUsdc,
+          openNotionalUsd: round(open.memberNotionalUsd),
+          maxNotionalUsd: x.memberMaxNotionalUsd,
+        }
+      : { maxCollateralUsdc: x.deskMaxCollateralUsdc }),
+    requestedCollateralUsdc: x.collateralUsdc,
+  }
+  return new PropError(
+    'prop_over_exposure',
+    which === 'member'
+      ? `Your open desk positions hold $${details.openCollateralUsdc} of collateral ($${round(open.memberNotionalUsd)} notional); ` +
+          `with this one they would pass your allotment of $${x.memberMaxCollateralUsdc} ($${x.memberMaxNotionalUsd} notional). Close one first.`
+      : `The desk's open positions hold $${details.openCollateralUsdc} of its $${x.deskMaxCollateralUsdc} limit: no room for $${x.collateralUsdc} more now.`,
+    'params.collateralUsdc',
+    details,
+  )
 }
 
 function allotmentRefusals(plan: Extract<PropPlan, { kind: 'open' }>, allot: ReturnType<typeof allotment>) {

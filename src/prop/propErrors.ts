@@ -36,6 +36,12 @@ export const PROP_ERRORS = {
     meaning:
       'The action asks for more collateral or leverage than the member’s allotment (`field` names which).',
   },
+  prop_over_exposure: {
+    status: 422,
+    meaning:
+      'The open would take the member’s open desk positions past their allotment (total collateral, or notional), ' +
+      'or the desk’s past PROP_DESK_MAX_OPEN_USDC (`details.scope`: member or desk, with the open and maximum figures).',
+  },
   prop_pair_not_allowed: { status: 422, meaning: 'The desk does not trade this pair (`details.allowed`).' },
   prop_cooldown: {
     status: 429,

@@ -1,5 +1,5 @@
 import { lockTransfer } from './creditBook.js'
-import type { Database } from './database.js'
+import type { Database, Queryable } from './database.js'
 
 export type PropStatus = 'claimed' | 'submitted' | 'executed' | 'failed'
 
@@ -29,6 +29,40 @@ export type PropClaim = Pick<
 > & {
   /** The member's cooldown: no other action of theirs (not failed) may be younger than this. */
   cooldownSec: number
+  /** A trade.open's exposure limits, checked under the same locks (see `OpenExposure`). */
+  exposure?: ExposureCheck
+}
+
+/**
+ * What a trade.open adds to the desk's open positions, and the limits: the member's open collateral and
+ * notional (their allotment), and the desk's open collateral across members. Open positions are the
+ * trade.open rows not failed and not closed by a desk trade.close (claimed, submitted, executed), less
+ * `closedAtVenue`: executed opens the caller found closed at the venue itself (a TP, SL or liquidation).
+ */
+export interface ExposureCheck {
+  collateralUsdc: number
+  notionalUsd: number
+  memberMaxCollateralUsdc: number
+  memberMaxNotionalUsd: number
+  deskMaxCollateralUsdc: number
+  closedAtVenue: readonly number[]
+}
+
+/** The open positions' totals, as a claim counted them under its locks. */
+export interface OpenExposure {
+  memberCollateralUsdc: number
+  memberNotionalUsd: number
+  deskCollateralUsdc: number
+}
+
+/** A trade.open row still open in the book (not failed, no desk close that did not fail). */
+export interface OpenPositionRow {
+  id: number
+  member: `0x${string}`
+  collateralUsdc: number
+  leverage: number
+  status: PropStatus
+  result: Record<string, unknown> | null
 }
 
 export type ClaimResult =
@@ -36,6 +70,8 @@ export type ClaimResult =
   /** The hash authorized another action, which did not fail. */
   | { kind: 'used' }
   | { kind: 'cooldown'; retryAfterSec: number }
+  /** The open would take the member's or the desk's open positions past their limit. */
+  | { kind: 'exposure'; scope: 'member' | 'desk'; open: OpenExposure }
 
 /**
  * The prop desk's durable rows (migration 005). A claim is taken under a lock on the member (a transaction
@@ -58,6 +94,43 @@ export interface PropBook {
   unfinished(): Promise<PropAction[]>
   /** Whether a close of position `positionId` is executed or under way. */
   closing(positionId: number): Promise<boolean>
+  /** The trade.open rows still open in the book, of one member or of every member. */
+  openPositions(member?: `0x${string}`): Promise<OpenPositionRow[]>
+  /** The open totals as a claim would count them now (no lock: what a quote shows). */
+  openExposure(member: `0x${string}`, closedAtVenue: readonly number[]): Promise<OpenExposure>
+}
+
+/** trade.open rows that are open: not failed, and no trade.close of them that did not fail. */
+const OPEN_ROWS = `SELECT id, member, (params->>'collateralUsdc')::float8 AS collateral,
+    (params->>'leverage')::float8 AS leverage, status, result
+  FROM prop_actions o
+  WHERE o.action = 'trade.open' AND o.status <> 'failed'
+    AND NOT EXISTS (SELECT 1 FROM prop_actions c WHERE c.action = 'trade.close' AND c.status <> 'failed'
+                    AND c.params->>'positionId' = o.id::text)`
+
+/** Sums of OPEN_ROWS for `$1` (the member) and for the desk, leaving out the ids in `$2`. */
+const EXPOSURE = `SELECT
+    coalesce(sum(collateral) FILTER (WHERE member = $1), 0)::float8 AS member_collateral,
+    coalesce(sum(collateral * leverage) FILTER (WHERE member = $1), 0)::float8 AS member_notional,
+    coalesce(sum(collateral), 0)::float8 AS desk_collateral
+  FROM (${OPEN_ROWS}) positions WHERE NOT (id = ANY($2::bigint[]))`
+
+async function exposureOf(
+  q: Queryable,
+  member: string,
+  closedAtVenue: readonly number[],
+): Promise<OpenExposure> {
+  const { rows } = await q.query<{
+    member_collateral: number
+    member_notional: number
+    desk_collateral: number
+  }>(EXPOSURE, [member, closedAtVenue.map(String)])
+  const r = rows[0]
+  return {
+    memberCollateralUsdc: Number(r?.member_collateral ?? 0),
+    memberNotionalUsd: Number(r?.member_notional ?? 0),
+    deskCollateralUsdc: Number(r?.desk_collateral ?? 0),
+  }
 }
 
 interface Row {
@@ -84,6 +157,10 @@ export function createPropBook(db: Database): PropBook {
     claim: (c) =>
       db.transaction(async (tx): Promise<ClaimResult> => {
         const member = c.member.toLowerCase()
+        // An open counts against the desk's total: opens take the desk's lock first (then the member's), so
+        // two opens on any instances never both see room for one.
+        if (c.exposure !== undefined)
+          await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['prop:desk'])
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`prop:${member}`])
         const last = await tx.query<{ age: string | null }>(
           `SELECT extract(epoch FROM now() - max(created_at))::text AS age FROM prop_actions
@@ -100,6 +177,25 @@ export function createPropBook(db: Database): PropBook {
           c.authTxHash.toLowerCase(),
         ])
         if (credited.rows.length > 0) return { kind: 'used' }
+        // A hash that authorized an action that did not fail is `used`, whatever the exposure says.
+        const taken = await tx.query(
+          `SELECT 1 FROM prop_actions WHERE auth_tx_hash = $1 AND status <> 'failed'`,
+          [c.authTxHash.toLowerCase()],
+        )
+        if (taken.rows.length > 0) return { kind: 'used' }
+        const x = c.exposure
+        if (x !== undefined) {
+          const open = await exposureOf(tx, member, x.closedAtVenue)
+          if (
+            open.memberCollateralUsdc + x.collateralUsdc > x.memberMaxCollateralUsdc + 1e-9 ||
+            open.memberNotionalUsd + x.notionalUsd > x.memberMaxNotionalUsd + 1e-9
+          ) {
+            return { kind: 'exposure', scope: 'member', open }
+          }
+          if (open.deskCollateralUsdc + x.collateralUsdc > x.deskMaxCollateralUsdc + 1e-9) {
+            return { kind: 'exposure', scope: 'desk', open }
+          }
+        }
         const { rows } = await tx.query<{ id: number | string }>(
           `INSERT INTO prop_actions (member, action, params, auth_tx_hash, auth_kind, util_amount, planned_steps, status)
            VALUES ($1, $2, $3, $4, $5, $6, $7, 'claimed')
@@ -171,6 +267,28 @@ export function createPropBook(db: Database): PropBook {
       )
       return rows.map(toAction)
     },
+    async openPositions(member) {
+      const { rows } = await db.query<{
+        id: number | string
+        member: string
+        collateral: number
+        leverage: number
+        status: PropStatus
+        result: Record<string, unknown> | null
+      }>(
+        `${OPEN_ROWS}${member === undefined ? '' : ' AND o.member = $1'} ORDER BY id`,
+        member === undefined ? [] : [member.toLowerCase()],
+      )
+      return rows.map((r) => ({
+        id: Number(r.id),
+        member: r.member as `0x${string}`,
+        collateralUsdc: Number(r.collateral),
+        leverage: Number(r.leverage),
+        status: r.status,
+        result: r.result,
+      }))
+    },
+    openExposure: (member, closedAtVenue) => exposureOf(db, member.toLowerCase(), closedAtVenue),
     async closing(positionId) {
       const { rows } = await db.query(
         `SELECT 1 FROM prop_actions WHERE action = 'trade.close' AND status <> 'failed'

@@ -163,7 +163,8 @@ describe('a position not filled yet', () => {
       const claimed = await book.claim({
         member: member.account.address,
         action: 'trade.open',
-        params: await openParams(),
+        // Half the allotment: it counts as open (never filled), and the open below still fits beside it.
+        params: { ...(await openParams()), collateralUsdc: 50 },
         authTxHash: keccak256(toHex(`pending-${Date.now()}`)),
         authKind: 'pay',
         utilAmount: 1n,
@@ -187,7 +188,7 @@ describe('a position not filled yet', () => {
       )
       expect(await book.closing(claimed.id)).toBe(false)
       // A $1 close transfer carries a $1 open's cost: it was never claimed, so it still authorizes one.
-      const params = await openParams()
+      const params = { ...(await openParams()), collateralUsdc: 50 }
       const ok = await post(member, '/v1/prop/execute', { actionId: 'trade.open', params, payTxHash: hash })
       expect(ok.status, JSON.stringify(ok.body)).toBe(200)
     } finally {

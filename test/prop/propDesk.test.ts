@@ -272,7 +272,8 @@ describe('prop desk refusals: each free, each moving nothing', () => {
 
   test('attack: the same hash again, another wallet’s hash, too little UTIL, no hash', async () => {
     const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
-    const params = await openParams()
+    // Half the allotment: the member's open position leaves room, so the refusals below are the transfer's.
+    const params = { ...(await openParams()), collateralUsdc: 50 }
     const hash = await payFor(member, 'trade.open', params)
     expect(
       (await post(member, '/v1/prop/execute', { actionId: 'trade.open', params, payTxHash: hash })).status,
@@ -387,6 +388,85 @@ describe('prop desk refusals: each free, each moving nothing', () => {
   })
 })
 
+describe('open desk exposure (issue 37 item 8)', () => {
+  test('attack: a member’s open positions stay within the allotment and the desk’s within PROP_DESK_MAX_OPEN_USDC, across two instances at once; each refusal free; a close frees room', async () => {
+    const env = { PROP_COOLDOWN_SECONDS: '0', PROP_DESK_MAX_OPEN_USDC: '100' }
+    const one = await sw.instance(env)
+    const two = await sw.instance({ ...env, DATABASE_URL: one.config.storage.databaseUrl })
+    try {
+      const a = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+      const b = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
+      const at = (collateralUsdc: number) => openParams().then((p) => ({ ...p, collateralUsdc }))
+      const a60 = await at(60)
+      const execute = (w: CreditWallet, url: string, params: unknown, payTxHash: Hex) =>
+        kit.post(w, url, '/v1/prop/execute', { actionId: 'trade.open', params, payTxHash })
+      const deskUsdc = await sw.usdcBalance(DESK)
+
+      // Two $60 opens of one member at once, one on each instance: a $100 allotment holds one of them.
+      const [h1, h2] = [
+        await kit.payFor(sw, a, one.url, 'trade.open', a60),
+        await kit.payFor(sw, a, two.url, 'trade.open', a60),
+      ]
+      const usdcA = await sw.usdcBalance(a.account.address)
+      const both = await Promise.all([execute(a, one.url, a60, h1), execute(a, two.url, a60, h2)])
+      expect(both.map((r) => r.status).sort(), JSON.stringify(both.map((r) => r.body))).toEqual([200, 422])
+      const [served, refused] = both[0]?.status === 200 ? [both[0], both[1]] : [both[1], both[0]]
+      expect(errorOf(refused?.body)).toMatchObject({
+        code: 'prop_over_exposure',
+        field: 'params.collateralUsdc',
+        details: {
+          scope: 'member',
+          openCollateralUsdc: 60,
+          maxCollateralUsdc: 100,
+          requestedCollateralUsdc: 60,
+        },
+      })
+      // One execute charged, one $60 of desk capital moved.
+      expect(usdcA - (await sw.usdcBalance(a.account.address))).toBe(EXECUTE_PRICE)
+      expect(deskUsdc - (await sw.usdcBalance(DESK))).toBe(60_000_000n)
+      const spareHash = both[0]?.status === 200 ? h2 : h1
+
+      // Another member's $60 would take the desk past its $100: refused, said in the quote first.
+      const b60 = await at(60)
+      const quoted = await kit.post(b, one.url, '/v1/prop/quote', { actionId: 'trade.open', params: b60 })
+      expect((quoted.body.reasons as string[]).join(' ')).toContain('$100 limit')
+      const hb = await kit.payFor(sw, b, one.url, 'trade.open', b60)
+      const usdcB = await sw.usdcBalance(b.account.address)
+      const overDesk = await execute(b, two.url, b60, hb)
+      expect(errorOf(overDesk.body)).toMatchObject({
+        code: 'prop_over_exposure',
+        details: { scope: 'desk', openCollateralUsdc: 60, maxCollateralUsdc: 100 },
+      })
+      expect(await sw.usdcBalance(b.account.address)).toBe(usdcB)
+
+      // The member closes their position: once the close is under way, the room is back, and the transfers
+      // refused before authorize (they were never used).
+      const positionId = served?.body.positionId as number
+      await sw.world.keeperTick()
+      const close = { positionId, expectedPrice: await ethPrice() }
+      const closeHash = await kit.payFor(sw, a, one.url, 'trade.close', close)
+      const closed = await eventually(async () => {
+        const res = await kit.post(a, one.url, '/v1/prop/execute', {
+          actionId: 'trade.close',
+          params: close,
+          payTxHash: closeHash,
+        })
+        expect(res.status, JSON.stringify(res.body)).toBe(200)
+        return res
+      })
+      expect(closed.body.status).toBe('executed')
+      const retried = await execute(b, two.url, b60, hb)
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200)
+      // The desk holds $60 again (b's): a's spare $60 transfer now meets the desk's limit, not a's own.
+      const spare = await execute(a, one.url, a60, spareHash)
+      expect(errorOf(spare.body)?.details).toMatchObject({ scope: 'desk', openCollateralUsdc: 60 })
+    } finally {
+      await two.stop()
+      await one.stop()
+    }
+  })
+})
+
 describe('prop desk across a restart', () => {
   test('attack: an action left in flight by a stopped instance is reconciled from the chain, never sent again', async () => {
     let offsetMs = 0
@@ -394,7 +474,8 @@ describe('prop desk across a restart', () => {
     const db = await createDatabase({ databaseUrl: one.config.storage.databaseUrl, dataDir: 'memory://' })
     const book = createPropBook(db)
     const member = await utilWallet(sw, 1_000_000n, MEMBER_UTIL)
-    const params = await openParams()
+    // Half the allotment each: the executed one stays open in the book, and the retry still fits beside it.
+    const params = { ...(await openParams()), collateralUsdc: 50 }
     const claim = async (hash: Hex) => {
       const claimed = await book.claim({
         member: member.account.address,

@@ -16,6 +16,7 @@ export const propExecuteRoute = defineRoute({
     'prop_ineligible',
     'prop_payer_unproven',
     'prop_over_allotment',
+    'prop_over_exposure',
     'prop_pair_not_allowed',
     'prop_cooldown',
     'prop_position_unknown',
