@@ -174,7 +174,9 @@ describe('agentdesk CLI', () => {
     // Two calls were paid from the deposit; the rest came back.
     expect(await sw.usdcBalance(w.account.address)).toBe(1_000_000n - 2_000n)
     refund.close()
-  })
+    // Four CLI sessions, each a Node process of its own: 12.6 s alone, past 30 s on a loaded machine whose
+    // dist/ is older than src/ (each start then compiles through tsx; a DEVNET_DATE run saw it time out).
+  }, 60_000)
 
   test('behavior: the key can come from a keystore file, unlocked by the password typed at the prompt', async () => {
     // The Web3 Secret Storage definition's PBKDF2 test vector (password "testpassword"), funded here.
