@@ -1,37 +1,78 @@
-import type { Address, PublicClient } from 'viem'
+import { type Abi, type Address, type PublicClient, parseAbi } from 'viem'
 import { riskDiamondAbi } from '../builders/riskAbi.js'
+import gtradeAbiJson from '../chain/abis/gtradeDiamondReads.json' with { type: 'json' }
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import type { OpenPositionRow } from '../store/propBook.js'
-import { findFill } from './gtradeOrders.js'
+
+const executedEvent = (gtradeAbiJson as Abi).find(
+  (item) => item.type === 'event' && item.name === 'MarketExecuted',
+) as Extract<Abi[number], { type: 'event' }> | undefined
+const tradesAbi = parseAbi([
+  'struct Trade { address user; uint32 index; uint16 pairIndex; uint24 leverage; bool long; bool isOpen; uint8 collateralIndex; uint8 tradeType; uint120 collateralAmount; uint64 openPrice; uint64 tp; uint64 sl; bool isCounterTrade; uint160 positionSizeToken; uint24 __placeholder; }',
+  'function getTrades(address _trader) view returns (Trade[])',
+])
 
 /**
- * The desk's open positions in the book that the venue itself has closed (a TP, SL or liquidation filled
- * by its keeper): each executed open's fill is looked up (its `MarketExecuted`) and its trade read from
- * the diamond. An open not filled yet, or still in flight, stays open. Reads only; one log query and one
- * call per executed open position.
+ * The desk's positions in the book that are no longer open at the venue, read at one block: an executed
+ * open whose MARKET order was filled (its `MarketExecuted`) into a trade the desk no longer holds (closed by
+ * a desk close, a TP, an SL or a liquidation), or whose order is neither filled nor pending (the venue
+ * cancelled it: slippage, a timeout). Only the venue's word closes a position: a desk close that is queued
+ * but not filled, or in flight, leaves it open. Opens not executed yet (claimed, submitted) stay open.
+ * Three reads whatever the number of rows: the desk's fills since the oldest open, its open trades and its
+ * pending orders, all at the same block so that no fill falls between them.
  */
 export async function venueClosed(
   chain: PublicClient,
   desk: Address,
   rows: readonly OpenPositionRow[],
 ): Promise<number[]> {
-  const checked = await Promise.all(
-    rows.map(async (row) => {
-      if (row.status !== 'executed') return undefined
-      const position = row.result?.position as
-        | { orderIndex?: number | null; openBlock?: number | null }
-        | undefined
-      if (position?.orderIndex == null || position.openBlock == null) return undefined
-      const index = await findFill(chain, desk, position.orderIndex, BigInt(position.openBlock))
-      if (index === undefined) return undefined
-      const trade = await chain.readContract({
-        address: BASE_ADDRESSES.GtradeDiamond,
-        abi: riskDiamondAbi,
-        functionName: 'getTrade',
-        args: [desk, index],
-      })
-      return trade.isOpen ? undefined : row.id
+  const executed = rows.flatMap((row) => {
+    if (row.status !== 'executed') return []
+    const position = row.result?.position as
+      | { orderIndex?: number | null; openBlock?: number | null }
+      | undefined
+    if (position?.orderIndex == null || position.openBlock == null) return []
+    return [{ id: row.id, orderIndex: position.orderIndex, openBlock: BigInt(position.openBlock) }]
+  })
+  if (executed.length === 0) return []
+  if (executedEvent === undefined) throw new Error('the gTrade ABI has no MarketExecuted event')
+  const blockNumber = await chain.getBlockNumber()
+  const fromBlock = executed.reduce((min, r) => (r.openBlock < min ? r.openBlock : min), blockNumber)
+  const diamond = BASE_ADDRESSES.GtradeDiamond
+  const [logs, trades, pending] = await Promise.all([
+    chain.getLogs({
+      address: diamond,
+      event: executedEvent,
+      args: { user: desk },
+      fromBlock,
+      toBlock: blockNumber,
     }),
-  )
-  return checked.filter((id): id is number => id !== undefined)
+    chain.readContract({
+      address: diamond,
+      abi: tradesAbi,
+      functionName: 'getTrades',
+      args: [desk],
+      blockNumber,
+    }),
+    chain.readContract({
+      address: diamond,
+      abi: riskDiamondAbi,
+      functionName: 'getPendingOrders',
+      args: [desk],
+      blockNumber,
+    }),
+  ])
+  const fills = new Map<number, number>()
+  for (const log of logs) {
+    const args = (log as unknown as { args: { orderId: { index: number }; index: number; open: boolean } })
+      .args
+    if (args.open) fills.set(args.orderId.index, args.index)
+  }
+  const openTrades = new Set(trades.filter((t) => t.isOpen).map((t) => t.index))
+  const pendingOrders = new Set(pending.filter((o) => o.isOpen).map((o) => o.index))
+  return executed.flatMap((r) => {
+    const trade = fills.get(r.orderIndex)
+    const open = trade === undefined ? pendingOrders.has(r.orderIndex) : openTrades.has(trade)
+    return open ? [] : [r.id]
+  })
 }

@@ -36,8 +36,8 @@ export type PropClaim = Pick<
 /**
  * What a trade.open adds to the desk's open positions, and the limits: the member's open collateral and
  * notional (their allotment), and the desk's open collateral across members. Open positions are the
- * trade.open rows not failed and not closed by a desk trade.close (claimed, submitted, executed), less
- * `closedAtVenue`: executed opens the caller found closed at the venue itself (a TP, SL or liquidation).
+ * trade.open rows not failed (claimed, submitted, executed), less `closedAtVenue`: executed opens the
+ * caller found no longer open at the venue (closed by any means, or their order cancelled; venueClosed).
  */
 export interface ExposureCheck {
   collateralUsdc: number
@@ -55,7 +55,7 @@ export interface OpenExposure {
   deskCollateralUsdc: number
 }
 
-/** A trade.open row still open in the book (not failed, no desk close that did not fail). */
+/** A trade.open row that did not fail: open, unless the venue closed it or cancelled its order. */
 export interface OpenPositionRow {
   id: number
   member: `0x${string}`
@@ -94,19 +94,21 @@ export interface PropBook {
   unfinished(): Promise<PropAction[]>
   /** Whether a close of position `positionId` is executed or under way. */
   closing(positionId: number): Promise<boolean>
-  /** The trade.open rows still open in the book, of one member or of every member. */
+  /** The trade.open rows that did not fail, of one member or of every member (open unless the venue says not). */
   openPositions(member?: `0x${string}`): Promise<OpenPositionRow[]>
   /** The open totals as a claim would count them now (no lock: what a quote shows). */
   openExposure(member: `0x${string}`, closedAtVenue: readonly number[]): Promise<OpenExposure>
 }
 
-/** trade.open rows that are open: not failed, and no trade.close of them that did not fail. */
+/**
+ * trade.open rows that did not fail: open unless the venue says otherwise (the caller's `closedAtVenue`). A
+ * desk close does not count until the venue filled it: a close order can be cancelled, and a close that
+ * fails would otherwise have freed room for opens meanwhile.
+ */
 const OPEN_ROWS = `SELECT id, member, (params->>'collateralUsdc')::float8 AS collateral,
     (params->>'leverage')::float8 AS leverage, status, result
   FROM prop_actions o
-  WHERE o.action = 'trade.open' AND o.status <> 'failed'
-    AND NOT EXISTS (SELECT 1 FROM prop_actions c WHERE c.action = 'trade.close' AND c.status <> 'failed'
-                    AND c.params->>'positionId' = o.id::text)`
+  WHERE o.action = 'trade.open' AND o.status <> 'failed'`
 
 /** Sums of OPEN_ROWS for `$1` (the member) and for the desk, leaving out the ids in `$2`. */
 const EXPOSURE = `SELECT
@@ -162,13 +164,15 @@ export function createPropBook(db: Database): PropBook {
         if (c.exposure !== undefined)
           await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['prop:desk'])
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`prop:${member}`])
+        // clock_timestamp(), not now(): now() is this transaction's start, taken before it waited for the
+        // lock, so a row another claim committed meanwhile would look younger than nothing (negative age).
         const last = await tx.query<{ age: string | null }>(
-          `SELECT extract(epoch FROM now() - max(created_at))::text AS age FROM prop_actions
+          `SELECT extract(epoch FROM clock_timestamp() - max(created_at))::text AS age FROM prop_actions
            WHERE member = $1 AND status <> 'failed'`,
           [member],
         )
         const age = last.rows[0]?.age
-        if (age !== null && age !== undefined && Number(age) < c.cooldownSec) {
+        if (c.cooldownSec > 0 && age !== null && age !== undefined && Number(age) < c.cooldownSec) {
           return { kind: 'cooldown', retryAfterSec: Math.max(1, Math.ceil(c.cooldownSec - Number(age))) }
         }
         // A transfer credited as a top-up paid already (one treasury address for both, or a burn).
