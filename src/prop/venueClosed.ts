@@ -37,6 +37,7 @@ export async function venueClosed(
   if (executed.length === 0) return []
   if (executedEvent === undefined) throw new Error('the gTrade ABI has no MarketExecuted event')
   const blockNumber = await chain.getBlockNumber()
+  // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
   const fromBlock = executed.reduce((min, r) => (r.openBlock < min ? r.openBlock : min), blockNumber)
   const diamond = BASE_ADDRESSES.GtradeDiamond
   const [logs, trades, pending] = await Promise.all([
