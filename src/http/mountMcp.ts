@@ -1,6 +1,7 @@
 import type { Hono } from 'hono'
 import type { AppDeps } from '../deps.js'
 import { createMcpHandler } from '../mcp/createMcpHandler.js'
+import { paymentOf } from '../mcp/mcpToolResult.js'
 import type { Route } from '../routes/route.js'
 import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'
@@ -43,7 +44,8 @@ export function mountMcp(
 
 /**
  * How many of a request's JSON-RPC messages count against the unpaid ceiling: every request but a priced
- * tool's call carrying a payment, which its payment gate counts (against the proven wallet, or as unpaid
+ * tool's call carrying a payment (an object: `paymentOf`; `null` or a string is none, issue 37 item 5),
+ * which its payment gate counts (against the proven wallet, or as unpaid
  * when refused), as over HTTP. Notifications (no id) ask for no work and are not counted. A batch counts
  * each message; a GET, a DELETE or a body that is no JSON-RPC counts once.
  */
@@ -60,7 +62,7 @@ export function unpaidMessages(body: unknown, priced: ReadonlySet<string>): numb
       m.method === 'tools/call' &&
       typeof m.params?.name === 'string' &&
       priced.has(m.params.name) &&
-      m.params._meta?.['x402/payment'] !== undefined
+      paymentOf(m.params._meta) !== undefined
     return !paid
   }).length
 }

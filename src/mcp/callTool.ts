@@ -9,7 +9,7 @@ import type { GateOutcome } from '../payments/gateOutcome.js'
 import type { PaymentGate } from '../payments/paymentGate.js'
 import type { Route } from '../routes/route.js'
 import { mcpBazaar } from './mcpBazaar.js'
-import { jsonResult, type ToolResult, X402_PAYMENT } from './mcpToolResult.js'
+import { jsonResult, paymentOf, type ToolResult } from './mcpToolResult.js'
 import { toolInput, toolPath } from './toolInput.js'
 
 /** What one tools/call needs besides its route. */
@@ -52,16 +52,13 @@ export async function callTool(call: ToolCall): Promise<ToolResult> {
   }
   const query = new URLSearchParams(raw.query).toString()
   const url = `${deps.config.publicUrl}${toolPath(route, raw.params)}${query === '' ? '' : `?${query}`}`
-  const payload = call.meta?.[X402_PAYMENT]
+  const payload = paymentOf(call.meta)
   // The handler's answer, kept for the result (and for a payment identifier's stored answer).
   let answer: { status: number; body: unknown } = { status: 500, body: INTERNAL }
   const outcome = await gate.admit({
     method: route.method,
     url,
-    payment:
-      payload === undefined || payload === null
-        ? undefined
-        : encodePaymentSignatureHeader(payload as PaymentPayload),
+    payment: payload === undefined ? undefined : encodePaymentSignatureHeader(payload as PaymentPayload),
     ref: typeof call.args.ref === 'string' ? call.args.ref : undefined,
     topUp: typeof call.meta?.['x402/util-topup'] === 'string' ? call.meta['x402/util-topup'] : undefined,
     creditOff: call.meta?.['x402/util-credit'] === 'off',

@@ -4,6 +4,16 @@ import type { SettleResponse } from '@x402/core/types'
 export const X402_PAYMENT = 'x402/payment'
 export const X402_PAYMENT_RESPONSE = 'x402/payment-response'
 
+/**
+ * The payment a tools/call's `_meta` carries: an object under `x402/payment`, which the route's gate then
+ * judges (and counts when it refuses). Anything else there (null, a string, a number, absent) is no
+ * payment: the call is unpaid, and counts against the unpaid ceiling like any unpaid call.
+ */
+export function paymentOf(meta: Record<string, unknown> | undefined): object | undefined {
+  const payment = meta?.[X402_PAYMENT]
+  return payment !== null && typeof payment === 'object' ? payment : undefined
+}
+
 /** A tools/call result, in the shape the MCP SDK's CallToolResult takes. */
 export interface ToolResult {
   [key: string]: unknown

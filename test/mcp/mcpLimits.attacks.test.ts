@@ -87,6 +87,45 @@ describe('MCP unpaid ceiling', () => {
     expect(list.filter(isChallenge).length).toBeLessThanOrEqual(UNPAID)
   })
 
+  test('attack: a payment of null, an empty string or a number in _meta is no payment: each call counts against the unpaid ceiling, one by one and in a batch', async () => {
+    // The outside review (issue 37 item 5): 60 challenges past a ceiling of 20 with `x402/payment: null`,
+    // and 30 in one batch, where the control (no _meta) got 429 after 20.
+    for (const [n, payment] of [null, '', 0].entries()) {
+      const call = callOf(await mcpClient(`198.51.100.${20 + n}`))
+      const outcomes: string[] = []
+      for (let i = 0; i < UNPAID + 3; i++) {
+        outcomes.push(
+          await call({ symbols: 'BTC' }, { 'x402/payment': payment }).then(
+            (r) =>
+              Array.isArray(r.structuredContent?.accepts) ? 'challenge' : `other:${r.content[0]?.text}`,
+            (err: unknown) => `thrown:${String(err)}`,
+          ),
+        )
+      }
+      expect(outcomes.filter((o) => o === 'challenge').length, JSON.stringify(payment)).toBeLessThan(UNPAID)
+      for (const o of outcomes.filter((o) => o !== 'challenge')) expect(o).toMatch(/429|rate_limited/)
+    }
+    const batch = Array.from({ length: 30 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'getPrices', arguments: { symbols: 'BTC' }, _meta: { 'x402/payment': null } },
+    }))
+    const res = await fetch(`${svc.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-03-26',
+        'x-forwarded-for': '198.51.100.30',
+      },
+      body: JSON.stringify(batch),
+    })
+    const answers = (await res.json()) as { result?: Result }[] | { result?: Result }
+    const list = Array.isArray(answers) ? answers : [answers]
+    expect(list.filter(isChallenge).length).toBeLessThanOrEqual(UNPAID)
+  })
+
   test('attack: a paying MCP client is not throttled by the unpaid ceiling: 2x RATE_LIMIT_UNPAID paid calls are all served and each charged once', async () => {
     const who = await sw.freshWallet(1_000_000n)
     const call = callOf(await mcpClient('198.51.100.3'))
