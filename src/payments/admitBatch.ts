@@ -126,9 +126,10 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     return a.refuse(a.challenge(new PaymentError(code), reason, entry), discard)
   }
 
-  // A deposit is verified onchain (an eth_call) and a stale channel mirror is refreshed there: RPC work that
-  // unproven traffic pays for with its unpaid room.
-  if (body.type !== 'voucher') await limiter.unpaidRoom(a.request.client)
+  // A deposit is verified onchain (an eth_call), and so is a voucher whose channel is unknown or whose mirror
+  // is stale: RPC work that unproven traffic pays for with its unpaid room, checked before any of it (issue
+  // 37 item 4: 100 vouchers for unknown channels reached the node 100 times, 80 of them answered 429).
+  await limiter.unpaidRoom(a.request.client)
   let verified: Awaited<ReturnType<typeof batch.server.verifyPayment>>
   // The reservation the scheme takes at verify lives for the challenge's timeout (clamped as the scheme
   // clamps it); noted before it is taken, so the deadline below is never later than the real one.
@@ -149,7 +150,10 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
         services.logger.warn({ msg: 'releasing a batch channel reservation failed', err }),
       )
   try {
-    await limiter.paid(payer)
+    // The paid ceiling of the wallet the voucher proves: the payer when it signs (or its authorizer is zero),
+    // else the authorizer key that signed it. A channel naming a victim as payer, signed by another key, no
+    // longer spends the victim's ceiling (issue 37 item 3).
+    await limiter.paid(provenPayer ?? getAddress(authorizer))
   } catch (err) {
     await cancel()
     return { kind: 'error', error: err, discard: false }
