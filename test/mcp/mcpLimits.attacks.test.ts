@@ -40,6 +40,22 @@ const callOf = (client: Client) => async (args: Record<string, unknown>, meta?: 
     ...(meta === undefined ? {} : { _meta: meta }),
   })) as unknown as Result
 
+/** A JSON-RPC batch in one POST to /mcp, from client `ip`; its answers as a list. */
+async function postBatch(batch: unknown[], ip: string): Promise<{ result?: Result }[]> {
+  const res = await fetch(`${svc.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-03-26',
+      'x-forwarded-for': ip,
+    },
+    body: JSON.stringify(batch),
+  })
+  const answers = (await res.json()) as { result?: Result }[] | { result?: Result }
+  return Array.isArray(answers) ? answers : [answers]
+}
+
 /** Whether a tool result is an x402 PaymentRequired (the unpaid answer of a priced tool). */
 const isChallenge = (r: { result?: Result }) => Array.isArray(r.result?.structuredContent?.accepts)
 
@@ -71,18 +87,7 @@ describe('MCP unpaid ceiling', () => {
       method: 'tools/call',
       params: { name: 'getPrices', arguments: { symbols: 'BTC' } },
     }))
-    const res = await fetch(`${svc.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-03-26',
-        'x-forwarded-for': '198.51.100.2',
-      },
-      body: JSON.stringify(batch),
-    })
-    const answers = (await res.json()) as { result?: Result }[] | { result?: Result }
-    const list = Array.isArray(answers) ? answers : [answers]
+    const list = await postBatch(batch, '198.51.100.2')
     // However the server refuses the excess (per message, or the batch), no more than the ceiling is served.
     expect(list.filter(isChallenge).length).toBeLessThanOrEqual(UNPAID)
   })
@@ -111,18 +116,7 @@ describe('MCP unpaid ceiling', () => {
       method: 'tools/call',
       params: { name: 'getPrices', arguments: { symbols: 'BTC' }, _meta: { 'x402/payment': null } },
     }))
-    const res = await fetch(`${svc.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-03-26',
-        'x-forwarded-for': '198.51.100.30',
-      },
-      body: JSON.stringify(batch),
-    })
-    const answers = (await res.json()) as { result?: Result }[] | { result?: Result }
-    const list = Array.isArray(answers) ? answers : [answers]
+    const list = await postBatch(batch, '198.51.100.30')
     expect(list.filter(isChallenge).length).toBeLessThanOrEqual(UNPAID)
   })
 
