@@ -5,15 +5,15 @@ import type { BuilderEnvelope } from '../builders/txStep.js'
 import { DEAD_ADDRESS } from '../chain/addresses.js'
 import { ReceiptTimeoutError } from '../chain/pollReceipt.js'
 import { readUtilTransfer } from '../chain/readUtilTransfer.js'
-import type { ExposureCheck, OpenExposure, PropBook } from '../store/propBook.js'
+import type { ExposureCheck, PropBook } from '../store/propBook.js'
 import { DeskRevertError, type DeskSender, type DeskStep } from './deskSender.js'
 import { openedOrder } from './gtradeOrders.js'
+import { exposureCheck, exposureRefusal } from './openExposure.js'
 import { type PropPlan, type PropRequest, planAction } from './planAction.js'
 import { PropError } from './propErrors.js'
 import type { PropQuoteTokens } from './propQuoteToken.js'
 import { actionCostUsd, allotment, matchFactor, membership, PROP_TERMS } from './propTerms.js'
 import { readMemberStanding, type StandingSources } from './readMemberStanding.js'
-import { venueClosed } from './venueClosed.js'
 
 export interface PropDeskDeps {
   chain: PublicClient
@@ -60,25 +60,15 @@ export function createPropDesk(deps: PropDeskDeps) {
     const factor = matchFactor(standing)
     const allot = allotment(factor)
     const refusals = plan.kind === 'open' ? allotmentRefusals(plan, allot) : []
-    // The member's and the desk's open positions, with this open: within the allotment and the desk's limit.
-    let exposure: ExposureCheck | undefined
-    if (plan.kind === 'open') {
-      const closedAtVenue =
-        deskAddress === undefined ? [] : await venueClosed(chain, deskAddress, await book.openPositions())
-      exposure = {
-        collateralUsdc: plan.collateralUsdc,
-        notionalUsd: plan.notionalUsd,
-        memberMaxCollateralUsdc: allot.maxCollateralUsdc,
-        memberMaxNotionalUsd: allot.maxCollateralUsdc * allot.maxLeverage,
-        deskMaxCollateralUsdc: deps.deskMaxOpenUsdc,
-        closedAtVenue,
-      }
-    }
-    // What a quote says of it; execute leaves the verdict to the claim, under the locks (after `used`).
-    const overExposure =
-      exposure === undefined
-        ? undefined
-        : exposureRefusal(exposure, await book.openExposure(payer, exposure.closedAtVenue))
+    // The member's and the desk's open positions, with this open: judged by the claim, under its locks.
+    const exposure =
+      plan.kind === 'open'
+        ? await exposureCheck(
+            { chain, book, desk: deskAddress, deskMaxOpenUsdc: deps.deskMaxOpenUsdc },
+            plan,
+            allot,
+          )
+        : undefined
     const costUsd = actionCostUsd(
       plan.kind === 'open'
         ? { actionId: 'trade.open', notionalUsd: plan.notionalUsd }
@@ -95,7 +85,6 @@ export function createPropDesk(deps: PropDeskDeps) {
       allot,
       refusals,
       exposure,
-      overExposure,
       costUsd,
       utilCost,
       cooldownRemainingSec,
@@ -106,10 +95,15 @@ export function createPropDesk(deps: PropDeskDeps) {
     async quote(paying: Address | undefined, request: PropRequest) {
       const payer = proven(paying)
       const a = await assess(payer, request)
+      // What the claim would say of the exposure now (execute leaves the verdict to the claim's locks).
+      const overExposure =
+        a.exposure === undefined
+          ? undefined
+          : exposureRefusal(a.exposure, await book.openExposure(payer, a.exposure.closedAtVenue))
       const reasons = [
         ...a.member.lacks,
         ...a.refusals.map((r) => r.message),
-        ...(a.overExposure === undefined ? [] : [a.overExposure.message]),
+        ...(overExposure === undefined ? [] : [overExposure.message]),
         ...(a.cooldownRemainingSec > 0
           ? [`cooldown: ${a.cooldownRemainingSec} s before the next action`]
           : []),
@@ -263,46 +257,6 @@ export function actionResult(
     }
   }
   return { deskTxs: receipts.map((r) => r.transactionHash), position: { state: 'closing' as const } }
-}
-
-/**
- * The refusal of an open that takes the member's open positions past their allotment (collateral, or
- * notional = collateral × leverage) or the desk's past its limit; undefined when it fits. `scope` forces
- * the one the claim found under its locks.
- */
-function exposureRefusal(
-  x: ExposureCheck,
-  open: OpenExposure,
-  scope?: 'member' | 'desk',
-): PropError | undefined {
-  const round = (n: number) => Math.round(n * 100) / 100
-  const memberOver =
-    open.memberCollateralUsdc + x.collateralUsdc > x.memberMaxCollateralUsdc + 1e-9 ||
-    open.memberNotionalUsd + x.notionalUsd > x.memberMaxNotionalUsd + 1e-9
-  const deskOver = open.deskCollateralUsdc + x.collateralUsdc > x.deskMaxCollateralUsdc + 1e-9
-  const which = scope ?? (memberOver ? 'member' : deskOver ? 'desk' : undefined)
-  if (which === undefined) return undefined
-  const details = {
-    scope: which,
-    openCollateralUsdc: round(which === 'member' ? open.memberCollateralUsdc : open.deskCollateralUsdc),
-    ...(which === 'member'
-      ? {
-          maxCollateralUsdc: x.memberMaxCollateralUsdc,
-          openNotionalUsd: round(open.memberNotionalUsd),
-          maxNotionalUsd: x.memberMaxNotionalUsd,
-        }
-      : { maxCollateralUsdc: x.deskMaxCollateralUsdc }),
-    requestedCollateralUsdc: x.collateralUsdc,
-  }
-  return new PropError(
-    'prop_over_exposure',
-    which === 'member'
-      ? `Your open desk positions hold $${details.openCollateralUsdc} of collateral ($${round(open.memberNotionalUsd)} notional); ` +
-          `with this one they would pass your allotment of $${x.memberMaxCollateralUsdc} ($${x.memberMaxNotionalUsd} notional). Close one first.`
-      : `The desk's open positions hold $${details.openCollateralUsdc} of its $${x.deskMaxCollateralUsdc} limit: no room for $${x.collateralUsdc} more now.`,
-    'params.collateralUsdc',
-    details,
-  )
 }
 
 function allotmentRefusals(plan: Extract<PropPlan, { kind: 'open' }>, allot: ReturnType<typeof allotment>) {

@@ -55,6 +55,18 @@ export interface OpenExposure {
   deskCollateralUsdc: number
 }
 
+/** Which limit an open of `x` would pass beside the `open` positions (the member's first), if any. */
+export function exposureOver(x: ExposureCheck, open: OpenExposure): 'member' | 'desk' | undefined {
+  const over = (total: number, max: number) => total > max + 1e-9
+  if (
+    over(open.memberCollateralUsdc + x.collateralUsdc, x.memberMaxCollateralUsdc) ||
+    over(open.memberNotionalUsd + x.notionalUsd, x.memberMaxNotionalUsd)
+  ) {
+    return 'member'
+  }
+  return over(open.deskCollateralUsdc + x.collateralUsdc, x.deskMaxCollateralUsdc) ? 'desk' : undefined
+}
+
 /** A trade.open row that did not fail: open, unless the venue closed it or cancelled its order. */
 export interface OpenPositionRow {
   id: number
@@ -190,15 +202,8 @@ export function createPropBook(db: Database): PropBook {
         const x = c.exposure
         if (x !== undefined) {
           const open = await exposureOf(tx, member, x.closedAtVenue)
-          if (
-            open.memberCollateralUsdc + x.collateralUsdc > x.memberMaxCollateralUsdc + 1e-9 ||
-            open.memberNotionalUsd + x.notionalUsd > x.memberMaxNotionalUsd + 1e-9
-          ) {
-            return { kind: 'exposure', scope: 'member', open }
-          }
-          if (open.deskCollateralUsdc + x.collateralUsdc > x.deskMaxCollateralUsdc + 1e-9) {
-            return { kind: 'exposure', scope: 'desk', open }
-          }
+          const scope = exposureOver(x, open)
+          if (scope !== undefined) return { kind: 'exposure', scope, open }
         }
         const { rows } = await tx.query<{ id: number | string }>(
           `INSERT INTO prop_actions (member, action, params, auth_tx_hash, auth_kind, util_amount, planned_steps, status)

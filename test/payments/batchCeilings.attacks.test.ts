@@ -1,19 +1,10 @@
-import { encodePaymentSignatureHeader } from '@x402/core/http'
-import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
-import { toClientEvmSigner } from '@x402/evm'
-import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client'
+import type { PaymentRequirements } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { type Address, erc20Abi, type Hex, zeroHash } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { X402_BATCH_SETTLEMENT } from '../../src/chain/addresses.js'
-import { NETWORK, USDC } from '../../src/chain/network.js'
-import { pollReceipt } from '../../src/chain/pollReceipt.js'
-import { batchSettlementAbi } from '../../src/devnet/deploy/batchSettlement.js'
-import { deployTestContract, walletOf } from '../helpers/attackKit.js'
-import { RECEIPT } from '../helpers/chainChecks.js'
 import { faultyRpcProxy, type RpcCall, type RpcProxy } from '../helpers/faultyRpcProxy.js'
 import { challengeOf, type Instance, useWorld } from '../helpers/serviceWorld.js'
+import { channelOf, depositAs, voucherHeader } from '../helpers/voucherKit.js'
 
 // Issue 37, items 3 and 4, on the batch-settlement rail: the paid ceiling is the proven wallet's (a channel
 // naming a victim as payer, signed by the attacker's key, spent the victim's), and the unpaid ceiling is
@@ -54,70 +45,18 @@ async function batchTerms(url: string, client: string): Promise<PaymentRequireme
   return terms
 }
 
-/** A channel config the service accepts, naming `payer`, whose vouchers `authorizer` signs. */
-function channelOf(terms: PaymentRequirements, payer: Address, authorizer: Address, salt: Hex = zeroHash) {
-  const extra = terms.extra as { receiverAuthorizer: Address; withdrawDelay: number }
-  return {
-    payer,
-    payerAuthorizer: authorizer,
-    receiver: terms.payTo as Address,
-    receiverAuthorizer: extra.receiverAuthorizer,
-    token: terms.asset as Address,
-    withdrawDelay: extra.withdrawDelay,
-    salt,
-  }
-}
-
-async function voucherPayment(
-  terms: PaymentRequirements,
-  channelConfig: ReturnType<typeof channelOf>,
-  signerKey: Hex,
-): Promise<string> {
-  const voucher = await signVoucher(
-    toClientEvmSigner(privateKeyToAccount(signerKey), sw.chain),
-    computeChannelId(channelConfig, NETWORK),
-    terms.amount,
-    NETWORK,
-  )
-  const payload: PaymentPayload = {
-    x402Version: 2,
-    accepted: terms,
-    payload: { type: 'voucher', channelConfig, voucher },
-  }
-  return encodePaymentSignatureHeader(payload)
-}
-
 describe('batch-settlement ceilings', () => {
   test('attack: a channel naming a victim as payer, signed by the attacker, does not spend the victim’s paid ceiling', async () => {
     const victim = await sw.freshWallet(100_000n)
     const attacker = await sw.freshWallet(1_000_000n, 10n ** 17n)
-    const attackerWallet = walletOf(sw, attacker.privateKey)
     const client = '203.0.113.71'
     const terms = await batchTerms(`${svc.url}${PRICES}`, client)
     // 0.01 USDC into a channel naming the victim, through the attacker's own collector.
-    const collector = await deployTestContract(sw, attackerWallet, 'SponsoringCollector')
     const channelConfig = channelOf(terms, victim.account.address, attacker.account.address)
-    const deposit = 10_000n
-    await pollReceipt(
-      sw.chain,
-      await attackerWallet.writeContract({
-        address: USDC,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [collector.address, deposit],
-      }),
-      RECEIPT,
-    )
-    const deposited = await attackerWallet.writeContract({
-      address: X402_BATCH_SETTLEMENT.settlement,
-      abi: batchSettlementAbi,
-      functionName: 'deposit',
-      args: [channelConfig, deposit, collector.address, '0x'],
-    })
-    expect((await pollReceipt(sw.chain, deposited, RECEIPT)).status).toBe('success')
+    await depositAs(sw, attacker.privateKey, channelConfig, 10_000n)
 
     // One voucher, sent again and again with a bad query: each a free 400.
-    const header = await voucherPayment(terms, channelConfig, attacker.privateKey)
+    const header = await voucherHeader(sw.chain, terms, channelConfig, attacker.privateKey)
     const statuses: number[] = []
     for (let i = 0; i < 3 * PAID; i++) {
       const res = await fetch(`${svc.url}/v1/prices?symbols=`, {
@@ -148,7 +87,7 @@ describe('batch-settlement ceilings', () => {
     for (let i = 0; i < 3 * UNPAID; i++) {
       const key = generatePrivateKey()
       const who = privateKeyToAccount(key).address
-      const header = await voucherPayment(terms, channelOf(terms, who, who), key)
+      const header = await voucherHeader(sw.chain, terms, channelOf(terms, who, who), key)
       const before = ethCalls
       const res = await fetch(`${svc.url}${PRICES}`, {
         headers: { 'PAYMENT-SIGNATURE': header, 'x-forwarded-for': client },

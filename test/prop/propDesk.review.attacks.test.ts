@@ -1,19 +1,13 @@
-import { encodePaymentSignatureHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
-import { toClientEvmSigner } from '@x402/evm'
-import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client'
-import { type Address, erc20Abi, type Hex, keccak256, toHex, zeroHash } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type Address, erc20Abi, type Hex, keccak256, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { X402_BATCH_SETTLEMENT } from '../../src/chain/addresses.js'
-import { NETWORK, USDC } from '../../src/chain/network.js'
+import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
-import { batchSettlementAbi } from '../../src/devnet/deploy/batchSettlement.js'
 import { usdToAtomic } from '../../src/payments/usdToAtomic.js'
 import { propExecuteRoute } from '../../src/routes/prop/propExecute.js'
 import { createDatabase } from '../../src/store/database.js'
 import { createPropBook } from '../../src/store/propBook.js'
-import { deployTestContract, walletOf } from '../helpers/attackKit.js'
+import { walletOf } from '../helpers/attackKit.js'
 import { authorize } from '../helpers/authorize.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { type CreditWallet, paidFetch, transferUtil, utilWallet } from '../helpers/creditKit.js'
@@ -21,6 +15,7 @@ import { errorOf } from '../helpers/errorOf.js'
 import * as kit from '../helpers/propKit.js'
 import { challengeOf, encodePayment, type Instance, useInstance, useWorld } from '../helpers/serviceWorld.js'
 import { testDatabase } from '../helpers/testDatabase.js'
+import { channelOf, depositAs, voucherHeader } from '../helpers/voucherKit.js'
 
 // A second round of attacks on the prop desk (issue 25 review): races across two instances on one database,
 // parameter injection, a position still pending fill, a day-old transfer, and acting as another wallet
@@ -297,56 +292,19 @@ describe('acting as another wallet through batch-settlement', () => {
     const theirs = { ...params, long: false, leverage: 10 }
 
     const attacker = await sw.freshWallet(1_000_000n, 10n ** 17n)
-    const attackerWallet = walletOf(sw, attacker.privateKey)
-    const collector = await deployTestContract(sw, attackerWallet, 'SponsoringCollector')
     const body = { actionId: 'trade.open', params: theirs, payTxHash: hash }
     const challenge = await challengeOf(`${svc.url}/v1/prop/execute`, json(body))
     const requirements = challenge.accepts.find((r) => r.scheme === 'batch-settlement') as PaymentRequirements
     expect(requirements).toBeDefined()
-    const extra = requirements.extra as { receiverAuthorizer: Address; withdrawDelay: number }
-    const channelConfig = {
-      payer: victim.account.address,
-      payerAuthorizer: attacker.account.address,
-      receiver: requirements.payTo as Address,
-      receiverAuthorizer: extra.receiverAuthorizer,
-      token: requirements.asset as Address,
-      withdrawDelay: extra.withdrawDelay,
-      salt: zeroHash,
-    }
-    const deposit = BigInt(requirements.amount) * 10n
-    const funded = await attackerWallet.writeContract({
-      address: USDC,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [collector.address, deposit],
-    })
-    await pollReceipt(sw.chain, funded, RECEIPT)
-    const deposited = await attackerWallet.writeContract({
-      address: X402_BATCH_SETTLEMENT.settlement,
-      abi: batchSettlementAbi,
-      functionName: 'deposit',
-      args: [channelConfig, deposit, collector.address, '0x'],
-    })
-    expect((await pollReceipt(sw.chain, deposited, RECEIPT)).status).toBe('success')
-
-    const channelId = computeChannelId(channelConfig, NETWORK)
-    const voucher = await signVoucher(
-      toClientEvmSigner(privateKeyToAccount(attacker.privateKey), sw.chain),
-      channelId,
-      requirements.amount,
-      NETWORK,
-    )
-    const payload: PaymentPayload = {
-      x402Version: 2,
-      accepted: requirements,
-      payload: { type: 'voucher', channelConfig, voucher },
-    }
+    const channelConfig = channelOf(requirements, victim.account.address, attacker.account.address)
+    await depositAs(sw, attacker.privateKey, channelConfig, BigInt(requirements.amount) * 10n)
+    const header = await voucherHeader(sw.chain, requirements, channelConfig, attacker.privateKey)
     const before = await money(victim)
     const res = await fetch(`${svc.url}/v1/prop/execute`, {
       ...json(body),
       headers: {
         'content-type': 'application/json',
-        'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload),
+        'PAYMENT-SIGNATURE': header,
       },
     })
     const answer = (await res.json()) as Record<string, unknown>
