@@ -77,7 +77,7 @@ const RESULT_FILE = ['A', 'B', 'C', 'D'].every((p) => PHASES.has(p))
   : `bench/results/payment-rails-${[...PHASES].sort().join('')}.json`
 const FUNDED = 100_000n
 /** Vouchers are claimed when the bench asks, never by the interval in the middle of a phase. */
-const NO_INTERVAL_CLAIMS = { BATCH_CLAIM_INTERVAL_SECONDS: '3600' }
+const NO_INTERVAL_CLAIMS = { BATCH_CLAIM_INTERVAL_SECONDS: '600' }
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
 /**

@@ -77,6 +77,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ BREAKER_FAILURES: '0' })).toThrow(/BREAKER_FAILURES/)
   })
 
+  test('error: batch claim rounds must come within two thirds of the withdraw delay (else a withdrawal pays out served vouchers)', () => {
+    expect(loadConfig({}).payments.batch.claimIntervalMs).toBe(60_000)
+    expect(loadConfig({ BATCH_CLAIM_INTERVAL_SECONDS: '600' }).payments.batch.claimIntervalMs).toBe(600_000)
+    expect(() => loadConfig({ BATCH_CLAIM_INTERVAL_SECONDS: '601' })).toThrow(
+      /BATCH_CLAIM_INTERVAL_SECONDS: must be at most two thirds/,
+    )
+    const longer = { BATCH_CLAIM_INTERVAL_SECONDS: '3600', BATCH_WITHDRAW_DELAY_SECONDS: '5400' }
+    expect(loadConfig(longer).payments.batch.claimIntervalMs).toBe(3_600_000)
+  })
+
   test('args: empty strings count as unset', () => {
     expect(loadConfig({ PORT: '', PROFILE: '' }).port).toBe(8402)
   })

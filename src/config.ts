@@ -366,6 +366,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('RELAYER_PRIVATE_KEY: required with PROFILE=base unless FACILITATOR_URL is set')
   }
   const facilitatorHeaders = parseHeaders(e.FACILITATOR_HEADERS, problems)
+  // A voucher is served on channel state up to a third of the withdraw delay old (@x402/evm's default); a
+  // withdrawal begun just after that read pays out what is unclaimed one delay later. Rounds must come first.
+  if (e.BATCH_CLAIM_INTERVAL_SECONDS > (e.BATCH_WITHDRAW_DELAY_SECONDS * 2) / 3) {
+    const most = (e.BATCH_WITHDRAW_DELAY_SECONDS * 2) / 3
+    problems.push(
+      `BATCH_CLAIM_INTERVAL_SECONDS: must be at most two thirds of BATCH_WITHDRAW_DELAY_SECONDS (${most} s), ` +
+        "or a payer's withdrawal can pay out served vouchers before they are claimed",
+    )
+  }
   if (problems.length > 0) throw new ConfigError(problems)
   const devnet = e.PROFILE === 'devnet'
   const defaults = devnet ? devnetUpstreams(e.DEVNET_UPSTREAM_PORT) : BASE_UPSTREAMS

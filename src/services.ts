@@ -131,6 +131,8 @@ export async function createServices(
     config,
     facilitator,
     storage: channelRedis?.storage ?? createSqlChannelStorage(db),
+    chain,
+    ledger,
     logger,
     clock,
   })

@@ -130,6 +130,12 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   // is stale: RPC work that unproven traffic pays for with its unpaid room, checked before any of it (issue
   // 37 item 4: 100 vouchers for unknown channels reached the node 100 times, 80 of them answered 429).
   await limiter.unpaidRoom(a.request.client)
+  // A zero payerAuthorizer makes the payer's own signature the voucher's: for a contract, an ERC-1271 check
+  // run only at claim time, which the contract can fail after it was served (issue 37 item 2: every claim
+  // round reverted and it withdrew what it was served). Such channels are refused; an EOA payer signs.
+  if (isZeroAddress(authorizer) && body.type !== 'refund' && (await services.isContract(payer))) {
+    return a.refuse(a.challenge(new PaymentError('payment_channel_contract_payer')), false)
+  }
   let verified: Awaited<ReturnType<typeof batch.server.verifyPayment>>
   // The reservation the scheme takes at verify lives for the challenge's timeout (clamped as the scheme
   // clamps it); noted before it is taken, so the deadline below is never later than the real one.
@@ -149,6 +155,14 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
       .catch((err: unknown) =>
         services.logger.warn({ msg: 'releasing a batch channel reservation failed', err }),
       )
+  if (body.type !== 'refund' && Number(verified.extra?.withdrawRequestedAt ?? 0) > 0) {
+    // The payer began a timed withdrawal: when its delay ends it pays out whatever is unclaimed, so the
+    // channel serves no more calls and what it was served is claimed now (issue 37 item 1: 20 calls were
+    // served after the payout against a 5-minute-old copy of the channel, and could never be claimed).
+    await cancel()
+    await withdrawalSeen(services, body.voucher.channelId)
+    return a.refuse(a.challenge(new PaymentError('payment_channel_withdrawing')), false)
+  }
   try {
     // The paid ceiling of the wallet the voucher proves: the payer when it signs (or its authorizer is zero),
     // else the authorizer key that signed it. A channel naming a victim as payer, signed by another key, no
@@ -246,6 +260,21 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     .map(([name, ms]) => `${name};dur=${(ms as number).toFixed(3)}`)
     .join(', ')
   return { kind: 'serve', receipt: receiptOf(settled, payer), serverTiming }
+}
+
+/**
+ * A channel whose withdrawal is pending: its vouchers are claimed at once, and its stored state stops being
+ * trusted (the next voucher on it is checked against the chain, so the channel serves again, within what it
+ * still holds, once the withdrawal is finalized).
+ */
+async function withdrawalSeen(services: PaymentServices, channelId: string): Promise<void> {
+  services.batch.claimSoon(channelId)
+  await services.batch.scheme
+    .getStorage()
+    .updateChannel(channelId, (current) =>
+      current?.onchainSyncedAt === undefined ? current : { ...current, onchainSyncedAt: undefined },
+    )
+    .catch((err: unknown) => services.logger.warn({ msg: 'marking a withdrawing channel stale failed', err }))
 }
 
 /** x402's reason for a channel whose state moved between the reservation and the commit. */

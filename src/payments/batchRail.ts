@@ -5,11 +5,14 @@ import {
   BatchSettlementEvmScheme,
   type ChannelStorage,
 } from '@x402/evm/batch-settlement/server'
-import { getAddress } from 'viem'
+import { getAddress, type PublicClient } from 'viem'
+import { readBatchChannels } from '../chain/batchChannels.js'
 import { NETWORK, USDC, USDC_EIP712 } from '../chain/network.js'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
+import type { Ledger } from '../store/ledger.js'
 import { MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
+import { type ClaimRoundResult, claimRound } from './claimRound.js'
 import type { Facilitator } from './createFacilitator.js'
 
 export const BATCH_SCHEME = 'batch-settlement'
@@ -17,8 +20,9 @@ export const BATCH_SCHEME = 'batch-settlement'
 /**
  * x402's `batch-settlement` scheme as the service offers it, built from the official package unmodified: the
  * server scheme (requirements, and the hooks that verify vouchers locally against the stored channel and
- * commit each charge), run by @x402/core's resource server over our facilitator, and the channel manager
- * that claims the stored vouchers in batches and sweeps them to payTo.
+ * commit each charge), run by @x402/core's resource server over our facilitator; the stored vouchers are
+ * claimed by our own rounds (claimRound.ts: one channel that cannot be claimed no longer stops the others)
+ * and swept to payTo by the official channel manager.
  */
 export interface BatchRail {
   /** The challenge's batch-settlement entry for `amount`; undefined while the facilitator offers none. */
@@ -28,16 +32,28 @@ export interface BatchRail {
   readonly server: x402ResourceServer
   readonly manager: BatchSettlementChannelManager
   /**
-   * Claims every claimable voucher (batches of maxClaimsPerBatch) and sweeps the claimed funds to payTo:
-   * what the interval does, on demand. Also sweeps what a refund claimed (outside the manager).
+   * Claims every claimable voucher (batches of maxClaimsPerBatch, a reverting channel isolated and dropped)
+   * and sweeps the claimed funds to payTo: what the interval does, on demand. Also sweeps what a refund
+   * claimed (outside the rounds). `only` limits the round to those channels.
    */
-  claimAndSweep(): Promise<{ claimTransactions: string[]; sweep: string | undefined }>
+  claimAndSweep(only?: readonly string[]): Promise<ClaimedAndSwept>
+  /**
+   * A channel whose payer began a timed withdrawal: its vouchers are claimed now, not at the next round
+   * (the withdrawal pays out what is unclaimed when its delay ends). Runs in the background; logs failures.
+   */
+  claimSoon(channelId: string): void
   /** A refund claimed the channel's last voucher in its own transaction: the next round sweeps it. */
   noteRefundClaim(): void
   /** Starts the interval claims and sweeps. */
   start(): void
   /** Stops them, claiming and sweeping what is left first (`flush`). */
   stop(options?: { flush?: boolean }): Promise<void>
+}
+
+export interface ClaimedAndSwept {
+  claimTransactions: string[]
+  dropped: ClaimRoundResult['dropped']
+  sweep: string | undefined
 }
 
 /** How long a failed look-up of the facilitator's receiverAuthorizer is trusted before asking again. */
@@ -47,10 +63,12 @@ export function createBatchRail(options: {
   config: Config
   facilitator: Facilitator
   storage: ChannelStorage
+  chain: PublicClient
+  ledger: Pick<Ledger, 'closeUnclaimedVouchers'>
   logger: Logger
   clock?: () => number
 }): BatchRail {
-  const { config, facilitator, storage, logger } = options
+  const { config, facilitator, storage, logger, chain, ledger } = options
   const clock = options.clock ?? Date.now
   const { batch } = config.payments
   const scheme = new BatchSettlementEvmScheme(config.payTo, {
@@ -94,19 +112,38 @@ export function createBatchRail(options: {
 
   // Requirements differ by amount only (surge moves it): a few kept, rebuilt when a new amount comes.
   const byAmount = new Map<bigint, PaymentRequirements>()
-  // The manager sweeps only after claims of its own; a refund's claim leaves funds claimed, unswept.
+  // A sweep is owed after claims of ours and after a refund's claim (which leaves funds claimed, unswept).
   let refundClaimed = false
-  const claimAndSweep = async () => {
-    const owed = refundClaimed
-    refundClaimed = false
-    try {
-      const { claims, settle } = await manager.claimAndSettle({ maxClaimsPerBatch: batch.maxClaimsPerBatch })
-      const sweep = settle?.transaction ?? (owed ? (await manager.settle()).transaction : undefined)
-      return { claimTransactions: claims.map((c) => c.transaction), sweep }
-    } catch (err) {
-      refundClaimed ||= owed
-      throw err
-    }
+  const roundDeps = {
+    storage,
+    facilitator,
+    payTo: config.payTo,
+    maxClaimsPerBatch: batch.maxClaimsPerBatch,
+    readChannels: (ids: readonly `0x${string}`[]) => readBatchChannels(chain, ids),
+    closeUnclaimed: (id: string, claimed: bigint, code: string) =>
+      ledger.closeUnclaimedVouchers(id, claimed, code),
+    logger,
+  }
+  // One round at a time (the interval, a withdrawal's claim, a flush): rounds read and write the same records.
+  let rounds: Promise<unknown> = Promise.resolve()
+  const claimAndSweep = (only?: readonly string[]): Promise<ClaimedAndSwept> => {
+    const run = rounds.then(async () => {
+      const owed = refundClaimed
+      refundClaimed = false
+      try {
+        const round = await claimRound(roundDeps, only)
+        for (const c of round.claims)
+          logger.info({ msg: 'batch vouchers claimed', vouchers: c.vouchers, tx: c.transaction })
+        const sweep = round.claims.length > 0 || owed ? (await manager.settle()).transaction : undefined
+        if (sweep !== undefined) logger.info({ msg: 'batch claims swept to payTo', tx: sweep })
+        return { claimTransactions: round.claims.map((c) => c.transaction), dropped: round.dropped, sweep }
+      } catch (err) {
+        refundClaimed ||= owed
+        throw err
+      }
+    })
+    rounds = run.catch(() => undefined)
+    return run
   }
   let sweeper: NodeJS.Timeout | undefined
   return {
@@ -136,31 +173,29 @@ export function createBatchRail(options: {
       return built
     },
     claimAndSweep,
+    claimSoon(channelId) {
+      void claimAndSweep([channelId]).catch((err: unknown) =>
+        logger.warn({
+          msg: 'claiming a withdrawing channel failed; the next round tries again',
+          channelId,
+          err,
+        }),
+      )
+    },
     noteRefundClaim() {
       refundClaimed = true
     },
     start() {
       sweeper = setInterval(() => {
-        if (refundClaimed) {
-          void claimAndSweep().catch((err: unknown) =>
-            logger.warn({ msg: 'sweeping a refund claim failed', err }),
-          )
-        }
+        void claimAndSweep().catch((err: unknown) =>
+          logger.warn({ msg: 'batch claim or sweep failed; retried on the next round', err }),
+        )
       }, batch.claimIntervalMs)
       sweeper.unref()
-      manager.start({
-        claimIntervalSecs: batch.claimIntervalMs / 1000,
-        settleIntervalSecs: batch.claimIntervalMs / 1000,
-        maxClaimsPerBatch: batch.maxClaimsPerBatch,
-        onClaim: (r) =>
-          logger.info({ msg: 'batch vouchers claimed', vouchers: r.vouchers, tx: r.transaction }),
-        onSettle: (r) => logger.info({ msg: 'batch claims swept to payTo', tx: r.transaction }),
-        onError: (err) => logger.warn({ msg: 'batch claim or sweep failed; retried on the next round', err }),
-      })
     },
     async stop(opts) {
       clearInterval(sweeper)
-      await manager.stop()
+      await rounds
       if (opts?.flush === true) await claimAndSweep()
     },
   }

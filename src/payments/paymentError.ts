@@ -47,6 +47,15 @@ export const PAYMENT_ERRORS = {
   payment_channel_busy:
     'Another call on this batch-settlement channel is in flight; a channel serves one call at a time. Nothing ' +
     'was charged; retry once it is answered.',
+  payment_channel_withdrawing:
+    'The batch-settlement channel has a timed withdrawal pending: it serves no more calls (its vouchers are ' +
+    'being claimed before the withdrawal pays out). Nothing was charged; once the withdrawal is finalized the ' +
+    'channel serves again within what it still holds, or open a new channel (another salt).',
+  payment_channel_contract_payer:
+    'The batch-settlement channel names a payer with code (a smart wallet or other contract) and no ' +
+    'payerAuthorizer: its vouchers would be checked by the contract (ERC-1271) only when claimed, and a ' +
+    'contract can stop accepting them after it was served. Name an EOA payerAuthorizer that signs the ' +
+    'vouchers, or pay with `exact`. Nothing was charged.',
   payment_channel_invalid:
     'The batch-settlement channel does not match the challenge (receiver, receiverAuthorizer, token, ' +
     'withdrawDelay or channel id), or is unknown to the service. Nothing was charged.',

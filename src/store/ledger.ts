@@ -90,6 +90,12 @@ export interface Ledger {
    * one charge is never booked twice; false when it already was.
    */
   recordVoucher(call: VoucherCall): Promise<boolean>
+  /**
+   * A channel that cannot be claimed beyond `claimed` (its payer withdrew what was served, or its signatures
+   * stopped verifying): its voucher calls past that amount are closed `unpaid` with `errorCode` (served,
+   * never paid). Returns how many.
+   */
+  closeUnclaimedVouchers(channelId: string, claimed: bigint, errorCode: string): Promise<number>
   /** The transfer is onchain; `served` when the caller is being answered (the gate, not the reconciler). */
   settle(id: number, txHash: string, served?: boolean): Promise<void>
   /** Nothing moved and nothing was served (a refused settlement). */
@@ -210,6 +216,17 @@ export function createLedger(db: Queryable): Ledger {
           )
           .then((r) => r.rows.length === 1),
       ),
+    async closeUnclaimedVouchers(channelId, claimed, errorCode) {
+      await Promise.allSettled([...inFlight])
+      const { rows } = await db.query<{ id: number | string }>(
+        `UPDATE payments SET status = 'unpaid', error_code = $3, updated_at = now()
+         WHERE scheme = 'batch-settlement' AND status = 'settled' AND split_part(nonce, ':', 1) = $1
+           AND split_part(nonce, ':', 2)::numeric > $2::numeric
+         RETURNING id`,
+        [channelId.toLowerCase(), claimed.toString(), errorCode],
+      )
+      return rows.length
+    },
     settle: (id, txHash, served) => tracked(update(id, 'settled', txHash, null, served)),
     fail: (id, errorCode, txHash) => tracked(update(id, 'failed', txHash ?? null, errorCode, false)),
     markPending: (id, txHash, served) => tracked(update(id, 'pending', txHash ?? null, null, served)),

@@ -1,8 +1,14 @@
 import { encodePaymentSignatureHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { toClientEvmSigner } from '@x402/evm'
-import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client'
-import { type Address, erc20Abi, type Hex, type PublicClient, zeroHash } from 'viem'
+import {
+  BatchSettlementEvmScheme,
+  computeChannelId,
+  InMemoryClientChannelStorage,
+  signVoucher,
+} from '@x402/evm/batch-settlement/client'
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import { type Address, createTestClient, erc20Abi, type Hex, http, type PublicClient, zeroHash } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { X402_BATCH_SETTLEMENT } from '../../src/chain/addresses.js'
 import { NETWORK, USDC } from '../../src/chain/network.js'
@@ -12,7 +18,55 @@ import { deployTestContract, walletOf } from './attackKit.js'
 import { RECEIPT } from './chainChecks.js'
 import type { ServiceWorld } from './serviceWorld.js'
 
-// Batch-settlement channels built by hand, as an attacker builds them: any payer named, any key signing.
+// Batch-settlement channels paid by the official client, and built by hand as an attacker builds them (any
+// payer named, any key signing).
+
+/**
+ * An agent paying with the official client (@x402/fetch over @x402/evm's batch-settlement client scheme) on
+ * one channel, depositing `deposit` when the server's minimum allows it. The PAYMENT-SIGNATURE of each paid
+ * request is kept (`signatures`, in order, noted when sent) with its status (`paid`).
+ */
+export function batchAgent(chain: PublicClient, privateKey: Hex, deposit: bigint) {
+  const account = privateKeyToAccount(privateKey)
+  const storage = new InMemoryClientChannelStorage()
+  const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(account, chain), {
+    storage,
+    depositStrategy: (ctx) => (BigInt(ctx.minimumDepositAmount) > deposit ? undefined : deposit),
+  })
+  const client = new x402Client().register(NETWORK, scheme)
+  const paid: number[] = []
+  const signatures: string[] = []
+  const recording: typeof fetch = async (input, init) => {
+    const request = new Request(input, init)
+    const signature = request.headers.get('payment-signature')
+    if (signature !== null) signatures.push(signature)
+    const res = await fetch(request)
+    if (signature !== null) paid.push(res.status)
+    return res
+  }
+  const pay = wrapFetchWithPayment(recording, client)
+  return {
+    account,
+    storage,
+    scheme,
+    paid,
+    signatures,
+    pay,
+    /** Calls `url` paying with the official client; the body is read (the call is over). */
+    async call(url: string) {
+      const res = await pay(url)
+      const body = (await res.json()) as { error?: { code?: string } | string; refusal?: { code?: string } }
+      return {
+        status: res.status,
+        body,
+        receipt: res.headers.get('payment-response'),
+        retryAfter: res.headers.get('retry-after'),
+      }
+    },
+  }
+}
+
+export type BatchAgent = ReturnType<typeof batchAgent>
 
 /** A channel config the service accepts under `terms`, naming `payer`, whose vouchers `authorizer` signs. */
 export function channelOf(
@@ -78,4 +132,49 @@ export async function voucherHeader(
     payload: { type: 'voucher', channelConfig, voucher },
   }
   return encodePaymentSignatureHeader(payload)
+}
+
+/** The payer's timed withdrawal of `amount` from its channel begins (sent from `key`, the payer's). */
+export async function initiateWithdraw(
+  sw: ServiceWorld,
+  key: Hex,
+  channelConfig: ChannelConfig,
+  amount: bigint,
+) {
+  const hash = await walletOf(sw, key).writeContract({
+    address: X402_BATCH_SETTLEMENT.settlement,
+    abi: batchSettlementAbi,
+    functionName: 'initiateWithdraw',
+    args: [channelConfig, amount],
+  })
+  if ((await pollReceipt(sw.chain, hash, RECEIPT)).status !== 'success')
+    throw new Error('initiateWithdraw reverted')
+}
+
+/** The withdrawal pays out (its delay passed): what the payer received, in USDC atomic units. */
+export async function finalizeWithdraw(
+  sw: ServiceWorld,
+  key: Hex,
+  channelConfig: ChannelConfig,
+): Promise<bigint> {
+  const before = await sw.usdcBalance(channelConfig.payer)
+  const hash = await walletOf(sw, key).writeContract({
+    address: X402_BATCH_SETTLEMENT.settlement,
+    abi: batchSettlementAbi,
+    functionName: 'finalizeWithdraw',
+    args: [channelConfig],
+  })
+  if ((await pollReceipt(sw.chain, hash, RECEIPT)).status !== 'success')
+    throw new Error('finalizeWithdraw reverted')
+  return (await sw.usdcBalance(channelConfig.payer)) - before
+}
+
+/**
+ * The chain's clock moved `seconds` ahead, one block mined. Authorizations signed on the wall clock (EIP-3009
+ * deposits, `exact` payments) do not settle after it: a file travels last, the world's reset brings time back.
+ */
+export async function travel(sw: ServiceWorld, seconds: number) {
+  const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
+  await testClient.increaseTime({ seconds })
+  await testClient.mine({ blocks: 1 })
 }

@@ -6,15 +6,8 @@
  * what payTo receives after the claims and the sweep, what a refund returns.
  */
 import { decodePaymentResponseHeader } from '@x402/core/http'
-import { toClientEvmSigner } from '@x402/evm'
-import {
-  BatchSettlementEvmScheme,
-  computeChannelId,
-  InMemoryClientChannelStorage,
-} from '@x402/evm/batch-settlement/client'
+import { computeChannelId } from '@x402/evm/batch-settlement/client'
 import type { Channel } from '@x402/evm/batch-settlement/server'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { NETWORK } from '../../src/chain/network.js'
 import { loadConfig } from '../../src/config.js'
@@ -29,6 +22,7 @@ import {
 import { type HoldingProxy, holdingProxy } from '../helpers/holdingProxy.js'
 import { type Instance, useWorld } from '../helpers/serviceWorld.js'
 import { TEST_DATABASE_URL, testDatabase } from '../helpers/testDatabase.js'
+import { type BatchAgent, batchAgent } from '../helpers/voucherKit.js'
 
 const PATH = '/v1/prices?symbols=BTC'
 const PRICE = 1000n // $0.001, the route's price
@@ -37,54 +31,17 @@ const REDIS = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379')
 // Channels of this file in a Redis database of their own: one left claimable by an interrupted run is
 // never in the way of another file's claims (they claim every channel of their store).
 const REDIS_DB = 5
-// Claims and sweeps only when the test asks (the interval is an hour).
-const QUIET = { BATCH_CLAIM_INTERVAL_SECONDS: '3600' }
+// Claims and sweeps only when the test asks (the interval is ten minutes, the longest a 900 s withdraw delay allows).
+const QUIET = { BATCH_CLAIM_INTERVAL_SECONDS: '600' }
 
 const sw = useWorld()
 
 type Wallet = Awaited<ReturnType<typeof sw.freshWallet>>
 
-/** An agent paying with the official client on one channel; every paid request's answer is kept. */
-function batchAgent(wallet: Wallet) {
-  const account = privateKeyToAccount(wallet.privateKey)
-  const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(account, sw.chain), {
-    storage: new InMemoryClientChannelStorage(),
-    depositStrategy: () => DEPOSIT,
-  })
-  const client = new x402Client().register(NETWORK, scheme)
-  /** The status of each request the client sent with a payment, in order. */
-  const paid: number[] = []
-  /** The PAYMENT-SIGNATURE of each of those requests, in order (noted when sent). */
-  const signatures: string[] = []
-  const recording: typeof fetch = async (input, init) => {
-    const request = new Request(input, init)
-    const signature = request.headers.get('payment-signature')
-    if (signature !== null) signatures.push(signature)
-    const res = await fetch(request)
-    if (signature !== null) paid.push(res.status)
-    return res
-  }
-  const pay = wrapFetchWithPayment(recording, client)
-  return {
-    account,
-    scheme,
-    paid,
-    signatures,
-    /** Calls `path` paying with the official client; the body is read (the call is over). */
-    async call(instance: Instance, path = PATH) {
-      const res = await pay(`${instance.url}${path}`)
-      const body = (await res.json()) as { error?: { code?: string } | string; refusal?: { code?: string } }
-      return {
-        status: res.status,
-        body,
-        receipt: res.headers.get('payment-response'),
-        retryAfter: res.headers.get('retry-after'),
-      }
-    },
-  }
-}
+/** An agent paying with the official client on one channel, depositing the announced minimum. */
+const agentOf = (wallet: Wallet) => batchAgent(sw.chain, wallet.privateKey, DEPOSIT)
 
-async function channelIdOf(instance: Instance, agent: ReturnType<typeof batchAgent>): Promise<string> {
+async function channelIdOf(instance: Instance, agent: BatchAgent): Promise<string> {
   const { requirements } = instance.services.deps.batch
   const entry = await requirements(PRICE)
   if (entry === undefined) throw new Error('no batch-settlement entry')
@@ -102,12 +59,8 @@ async function ledgerRows(instance: Instance, payer: string) {
 
 /** Claims this channel's vouchers and sweeps every claimed unit to payTo (other channels of a shared store left alone). */
 async function claimAndSweepChannel(instance: Instance, channelId: string) {
-  const { manager } = instance.services.deps.batch
-  const claims = await manager.claim({
-    selectClaimChannels: (channels) => channels.filter((c) => c.channelId.toLowerCase() === channelId),
-  })
-  await manager.settle()
-  return claims
+  const { claimTransactions } = await instance.services.deps.batch.claimAndSweep([channelId])
+  return claimTransactions
 }
 
 /** The channel record as the storage writes it (JSON), read from the bytes on the wire. */
@@ -159,15 +112,15 @@ describe('attacks: the commit of a voucher charge lands, its answer is lost', ()
     try {
       const svc = await sw.instance({ ...QUIET, REDIS_URL: `redis://127.0.0.1:${proxy.port}/${REDIS_DB}` })
       const wallet = await sw.freshWallet(DEPOSIT)
-      const agent = batchAgent(wallet)
+      const agent = agentOf(wallet)
       const payTo = svc.config.payTo
       const before = await sw.usdcBalance(payTo)
-      for (let i = 0; i < 2; i++) expect((await agent.call(svc)).status).toBe(200)
+      for (let i = 0; i < 2; i++) expect((await agent.call(`${svc.url}${PATH}`)).status).toBe(200)
       const channelId = await channelIdOf(svc, agent)
 
       const commit = redisCommit(channelId, 3n * PRICE)
       proxy.arm((request) => (commit(request) ? 'lose-answer' : undefined))
-      const lost = await agent.call(svc)
+      const lost = await agent.call(`${svc.url}${PATH}`)
       expect(await faulted(proxy)).toBe(true)
       // The charge is in: the call is served, with the scheme's receipt (the client books it from there).
       expect(lost.status).toBe(200)
@@ -176,7 +129,7 @@ describe('attacks: the commit of a voucher charge lands, its answer is lost', ()
       expect(receipt.extra?.channelState).toMatchObject({ chargedCumulativeAmount: (3n * PRICE).toString() })
 
       // The official client's next voucher is the next step: no corrective 402, nothing paid twice.
-      expect((await agent.call(svc)).status).toBe(200)
+      expect((await agent.call(`${svc.url}${PATH}`)).status).toBe(200)
       expect(agent.paid).toEqual([200, 200, 200, 200])
       const channel = await stored(svc, channelId)
       expect(channel?.chargedCumulativeAmount).toBe((4n * PRICE).toString())
@@ -217,21 +170,21 @@ describe('attacks: the commit of a voucher charge lands, its answer is lost', ()
 
     test('attack: the COMMIT is applied and the connection drops before its answer: the call is served once, the payer continues at the next step, payTo gets exactly the calls served', async () => {
       const wallet = await sw.freshWallet(DEPOSIT)
-      const agent = batchAgent(wallet)
+      const agent = agentOf(wallet)
       await svc.services.deps.batch.claimAndSweep()
       const before = await sw.usdcBalance(svc.config.payTo)
-      for (let i = 0; i < 2; i++) expect((await agent.call(svc)).status).toBe(200)
+      for (let i = 0; i < 2; i++) expect((await agent.call(`${svc.url}${PATH}`)).status).toBe(200)
       const channelId = await channelIdOf(svc, agent)
 
       const commit = postgresCommit(channelId, 3n * PRICE)
       proxy.arm((request, connection) => (commit(request, connection) ? 'lose-answer' : undefined))
-      const lost = await agent.call(svc)
+      const lost = await agent.call(`${svc.url}${PATH}`)
       expect(await faulted(proxy)).toBe(true)
       expect(lost.status).toBe(200)
       const receipt = decodePaymentResponseHeader(lost.receipt ?? '')
       expect(receipt.extra?.channelState).toMatchObject({ chargedCumulativeAmount: (3n * PRICE).toString() })
 
-      expect((await agent.call(svc)).status).toBe(200)
+      expect((await agent.call(`${svc.url}${PATH}`)).status).toBe(200)
       expect(agent.paid).toEqual([200, 200, 200, 200])
       const channel = await stored(svc, channelId)
       expect(channel?.chargedCumulativeAmount).toBe((4n * PRICE).toString())
@@ -245,15 +198,15 @@ describe('attacks: the commit of a voucher charge lands, its answer is lost', ()
 
     test('attack: the connection drops before the COMMIT reaches the server: the call is a free 503 (not a 402), nothing is charged, and the reservation is released at once (the next call is served)', async () => {
       const wallet = await sw.freshWallet(DEPOSIT)
-      const agent = batchAgent(wallet)
+      const agent = agentOf(wallet)
       await svc.services.deps.batch.claimAndSweep()
       const before = await sw.usdcBalance(svc.config.payTo)
-      for (let i = 0; i < 2; i++) expect((await agent.call(svc)).status).toBe(200)
+      for (let i = 0; i < 2; i++) expect((await agent.call(`${svc.url}${PATH}`)).status).toBe(200)
       const channelId = await channelIdOf(svc, agent)
 
       const commit = postgresCommit(channelId, 3n * PRICE)
       proxy.arm((request, connection) => (commit(request, connection) ? 'drop' : undefined))
-      const failed = await agent.call(svc)
+      const failed = await agent.call(`${svc.url}${PATH}`)
       expect(await faulted(proxy)).toBe(true)
       expect(failed.status, failed.body.refusal?.code).toBe(503)
       expect(failed.body.error).toMatchObject({ code: 'payment_facilitator_unavailable' })
@@ -265,7 +218,7 @@ describe('attacks: the commit of a voucher charge lands, its answer is lost', ()
       expect(channel?.pendingRequest).toBeUndefined()
 
       // The same step again, at once: served.
-      expect((await agent.call(svc)).status).toBe(200)
+      expect((await agent.call(`${svc.url}${PATH}`)).status).toBe(200)
       expect(agent.paid).toEqual([200, 200, 503, 200])
       expect((await stored(svc, channelId))?.chargedCumulativeAmount).toBe((3n * PRICE).toString())
       expect(await ledgerRows(svc, wallet.account.address)).toHaveLength(3)
@@ -294,13 +247,13 @@ describe('attacks: a cooperative refund while a voucher-paid call is in its hand
    */
   async function heldThirdCall(symbol: string) {
     const wallet = await sw.freshWallet(DEPOSIT)
-    const agent = batchAgent(wallet)
+    const agent = agentOf(wallet)
     await svc.services.deps.batch.claimAndSweep()
     const before = await sw.usdcBalance(svc.config.payTo)
-    for (let i = 0; i < 2; i++) expect((await agent.call(svc)).status).toBe(200)
+    for (let i = 0; i < 2; i++) expect((await agent.call(`${svc.url}${PATH}`)).status).toBe(200)
     const channelId = await channelIdOf(svc, agent)
     const hold = coinbase.hold((path) => path.includes(`${symbol}-USD`))
-    const inFlight = agent.call(svc, `/v1/prices?symbols=${symbol}`)
+    const inFlight = agent.call(`${svc.url}/v1/prices?symbols=${symbol}`)
     await hold.arrived
     return { wallet, agent, before, channelId, hold, inFlight }
   }

@@ -10,18 +10,12 @@ import {
 } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { toClientEvmSigner } from '@x402/evm'
-import {
-  BatchSettlementEvmScheme,
-  computeChannelId,
-  InMemoryClientChannelStorage,
-  signVoucher,
-} from '@x402/evm/batch-settlement/client'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { privateKeyToAccount } from 'viem/accounts'
+import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { X402_BATCH_SETTLEMENT } from '../../src/chain/addresses.js'
 import { NETWORK } from '../../src/chain/network.js'
 import { type Instance, useWorld } from '../helpers/serviceWorld.js'
+import { type BatchAgent, batchAgent } from '../helpers/voucherKit.js'
 
 const PATH = '/v1/prices?symbols=BTC'
 const PRICE = 1000n // $0.001, the route's price
@@ -32,8 +26,8 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const sw = useWorld()
 let svc: Instance
 
-// Claims only when the test asks (the interval is an hour).
-const QUIET = { BATCH_CLAIM_INTERVAL_SECONDS: '3600' }
+// Claims only when the test asks (the interval is ten minutes, the longest a 900 s withdraw delay allows).
+const QUIET = { BATCH_CLAIM_INTERVAL_SECONDS: '600' }
 
 beforeAll(async () => {
   svc = await sw.instance(QUIET)
@@ -42,24 +36,7 @@ beforeAll(async () => {
 type Wallet = Awaited<ReturnType<typeof sw.freshWallet>>
 
 /** An agent paying with the official client: one channel, deposits of `deposit`, vouchers after. */
-function batchAgent(wallet: Wallet, deposit: bigint) {
-  const account = privateKeyToAccount(wallet.privateKey)
-  const storage = new InMemoryClientChannelStorage()
-  const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(account, sw.chain), {
-    storage,
-    depositStrategy: (ctx) => (BigInt(ctx.minimumDepositAmount) > deposit ? undefined : deposit),
-  })
-  const client = new x402Client().register(NETWORK, scheme)
-  const sent: string[] = []
-  // The headers the client sends, kept to replay them.
-  const recording: typeof fetch = async (input, init) => {
-    const request = new Request(input, init)
-    const header = request.headers.get('payment-signature')
-    if (header !== null) sent.push(header)
-    return fetch(request)
-  }
-  return { account, storage, scheme, sent, pay: wrapFetchWithPayment(recording, client) }
-}
+const batchAgentOf = (wallet: Wallet, deposit: bigint) => batchAgent(sw.chain, wallet.privateKey, deposit)
 
 async function batchRequirements(instance: Instance): Promise<PaymentRequirements> {
   const res = await fetch(`${instance.url}${PATH}`)
@@ -87,7 +64,7 @@ const storedChannel = (instance: Instance, channelId: string) =>
   instance.services.deps.batch.scheme.getStorage().get(channelId)
 
 async function voucherPayload(
-  agent: ReturnType<typeof batchAgent>,
+  agent: BatchAgent,
   requirements: PaymentRequirements,
   maxClaimable: bigint,
 ): Promise<PaymentPayload> {
@@ -126,7 +103,7 @@ describe('x402 batch-settlement through the payment gate', () => {
     // The calls' sum, at least the announced minimum deposit.
     const deposit = PRICE * BigInt(Math.max(CALLS, 10))
     const wallet = await sw.freshWallet(deposit)
-    const agent = batchAgent(wallet, deposit)
+    const agent = batchAgentOf(wallet, deposit)
     const payTo = svc.config.payTo
     const before = await sw.usdcBalance(payTo)
     const started = performance.now()
@@ -141,7 +118,7 @@ describe('x402 batch-settlement through the payment gate', () => {
     console.info(`${CALLS} batch-settlement calls in ${(elapsed / 1000).toFixed(1)} s`)
     // The first call deposited (one transaction); the rest signed vouchers. The payer holds nothing now.
     expect(await sw.usdcBalance(wallet.account.address)).toBe(0n)
-    expect(agent.sent).toHaveLength(CALLS)
+    expect(agent.signatures).toHaveLength(CALLS)
     expect(await sw.usdcBalance(X402_BATCH_SETTLEMENT.settlement)).toBeGreaterThanOrEqual(deposit)
 
     const rows = await ledgerRows(svc, wallet.account.address)
@@ -159,7 +136,7 @@ describe('x402 batch-settlement through the payment gate', () => {
 
   test('behavior: a handler failure (a 4xx input) consumes nothing; the next call pays the same step', async () => {
     const wallet = await sw.freshWallet(PRICE * 20n)
-    const agent = batchAgent(wallet, PRICE * 10n)
+    const agent = batchAgentOf(wallet, PRICE * 10n)
     expect((await agent.pay(`${svc.url}${PATH}`)).status).toBe(200)
     const requirements = await batchRequirements(svc)
     const channelId = computeChannelId(agent.scheme.buildChannelConfig(requirements), NETWORK)
@@ -182,7 +159,7 @@ describe('x402 batch-settlement through the payment gate', () => {
   test('behavior: a cooperative refund returns the unused deposit; the calls paid still reach payTo', async () => {
     const deposit = PRICE * 10n
     const wallet = await sw.freshWallet(deposit)
-    const agent = batchAgent(wallet, deposit)
+    const agent = batchAgentOf(wallet, deposit)
     // Other tests' channels are claimed and swept first: what reaches payTo after is this channel's.
     await svc.services.deps.batch.claimAndSweep()
     const before = await sw.usdcBalance(svc.config.payTo)
@@ -199,10 +176,10 @@ describe('x402 batch-settlement through the payment gate', () => {
   describe('attacks', () => {
     test('attack: a replayed voucher is refused and charges nothing', async () => {
       const wallet = await sw.freshWallet(PRICE * 10n)
-      const agent = batchAgent(wallet, PRICE * 10n)
+      const agent = batchAgentOf(wallet, PRICE * 10n)
       for (let i = 0; i < 2; i++) expect((await agent.pay(`${svc.url}${PATH}`)).status).toBe(200)
-      const voucherHeader = agent.sent.at(-1) ?? ''
-      const depositHeader = agent.sent[0] ?? ''
+      const voucherHeader = agent.signatures.at(-1) ?? ''
+      const depositHeader = agent.signatures[0] ?? ''
       for (const header of [voucherHeader, depositHeader]) {
         const replay = await send(svc, header)
         expect(replay.status).toBe(402)
@@ -222,7 +199,7 @@ describe('x402 batch-settlement through the payment gate', () => {
     test('attack: a voucher beyond the deposit is refused', async () => {
       const deposit = PRICE * 10n
       const wallet = await sw.freshWallet(deposit)
-      const agent = batchAgent(wallet, deposit)
+      const agent = batchAgentOf(wallet, deposit)
       for (let i = 0; i < 10; i++) expect((await agent.pay(`${svc.url}${PATH}`)).status).toBe(200)
       const requirements = await batchRequirements(svc)
       const beyond = await send(
@@ -236,7 +213,7 @@ describe('x402 batch-settlement through the payment gate', () => {
 
     test('attack: concurrent vouchers on one channel: exactly one counted per cumulative step', async () => {
       const wallet = await sw.freshWallet(PRICE * 10n)
-      const agent = batchAgent(wallet, PRICE * 10n)
+      const agent = batchAgentOf(wallet, PRICE * 10n)
       expect((await agent.pay(`${svc.url}${PATH}`)).status).toBe(200)
       const requirements = await batchRequirements(svc)
       const same = encodePaymentSignatureHeader(await voucherPayload(agent, requirements, 2n * PRICE))
@@ -279,7 +256,7 @@ describe('x402 batch-settlement through the payment gate', () => {
 
     test('attack: one voucher sent to both instances at once is counted once', async () => {
       const wallet = await sw.freshWallet(PRICE * 10n)
-      const agent = batchAgent(wallet, PRICE * 10n)
+      const agent = batchAgentOf(wallet, PRICE * 10n)
       expect((await agent.pay(`${a.url}${PATH}`)).status).toBe(200)
       const requirements = await batchRequirements(a)
       const header = encodePaymentSignatureHeader(await voucherPayload(agent, requirements, 2n * PRICE))
@@ -294,7 +271,7 @@ describe('x402 batch-settlement through the payment gate', () => {
 
     test('behavior: vouchers taken by one instance are claimed by another that never saw them (a restart loses nothing)', async () => {
       const wallet = await sw.freshWallet(PRICE * 10n)
-      const agent = batchAgent(wallet, PRICE * 10n)
+      const agent = batchAgentOf(wallet, PRICE * 10n)
       for (let i = 0; i < 4; i++) expect((await agent.pay(`${a.url}${PATH}`)).status).toBe(200)
       const restarted = await sw.instance({ ...QUIET, ...shared })
       // The agent carries on against the new process, from the stored channel.
