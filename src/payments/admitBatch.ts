@@ -60,6 +60,15 @@ export interface BatchAdmission {
   /** A refusal of unpaid traffic (counted against the sender's unpaid ceiling). */
   refuse: (challenge: EncodedChallenge, discard: boolean) => Promise<GateOutcome>
   started: number
+  /**
+   * The call's payment identifier, when it carries one: `begin` takes it once the voucher is verified (an
+   * outcome instead when a call under it is running or answered), `settle` stores the served answer or
+   * frees it.
+   */
+  retry?: {
+    begin(): Promise<GateOutcome | undefined>
+    settle(outcome: GateOutcome): Promise<void>
+  }
 }
 
 /**
@@ -173,93 +182,122 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     return { kind: 'error', error: err, discard: false }
   }
 
-  if (verified.skipHandler !== undefined) {
-    // A refund: nothing to serve but the refund itself.
-    const settled = await settle(services, payload, requirements)
-    if (settled instanceof Error) return { kind: 'error', error: settled, discard: false }
-    if (!settled.success) return refused(settled.errorReason, false)
-    batch.noteRefundClaim()
-    return { kind: 'answer', body: verified.skipHandler.body ?? {}, receipt: receiptOf(settled, payer) }
-  }
+  // From here the voucher is verified and the channel reserved for this call.
+  const serve = async (): Promise<GateOutcome> => {
+    if (verified.skipHandler !== undefined) {
+      // A refund: nothing to serve but the refund itself.
+      const settled = await settle(services, payload, requirements)
+      if (settled instanceof Error) return { kind: 'error', error: settled, discard: false }
+      if (!settled.success) return refused(settled.errorReason, false)
+      batch.noteRefundClaim()
+      return { kind: 'answer', body: verified.skipHandler.body ?? {}, receipt: receiptOf(settled, payer) }
+    }
 
-  services.surge.record()
-  const handlerStarted = performance.now()
-  let status: number
+    services.surge.record()
+    const handlerStarted = performance.now()
+    let status: number
+    try {
+      status = await a.request.next(provenPayer)
+    } catch (err) {
+      await cancel()
+      throw err
+    }
+    const handlerMs = performance.now() - handlerStarted
+    if (status >= 400) {
+      await cancel()
+      return { kind: 'pass' }
+    }
+
+    const settleStarted = performance.now()
+    let settled = await settle(services, payload, requirements)
+    // Only while this call's reservation is live: past it another request may have reserved and committed
+    // this very voucher (sent again), and the stored voucher would then be that request's charge, not ours.
+    const ownCommitKnowable = Date.now() < reservedUntil - RESERVATION_MARGIN_MS
+    if (
+      body.type === 'voucher' &&
+      ownCommitKnowable &&
+      (settled instanceof Error || settled.errorReason === CHANNEL_BUSY)
+    ) {
+      // The storage's answer was lost (a dropped connection after the commit) or its update was replayed
+      // and met its own commit (a retried compare-and-set sees the channel moved on: "busy"): the channel
+      // itself says whether this voucher's charge is in. In, the call is paid and is served (a refusal
+      // would make the payer pay for it again); out, its reservation is released and the call is free.
+      const committed = await committedVoucher(services, body.voucher, requirements, payer)
+      if (committed === 'unreadable') {
+        services.logger.error({
+          msg: 'a voucher charge is unknown: the channel is unreadable',
+          channel: body.voucher.channelId,
+        })
+      } else if (committed !== undefined) {
+        settled = committed
+      } else if (settled instanceof Error) {
+        await cancel()
+      }
+    }
+    const settleMs = performance.now() - settleStarted
+    if (settled instanceof Error) return { kind: 'error', error: settled, discard: true }
+    if (!settled.success) return refused(settled.errorReason, true)
+
+    const charged = chargedTotal(settled)
+    if (charged !== undefined) {
+      services.ledger
+        .recordVoucher({
+          payer,
+          channelId: body.voucher.channelId,
+          cumulative: charged,
+          route: a.scope,
+          amount: BigInt(requirements.amount),
+          referrer,
+          payTo: config.payTo,
+          scheme: 'batch-settlement',
+        })
+        .then((fresh) => {
+          if (!fresh)
+            services.logger.error({
+              msg: 'a voucher charge was booked twice',
+              channel: body.voucher.channelId,
+            })
+        })
+        .catch((err: unknown) => services.logger.error({ msg: 'ledger write of a voucher call failed', err }))
+    } else {
+      services.logger.error({
+        msg: 'a batch settlement answered without its charged total',
+        channel: body.voucher.channelId,
+      })
+    }
+    const serverTiming = [
+      ['gate', performance.now() - a.started - handlerMs - settleMs],
+      ['verify', verifiedAt - a.started],
+      ['handler', handlerMs],
+      ['settle', settleMs],
+    ]
+      .map(([name, ms]) => `${name};dur=${(ms as number).toFixed(3)}`)
+      .join(', ')
+    return { kind: 'serve', receipt: receiptOf(settled, payer), serverTiming }
+  }
+  if (a.retry === undefined) return serve()
+  // A payment identifier is taken only by a verified voucher (an unproven one cannot hold it); a call under
+  // it already answered gets that answer, and this reservation is released (issue 37 item 6).
+  let begun: GateOutcome | undefined
   try {
-    status = await a.request.next(provenPayer)
+    begun = await a.retry.begin()
   } catch (err) {
     await cancel()
     throw err
   }
-  const handlerMs = performance.now() - handlerStarted
-  if (status >= 400) {
+  if (begun !== undefined) {
     await cancel()
-    return { kind: 'pass' }
+    return begun
   }
-
-  const settleStarted = performance.now()
-  let settled = await settle(services, payload, requirements)
-  // Only while this call's reservation is live: past it another request may have reserved and committed
-  // this very voucher (sent again), and the stored voucher would then be that request's charge, not ours.
-  const ownCommitKnowable = Date.now() < reservedUntil - RESERVATION_MARGIN_MS
-  if (
-    body.type === 'voucher' &&
-    ownCommitKnowable &&
-    (settled instanceof Error || settled.errorReason === CHANNEL_BUSY)
-  ) {
-    // The storage's answer was lost (a dropped connection after the commit) or its update was replayed
-    // and met its own commit (a retried compare-and-set sees the channel moved on: "busy"): the channel
-    // itself says whether this voucher's charge is in. In, the call is paid and is served (a refusal
-    // would make the payer pay for it again); out, its reservation is released and the call is free.
-    const committed = await committedVoucher(services, body.voucher, requirements, payer)
-    if (committed === 'unreadable') {
-      services.logger.error({
-        msg: 'a voucher charge is unknown: the channel is unreadable',
-        channel: body.voucher.channelId,
-      })
-    } else if (committed !== undefined) {
-      settled = committed
-    } else if (settled instanceof Error) {
-      await cancel()
-    }
+  let outcome: GateOutcome
+  try {
+    outcome = await serve()
+  } catch (err) {
+    await a.retry.settle({ kind: 'error', error: err, discard: false })
+    throw err
   }
-  const settleMs = performance.now() - settleStarted
-  if (settled instanceof Error) return { kind: 'error', error: settled, discard: true }
-  if (!settled.success) return refused(settled.errorReason, true)
-
-  const charged = chargedTotal(settled)
-  if (charged !== undefined) {
-    services.ledger
-      .recordVoucher({
-        payer,
-        channelId: body.voucher.channelId,
-        cumulative: charged,
-        route: a.scope,
-        amount: BigInt(requirements.amount),
-        referrer,
-        payTo: config.payTo,
-        scheme: 'batch-settlement',
-      })
-      .then((fresh) => {
-        if (!fresh)
-          services.logger.error({ msg: 'a voucher charge was booked twice', channel: body.voucher.channelId })
-      })
-      .catch((err: unknown) => services.logger.error({ msg: 'ledger write of a voucher call failed', err }))
-  } else {
-    services.logger.error({
-      msg: 'a batch settlement answered without its charged total',
-      channel: body.voucher.channelId,
-    })
-  }
-  const serverTiming = [
-    ['gate', performance.now() - a.started - handlerMs - settleMs],
-    ['verify', verifiedAt - a.started],
-    ['handler', handlerMs],
-    ['settle', settleMs],
-  ]
-    .map(([name, ms]) => `${name};dur=${(ms as number).toFixed(3)}`)
-    .join(', ')
-  return { kind: 'serve', receipt: receiptOf(settled, payer), serverTiming }
+  await a.retry.settle(outcome)
+  return outcome
 }
 
 /**

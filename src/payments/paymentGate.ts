@@ -143,34 +143,11 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
       return { kind: 'error', error: ref, discard: false }
     }
 
-    // One branch per way of paying; each admits, serves and books the call its own way.
-    const rail = paymentRail(payment)
-    if (rail.kind === 'batch') {
-      // A voucher proves the channel's payer authorizer, not the wallet that sent the UTIL: top-ups ride
-      // on `exact` payments only.
-      if (request.topUp !== undefined) {
-        await limiter.unpaid(request.client)
-        return { kind: 'error', error: new TopUpError('topup_unproven'), discard: false }
-      }
-      return admitBatch({
-        services,
-        decoded: rail.decoded,
-        scope,
-        requirements: batchAccept,
-        ref,
-        request,
-        challenge: (error, wire, batch) =>
-          challengeOf(request, currentAmount, nowSec, batch ?? batchAccept, error, wire),
-        refuse: async (encoded, discard) => {
-          await limiter.unpaid(request.client)
-          return { kind: 'refuse', challenge: encoded, discard }
-        },
-        started,
-      })
-    }
     // A payment identifier (the `payment-identifier` extension) makes the call idempotent for its payer:
     // the very same payment and request again get the stored answer, before any check (the clock or the
-    // price may have moved since) and before the authorization's claim (which refuses a copy).
+    // price may have moved since, a voucher's channel has moved on) and before the authorization's claim
+    // (which refuses a copy). On every rail.
+    const rail = paymentRail(payment)
     let retry: RetryKey | undefined
     try {
       retry = await retryKeyOf(rail.decoded, request)
@@ -188,6 +165,42 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     const early = retry === undefined ? undefined : await earlyRetry(state, retry)
     if (early !== undefined) return retried(early)
 
+    // One branch per way of paying; each admits, serves and books the call its own way.
+    if (rail.kind === 'batch') {
+      // A voucher proves the channel's payer authorizer, not the wallet that sent the UTIL: top-ups ride
+      // on `exact` payments only.
+      if (request.topUp !== undefined) {
+        await limiter.unpaid(request.client)
+        return { kind: 'error', error: new TopUpError('topup_unproven'), discard: false }
+      }
+      const ttlMs = (MAX_TIMEOUT_SECONDS + CLAIM_GRACE_SECONDS) * 1000
+      const key = retry
+      return admitBatch({
+        services,
+        decoded: rail.decoded,
+        scope,
+        requirements: batchAccept,
+        ref,
+        request,
+        challenge: (error, wire, batch) =>
+          challengeOf(request, currentAmount, nowSec, batch ?? batchAccept, error, wire),
+        refuse: async (encoded, discard) => {
+          await limiter.unpaid(request.client)
+          return { kind: 'refuse', challenge: encoded, discard }
+        },
+        started,
+        retry:
+          key === undefined
+            ? undefined
+            : {
+                begin: async () => {
+                  const begun = await beginRetryable(state, key, ttlMs)
+                  return begun === undefined ? undefined : retried(begun)
+                },
+                settle: (outcome) => settleRetry(request, key, outcome, ttlMs),
+              },
+      })
+    }
     let checked: CheckedPayment
     try {
       checked = await checkPayment(rail.decoded, {

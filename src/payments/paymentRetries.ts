@@ -54,17 +54,27 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** What a payment must carry for its identifier to mean anything (built once: zod schemas cost to build). */
 const retryShape = z.object({
-  payload: z.object({ authorization: z.record(z.string(), z.unknown()), signature: z.unknown() }),
+  payload: z.union([
+    // `exact`: the EIP-3009 authorization and its signature.
+    z.object({ authorization: z.record(z.string(), z.unknown()), signature: z.unknown() }),
+    // `batch-settlement`: the voucher (a deposit carries one too) and the channel's payer.
+    z.object({
+      type: z.string(),
+      channelConfig: z.object({ payer: z.string() }),
+      voucher: z.object({ channelId: z.unknown(), maxClaimableAmount: z.unknown(), signature: z.unknown() }),
+    }),
+  ]),
   extensions: z.record(z.string(), z.unknown()).optional(),
 })
 
 /**
  * The retry key of a decoded payment header, or undefined when it carries no payment identifier (or is not a
  * payment at all: the gate's checks refuse it later). The key is (payer, id), never the id alone: another
- * wallet sending someone's id must not read their answer. The payer is the authorization's `from` as sent;
- * a stored answer is only ever given for the very same signed authorization, so an unverified `from` can
- * read nothing. An identifier that breaks the extension's rules (16 to 128 characters of [A-Za-z0-9_-]) is
- * refused: ignoring it would charge a retry the client believes protected.
+ * wallet sending someone's id must not read their answer. The payer is the authorization's `from` (`exact`)
+ * or the channel's payer (`batch-settlement`) as sent; a stored answer is only ever given for the very same
+ * signed authorization or voucher, so an unverified payer can read nothing. An identifier that breaks the
+ * extension's rules (16 to 128 characters of [A-Za-z0-9_-]) is refused: ignoring it would charge a retry
+ * the client believes protected.
  */
 export async function retryKeyOf(decoded: unknown, request: RetryRequest): Promise<RetryKey | undefined> {
   // undefined: the header did not decode (the exact rail refuses it as malformed).
@@ -82,15 +92,27 @@ export async function retryKeyOf(decoded: unknown, request: RetryRequest): Promi
       reason: 'A payment identifier is 16 to 128 characters of letters, digits, "-" and "_".',
     })
   }
-  const { authorization, signature } = shape.data.payload
-  const from = typeof authorization.from === 'string' ? authorization.from.toLowerCase() : ''
-  const signed = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'].map((f) =>
-    String(authorization[f]).toLowerCase(),
-  )
+  const { payload } = shape.data
+  let from: string
+  let signed: string[]
+  if ('authorization' in payload) {
+    const { authorization } = payload
+    from = typeof authorization.from === 'string' ? authorization.from : ''
+    signed = [
+      ...['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'].map((f) => authorization[f]),
+      payload.signature,
+    ].map((v) => String(v).toLowerCase())
+  } else {
+    const { voucher } = payload
+    from = payload.channelConfig.payer
+    signed = [payload.type, voucher.channelId, voucher.maxClaimableAmount, voucher.signature].map((v) =>
+      String(v).toLowerCase(),
+    )
+  }
   const url = new URL(request.url)
   return {
-    key: `payid:${from}:${id}`,
-    payment: sha256(JSON.stringify([...signed, String(signature).toLowerCase()])),
+    key: `payid:${from.toLowerCase()}:${id}`,
+    payment: sha256(JSON.stringify(signed)),
     request: sha256(JSON.stringify([request.method, url.pathname + url.search, await request.bodyDigest()])),
   }
 }

@@ -49,6 +49,8 @@ export function batchAgent(chain: PublicClient, privateKey: Hex, deposit: bigint
     account,
     storage,
     scheme,
+    /** The x402Client, for hooks (a payment identifier per payment). */
+    client,
     paid,
     signatures,
     pay,

@@ -6,14 +6,17 @@
 import {
   decodePaymentRequiredHeader,
   decodePaymentResponseHeader,
+  decodePaymentSignatureHeader,
   encodePaymentSignatureHeader,
 } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { toClientEvmSigner } from '@x402/evm'
 import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client'
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { X402_BATCH_SETTLEMENT } from '../../src/chain/addresses.js'
 import { NETWORK } from '../../src/chain/network.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { type Instance, useWorld } from '../helpers/serviceWorld.js'
 import { type BatchAgent, batchAgent } from '../helpers/voucherKit.js'
 
@@ -194,6 +197,52 @@ describe('x402 batch-settlement through the payment gate', () => {
       expect(await ledgerRows(svc, wallet.account.address)).toHaveLength(2)
       // The official client still pays the next step.
       expect((await agent.pay(`${svc.url}${PATH}`)).status).toBe(200)
+    })
+
+    test('attack: a voucher retried with its payment-identifier after its answer was lost gets the stored answer, charged once', async () => {
+      const wallet = await sw.freshWallet(PRICE * 10n)
+      const agent = batchAgentOf(wallet, PRICE * 10n)
+      agent.client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+        paymentRequired.extensions ??= {}
+        appendPaymentIdentifierToExtensions(paymentRequired.extensions, generatePaymentId())
+      })
+      const url = `${svc.url}${PATH}`
+      const answerOf = async (res: Response) => ({
+        status: res.status,
+        body: await res.text(),
+        receipt: res.headers.get('payment-response'),
+      })
+      expect((await agent.pay(url)).status).toBe(200)
+      const first = await answerOf(await agent.pay(url))
+      expect(first.status).toBe(200)
+      // The same voucher again, as a client sends it when the first answer never reached it (issue 37
+      // item 6: before, payment_voucher_stale, the call paid for and its answer gone).
+      const header = agent.signatures.at(-1) as string
+      const retried = await answerOf(await fetch(url, { headers: { 'PAYMENT-SIGNATURE': header } }))
+      expect(retried).toEqual(first)
+      const channelId = computeChannelId(
+        agent.scheme.buildChannelConfig(await batchRequirements(svc)),
+        NETWORK,
+      )
+      expect((await storedChannel(svc, channelId))?.chargedCumulativeAmount).toBe((2n * PRICE).toString())
+      expect((await ledgerRows(svc, wallet.account.address)).map((r) => r.amount)).toEqual([PRICE, PRICE])
+      // That voucher for another request is stale (refused, free); the identifier on the next voucher with
+      // another request is a conflict (409), charged nothing either.
+      const other = await fetch(`${svc.url}/v1/prices?symbols=ETH`, {
+        headers: { 'PAYMENT-SIGNATURE': header },
+      })
+      expect([other.status, errorOf(await other.json())?.code]).toEqual([402, 'payment_voucher_stale'])
+      const next = await voucherPayload(agent, await batchRequirements(svc), 3n * PRICE)
+      next.extensions = decodePaymentSignatureHeader(header).extensions
+      const conflict = await fetch(`${svc.url}/v1/prices?symbols=ETH`, {
+        headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(next) },
+      })
+      expect([conflict.status, errorOf(await conflict.json())?.code]).toEqual([
+        409,
+        'payment_identifier_conflict',
+      ])
+      expect((await storedChannel(svc, channelId))?.chargedCumulativeAmount).toBe((2n * PRICE).toString())
+      expect((await storedChannel(svc, channelId))?.pendingRequest).toBeUndefined()
     })
 
     test('attack: a voucher beyond the deposit is refused', async () => {
