@@ -1,4 +1,4 @@
-import { type Address, isAddressEqual, type PublicClient, parseAbi } from 'viem'
+import { type Address, erc20Abi, isAddressEqual, type PublicClient, parseAbi } from 'viem'
 
 const poolAbi = parseAbi([
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
@@ -44,4 +44,15 @@ export async function readUtilPoolPrice(
       `pool ${p.pool} has no price${blockNumber === undefined ? '' : ` at block ${blockNumber}`}`,
     )
   return { sqrtPriceX96: slot0[0], utilIsToken0 }
+}
+
+/** The USDC the pool holds after `blockNumber`: its depth on the USDC side. */
+export function readPoolUsdc(chain: PublicClient, p: UtilPool, blockNumber: bigint): Promise<bigint> {
+  return chain.readContract({
+    address: p.usdc,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [p.pool],
+    blockNumber,
+  })
 }

@@ -17,6 +17,8 @@ export function topUpTerms(config: Config): TopUpTerms | null {
     recipient: config.payments.creditRecipient,
     pool,
     maxAgeSec: CREDIT_TERMS.maxTopUpAgeSec,
+    oracleWindowSec: CREDIT_TERMS.oracleWindowSec,
+    maxShareOfPool: CREDIT_TERMS.maxShareOfPool,
   }
 }
 

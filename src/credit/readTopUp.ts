@@ -1,16 +1,21 @@
 import type { Address, PublicClient } from 'viem'
-import { utilUsdValue } from '../analytics/utilUsdValue.js'
-import { readUtilPoolPrice, type UtilPool } from '../chain/readUtilPoolPrice.js'
+import { readPoolOracle } from '../chain/readPoolOracle.js'
+import { readPoolUsdc, readUtilPoolPrice, type UtilPool } from '../chain/readUtilPoolPrice.js'
 import { ChainReadError, readUtilTransfer, type TransferProblem } from '../chain/readUtilTransfer.js'
 import { UpstreamError } from '../errors.js'
 import { TopUpError, type TopUpErrorCode } from '../payments/topUpErrors.js'
 import type { TopUp } from '../store/creditBook.js'
+import { valueTopUp } from './valueTopUp.js'
 
 /** Where a top-up is read: the UTIL token and its pool, where it must go, and how old it may be. */
 export interface TopUpTerms extends UtilPool {
   recipient: Address
   /** A transfer whose block is this old or older is refused (the spec's 24 hours). */
   maxAgeSec: number
+  /** The window of the pool oracle's time-weighted mean price that bounds a credit. */
+  oracleWindowSec: number
+  /** A top-up is credited at most this share of the pool's USDC depth. */
+  maxShareOfPool: number
 }
 
 /** Each way a presented transaction is not a top-up, as the caller is told. */
@@ -28,9 +33,10 @@ const REFUSAL: Record<TransferProblem, TopUpErrorCode> = {
 /**
  * Reads the UTIL transfer a top-up names and values it, or refuses it with its code. The transfer is the sum
  * of the transaction's UTIL `Transfer` events from `payer` to the recipient (a router may split one payment
- * in several); the credit is its value at the pool's price **at the transfer's block**: the lower of the
- * prices before and after that block (historical `eth_call`s: exact and free of any averaging; the RPC must
- * serve 24 hours of state, see docs/credit.md).
+ * in several); the credit is the least of its value at the pool's spot price before and after the transfer's
+ * block, at the pool oracle's time-weighted mean price over the window before it, and a share of the pool's
+ * USDC depth (valueTopUp.ts; `eth_call`s at those two blocks: the RPC must serve 24 hours of state, see
+ * docs/credit.md).
  * Reads only: it changes nothing.
  */
 export async function readTopUp(
@@ -59,20 +65,29 @@ export async function readTopUp(
               : undefined
       throw new TopUpError(REFUSAL[transfer.problem], undefined, details)
     }
-    // The lower of the pool's price before and after the transfer's block: a price pushed up inside that
-    // block (a swap just ahead of the transfer, sold back in the next block) does not inflate the credit.
-    const [before, after] = await Promise.all([
-      readUtilPoolPrice(chain, terms, transfer.blockNumber > 0n ? transfer.blockNumber - 1n : 0n),
+    const before = transfer.blockNumber > 0n ? transfer.blockNumber - 1n : 0n
+    const [spotBefore, spotAt, usdcHeld, oracle] = await Promise.all([
+      readUtilPoolPrice(chain, terms, before),
       readUtilPoolPrice(chain, terms, transfer.blockNumber),
+      readPoolUsdc(chain, terms, before),
+      readPoolOracle(chain, terms, before, terms.oracleWindowSec),
     ])
-    const value = (p: typeof after) => utilUsdValue(transfer.amount, p.sqrtPriceX96, p.utilIsToken0)
-    const [a, b] = [value(before), value(after)]
+    const { usdAtomic } = valueTopUp(
+      transfer.amount,
+      {
+        sqrtPriceBefore: spotBefore.sqrtPriceX96,
+        sqrtPriceAt: spotAt.sqrtPriceX96,
+        utilIsToken0: spotAt.utilIsToken0,
+        usdcHeld,
+        ...(oracle === undefined ? {} : { oracle }),
+      },
+      terms.maxShareOfPool,
+    )
     return {
       txHash: txHash as `0x${string}`,
       wallet: payer,
       utilAmount: transfer.amount,
-      // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
-      usdAtomic: a < b ? a : b,
+      usdAtomic,
       blockNumber: transfer.blockNumber,
       blockTime: transfer.blockTime,
     }

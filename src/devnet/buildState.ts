@@ -135,6 +135,8 @@ export async function deployAll(
       priceAUsd: prices.utilUsd,
       priceBUsd: 1,
       liquidityUsdPerSide: 200_000,
+      // Top-ups are valued on its oracle's 30-minute mean (docs/credit.md): one observation per 2.5 s.
+      observationCardinality: 720,
     }),
   }
   const uniswap = { ...uniswapCore, pools }

@@ -27,10 +27,15 @@ export const CREDIT_TERMS = {
   maxTopUpAgeSec: 86_400,
   topUpHeader: 'X-UTIL-TOPUP',
   optOutHeader: 'X-UTIL-CREDIT',
+  /** The pool oracle's window whose time-weighted mean price bounds a credit. */
+  oracleWindowSec: 1800,
+  /** A top-up is credited at most this share of the pool's USDC depth. */
+  maxShareOfPool: 0.05,
   valuation:
-    'USD value of the UTIL sent, at the UTIL/USDC Uniswap v3 pool price as of the transfer block (the pool state ' +
-    'after that block), fixed at top-up; credited to the sending wallet, which must sign the payment of the call ' +
-    'carrying the header',
+    'USD value of the UTIL sent at the UTIL/USDC Uniswap v3 pool price: the least of the spot prices before and ' +
+    'after the transfer block and the pool oracle’s time-weighted mean over the 30 minutes before it, and at ' +
+    'most 5% of the pool’s USDC depth; fixed at top-up; credited to the sending wallet, which must sign the ' +
+    'payment of the call carrying the header',
 } as const
 
 /** Credit calls cost half the posted price (rounded up to a whole atomic unit), whatever the surge. */

@@ -6,6 +6,7 @@ import {
   authorizationUsed,
   type CreditWallet,
   creditOf,
+  expectedCreditUsd,
   paidFetch,
   poolSqrtPrice,
   setPoolSqrtPrice,
@@ -56,7 +57,7 @@ describe('top-up, then calls on credit', () => {
     await setPoolSqrtPrice(sw.chain, originalPrice)
   })
 
-  test('behavior: the transfer is credited at its block’s pool price; the call rides on credit: half price, no USDC moved, the authorization never submitted', async () => {
+  test('behavior: the transfer is credited at its block’s pool price (or the pool oracle’s 30-minute mean, if lower); the call rides on credit: half price, no USDC moved, the authorization never submitted', async () => {
     const { w, hash, blockNumber } = await toppedUpWallet(UTIL_1M)
     // The pool moves after the transfer: the credit must follow the price at the transfer's block.
     await setPoolSqrtPrice(sw.chain, (originalPrice * 3n) / 2n)
@@ -81,7 +82,11 @@ describe('top-up, then calls on credit', () => {
     expect(statement.topUps).toHaveLength(1)
     expect(statement.topUps[0]).toMatchObject({ txHash: hash, utilAmount: UTIL_1M.toString() })
     const credited = statement.topUps[0]?.creditedUsd as number
-    expect(Math.abs(credited - atBlock)).toBeLessThanOrEqual(1e-6) // within one atomic unit (rounded down)
+    // Never above the block's price; the least of it and the pool oracle's mean, within one atomic unit.
+    expect(credited).toBeLessThanOrEqual(atBlock)
+    expect(
+      Math.abs(credited - (await expectedCreditUsd(sw.chain, UTIL_1M, blockNumber))),
+    ).toBeLessThanOrEqual(1e-6)
     expect(BigInt(statement.balanceAtomic)).toBe(BigInt(Math.round(credited * 1e6)) - HALF)
     expect(credit.balanceAtomic).toBe(statement.balanceAtomic)
     expect(statement.debits).toEqual([

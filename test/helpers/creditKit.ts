@@ -47,7 +47,41 @@ export async function transferUtil(chain: PublicClient, privateKey: Hex, to: `0x
 
 const POOL_ABI = parseAbi([
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function observe(uint32[] secondsAgos) view returns (int56[] tickCumulatives, uint160[] secondsPerLiquidityCumulativeX128s)',
+  'function observations(uint256 index) view returns (uint32 blockTimestamp, int56 tickCumulative, uint160 secondsPerLiquidityCumulativeX128, bool initialized)',
 ])
+
+/**
+ * What a top-up in `block` is credited, from the chain independently of the service: the least of its USD
+ * value at the spot price after the block before and after `block`, and at the pool oracle's mean tick over
+ * the 30 minutes up to the block before, or over as far back as its observations reach (a state built minutes
+ * ago); floating point; the credit's depth cap does not bind for these amounts.
+ */
+export async function expectedCreditUsd(chain: PublicClient, util: bigint, block: bigint): Promise<number> {
+  const at = { address: UTIL_POOL, abi: POOL_ABI, blockNumber: block - 1n } as const
+  const [slot0, before] = await Promise.all([
+    chain.readContract({ ...at, functionName: 'slot0' }),
+    chain.getBlock({ blockNumber: block - 1n }),
+  ])
+  const [, , index, cardinality] = slot0
+  const next = await chain.readContract({
+    ...at,
+    functionName: 'observations',
+    args: [BigInt((index + 1) % cardinality)],
+  })
+  const oldest = next[3]
+    ? next
+    : await chain.readContract({ ...at, functionName: 'observations', args: [0n] })
+  const window = Math.min(1800, Number(before.timestamp) - oldest[0])
+  const [tickCumulatives] = await chain.readContract({ ...at, functionName: 'observe', args: [[window, 0]] })
+  const meanTick = Math.floor(
+    Number((tickCumulatives[1] as bigint) - (tickCumulatives[0] as bigint)) / window,
+  )
+  // USDC sorts first: the tick prices UTIL (token1) per USDC (token0), in raw units.
+  const byOracle = Number(util) / 1.0001 ** meanTick / 1e6
+  const spots = await Promise.all([utilUsdAt(chain, util, block - 1n), utilUsdAt(chain, util, block)])
+  return Math.min(byOracle, ...spots)
+}
 
 /**
  * The USD value of `util` base units at the pool's price as of `blockNumber`, computed independently of the

@@ -60,6 +60,11 @@ export interface SeedPoolParams {
   liquidityUsdPerSide: number
   /** Owner of the position NFT; defaults to the deployer. */
   recipient?: Address
+  /**
+   * How many price observations the pool's oracle keeps (Uniswap starts a pool at 1, which answers `observe`
+   * only back to its last swap): enough for a time-weighted price over its traffic's window.
+   */
+  observationCardinality?: number
 }
 
 export interface SeededPool {
@@ -85,6 +90,7 @@ const positionManagerAbi = parseAbi([
   'function positions(uint256 tokenId) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 feeGrowthInside0LastX128, uint256 feeGrowthInside1LastX128, uint128 tokensOwed0, uint128 tokensOwed1)',
 ])
 const factoryAbi = parseAbi(['function getPool(address, address, uint24) view returns (address)'])
+const poolOracleAbi = parseAbi(['function increaseObservationCardinalityNext(uint16 observationCardinalityNext)'])
 
 export class SeedPoolError extends Error {
   override readonly name = 'SeedPoolError'
@@ -211,6 +217,17 @@ export async function seedPool(ctx: DeployContext, params: SeedPoolParams): Prom
     args: [token0, token1, params.fee],
   })
   if (receipt.status !== 'success') throw new SeedPoolError('mint failed')
+  // Slots are paid for as the ring grows: in steps, each transaction well under a block's gas.
+  for (let next = 200; next < (params.observationCardinality ?? 0) + 200; next += 200) {
+    const cardinality = Math.min(next, params.observationCardinality ?? 0)
+    const grown = await ctx.write({
+      address: getAddress(pool),
+      abi: poolOracleAbi,
+      functionName: 'increaseObservationCardinalityNext',
+      args: [cardinality],
+    })
+    if (grown.status !== 'success') throw new SeedPoolError('increaseObservationCardinalityNext failed')
+  }
   return {
     pool: getAddress(pool),
     token0,

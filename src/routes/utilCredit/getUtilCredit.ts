@@ -32,6 +32,11 @@ export const getUtilCreditRoute = defineRoute({
       topUpHeader: z.literal('X-UTIL-TOPUP'),
       optOutHeader: z.literal('X-UTIL-CREDIT'),
       maxTopUpAgeSec: z.number().int(),
+      oracleWindowSec: z
+        .number()
+        .int()
+        .describe('The pool oracle window whose time-weighted mean price bounds a credit'),
+      maxShareOfPool: z.number().describe('A top-up is credited at most this share of the pool’s USDC depth'),
       valuation: z.string(),
     }),
     topUps: z.array(
