@@ -38,6 +38,7 @@ export function valueTopUp(util: bigint, pool: TopUpPool, maxShareOfPool: number
   const valueAt = (sqrtPriceX96: bigint) => utilUsdValue(util, sqrtPriceX96, pool.utilIsToken0)
   const spotBefore = valueAt(pool.sqrtPriceBefore)
   const spotAt = valueAt(pool.sqrtPriceAt)
+  // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
   let best: TopUpValuation = { usdAtomic: spotBefore < spotAt ? spotBefore : spotAt, by: 'spot' }
   let depth = pool.usdcHeld
   if (pool.oracle !== undefined) {

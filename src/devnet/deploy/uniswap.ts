@@ -90,7 +90,9 @@ const positionManagerAbi = parseAbi([
   'function positions(uint256 tokenId) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 feeGrowthInside0LastX128, uint256 feeGrowthInside1LastX128, uint128 tokensOwed0, uint128 tokensOwed1)',
 ])
 const factoryAbi = parseAbi(['function getPool(address, address, uint24) view returns (address)'])
-const poolOracleAbi = parseAbi(['function increaseObservationCardinalityNext(uint16 observationCardinalityNext)'])
+const poolOracleAbi = parseAbi([
+  'function increaseObservationCardinalityNext(uint16 observationCardinalityNext)',
+])
 
 export class SeedPoolError extends Error {
   override readonly name = 'SeedPoolError'
