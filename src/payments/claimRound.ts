@@ -9,6 +9,9 @@ import type { Facilitator } from './createFacilitator.js'
 /** x402's reason for a claim batch whose simulation reverted: some row in it cannot be claimed. */
 const CLAIM_SIMULATION_FAILED = 'invalid_batch_settlement_evm_claim_simulation_failed'
 
+/** Channels read per multicall. */
+const READ_CHUNK = 200
+
 /** The ledger's code for voucher calls served and never claimable. */
 export const UNCLAIMABLE = 'voucher_unclaimable'
 
@@ -48,8 +51,9 @@ interface Target {
  * One claim round over the stored channels that no channel can stop (issue 37 item 1). @x402/evm's channel
  * manager claims in fixed batches and gives up the round at the first batch that reverts, so one channel
  * whose payer withdrew what it was served, or whose signature stopped verifying, stopped every claim for
- * good. Here, first the chain says what each channel holds (one multicall; a failed read ends the round
- * with nothing judged): a channel holding less than it charged is claimed for what it holds, then dropped. Then
+ * good. Here, first the chain says what each stored channel holds and whether its payer began a withdrawal
+ * (multicalls; a failed read ends the round with nothing judged): a withdrawing channel stops serving, and one
+ * holding less than it charged is claimed for what it holds, then dropped. Then
  * batches are sent; a batch whose simulation reverts is split in halves until the row that reverts stands
  * alone, and that channel is dropped while every other row is claimed in the same round. A dropped channel's
  * unclaimable calls are closed `unpaid` in the ledger and its record leaves the storage (unless a call is
@@ -58,14 +62,25 @@ interface Target {
  */
 export async function claimRound(deps: ClaimRoundDeps, only?: readonly string[]): Promise<ClaimRoundResult> {
   const wanted = only?.map((id) => id.toLowerCase())
-  const owed = (await deps.storage.list()).filter(
-    (c) =>
-      BigInt(c.chargedCumulativeAmount) > BigInt(c.totalClaimed) &&
-      (wanted === undefined || wanted.includes(c.channelId.toLowerCase())),
+  const stored = (await deps.storage.list()).filter(
+    (c) => wanted === undefined || wanted.includes(c.channelId.toLowerCase()),
   )
   const result: ClaimRoundResult = { claims: [], dropped: [] }
-  if (owed.length === 0) return result
-  const onchain = await deps.readChannels(owed.map((c) => c.channelId as Hex))
+  if (stored.length === 0) return result
+  const onchain = new Map<string, OnchainChannel>()
+  for (let i = 0; i < stored.length; i += READ_CHUNK) {
+    const read = await deps.readChannels(stored.slice(i, i + READ_CHUNK).map((c) => c.channelId as Hex))
+    for (const [id, state] of read) onchain.set(id, state)
+  }
+  // Every stored channel whose payer began a withdrawal stops serving now, owed or not (its record says so:
+  // the next voucher is refused, payment_channel_withdrawing), instead of when its copy next goes stale.
+  for (const channel of stored) {
+    const state = onchain.get(channel.channelId.toLowerCase())
+    if (state !== undefined && state.withdrawInitiatedAt > 0 && channel.withdrawRequestedAt === 0) {
+      await noteWithdrawal(deps.storage, channel.channelId, state.withdrawInitiatedAt)
+    }
+  }
+  const owed = stored.filter((c) => BigInt(c.chargedCumulativeAmount) > BigInt(c.totalClaimed))
 
   const targets: Target[] = []
   for (const channel of owed) {
@@ -166,6 +181,19 @@ async function drop(deps: ClaimRoundDeps, d: DroppedChannel, result: ClaimRoundR
   const now = Date.now()
   await deps.storage.updateChannel(d.channelId, (current) =>
     current?.pendingRequest !== undefined && current.pendingRequest.expiresAt > now ? current : undefined,
+  )
+}
+
+/** The stored record learns of a pending withdrawal; its state is read from the chain again from now on. */
+async function noteWithdrawal(
+  storage: ChannelStorage,
+  channelId: string,
+  initiatedAt: number,
+): Promise<void> {
+  await storage.updateChannel(channelId, (current) =>
+    current === undefined
+      ? current
+      : { ...current, withdrawRequestedAt: initiatedAt, onchainSyncedAt: undefined },
   )
 }
 

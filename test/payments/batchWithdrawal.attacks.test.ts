@@ -89,6 +89,24 @@ describe('batch-settlement: withdrawals and contract payers', () => {
     ])
   })
 
+  test('attack: a withdrawal begun on a channel with nothing owed stops it serving at the next claim round, not when its copy goes stale', async () => {
+    const wallet = await sw.freshWallet(10_000n, 10n ** 16n)
+    const agent = batchAgent(sw.chain, wallet.privateKey, 10_000n)
+    const url = `${svc.url}${PATH}`
+    for (let i = 0; i < 2; i++) expect((await agent.call(url)).status).toBe(200)
+    await svc.services.deps.batch.claimAndSweep()
+    const config = agent.scheme.buildChannelConfig(await terms())
+    await initiateWithdraw(sw, wallet.privateKey, config, 8_000n)
+    // The service's copy is fresh (from the deposit, seconds old): before the round, a voucher is still served.
+    expect((await agent.call(url)).status).toBe(200)
+    await svc.services.deps.batch.claimAndSweep()
+    const refused = await agent.call(url)
+    expect([refused.status, errorOf(refused.body)?.code]).toEqual([402, 'payment_channel_withdrawing'])
+    expect(await onchain(computeChannelId(config, NETWORK))).toMatchObject({ totalClaimed: 3n * PRICE })
+    await svc.services.deps.ledger.drain()
+    expect(await svc.services.deps.ledger.byPayer(wallet.account.address)).toHaveLength(3)
+  })
+
   test('attack: a timed withdrawal stops the channel serving once the service sees it, every served voucher is claimed before the payout, and the payout is only what was not served', async () => {
     const payTo = svc.config.payTo
     const wallet = await sw.freshWallet(100_000n, 10n ** 16n)
