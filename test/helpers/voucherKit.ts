@@ -16,7 +16,7 @@ import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { batchSettlementAbi } from '../../src/devnet/deploy/batchSettlement.js'
 import { deployTestContract, walletOf } from './attackKit.js'
 import { RECEIPT } from './chainChecks.js'
-import type { ServiceWorld } from './serviceWorld.js'
+import type { Instance, ServiceWorld } from './serviceWorld.js'
 
 // Batch-settlement channels paid by the official client, and built by hand as an attacker builds them (any
 // payer named, any key signing).
@@ -69,6 +69,13 @@ export function batchAgent(chain: PublicClient, privateKey: Hex, deposit: bigint
 }
 
 export type BatchAgent = ReturnType<typeof batchAgent>
+
+/** The batch-settlement entry `instance` offers at `price` (atomic USDC), as its challenges carry it. */
+export async function batchTermsOf(instance: Instance, price: bigint): Promise<PaymentRequirements> {
+  const entry = await instance.services.deps.batch.requirements(price)
+  if (entry === undefined) throw new Error('no batch-settlement entry')
+  return entry
+}
 
 /** A channel config the service accepts under `terms`, naming `payer`, whose vouchers `authorizer` signs. */
 export function channelOf(

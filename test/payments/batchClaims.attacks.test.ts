@@ -1,4 +1,3 @@
-import type { PaymentRequirements } from '@x402/core/types'
 import { computeChannelId } from '@x402/evm/batch-settlement/client'
 import { zeroAddress } from 'viem'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -10,6 +9,7 @@ import { RECEIPT } from '../helpers/chainChecks.js'
 import { type Instance, useWorld } from '../helpers/serviceWorld.js'
 import {
   batchAgent,
+  batchTermsOf,
   channelOf,
   depositAs,
   finalizeWithdraw,
@@ -35,11 +35,7 @@ beforeAll(async () => {
   svc = await sw.instance({ BATCH_CLAIM_INTERVAL_SECONDS: '600', BATCH_MAX_CLAIMS: '50' })
 }, 120_000)
 
-async function terms(): Promise<PaymentRequirements> {
-  const entry = await svc.services.deps.batch.requirements(PRICE)
-  if (entry === undefined) throw new Error('no batch-settlement entry')
-  return entry
-}
+const terms = () => batchTermsOf(svc, PRICE)
 
 describe('batch-settlement claim rounds', () => {
   test('attack: 50 honest channels and two poisoned ones (withdrawn, signature revoked): one round claims all 50, drops the two and books their calls unpaid', async () => {

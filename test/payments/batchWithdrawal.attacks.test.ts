@@ -1,4 +1,3 @@
-import type { PaymentRequirements } from '@x402/core/types'
 import { computeChannelId } from '@x402/evm/batch-settlement/client'
 import { zeroAddress } from 'viem'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -9,6 +8,7 @@ import { errorOf } from '../helpers/errorOf.js'
 import { type Instance, useWorld } from '../helpers/serviceWorld.js'
 import {
   batchAgent,
+  batchTermsOf,
   channelOf,
   depositAs,
   finalizeWithdraw,
@@ -32,11 +32,7 @@ beforeAll(async () => {
   svc = await sw.instance({ BATCH_CLAIM_INTERVAL_SECONDS: '600' })
 }, 120_000)
 
-async function terms(): Promise<PaymentRequirements> {
-  const entry = await svc.services.deps.batch.requirements(PRICE)
-  if (entry === undefined) throw new Error('no batch-settlement entry')
-  return entry
-}
+const terms = () => batchTermsOf(svc, PRICE)
 
 const send = async (header: string) => {
   const res = await fetch(`${svc.url}${PATH}`, { headers: { 'PAYMENT-SIGNATURE': header } })
