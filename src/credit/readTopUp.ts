@@ -18,6 +18,9 @@ export interface TopUpTerms extends UtilPool {
   maxShareOfPool: number
 }
 
+/** The shortest oracle window a top-up is valued on. */
+const MIN_ORACLE_SECONDS = 60
+
 /** Each way a presented transaction is not a top-up, as the caller is told. */
 const REFUSAL: Record<TransferProblem, TopUpErrorCode> = {
   malformed: 'topup_malformed',
@@ -72,6 +75,11 @@ export async function readTopUp(
       readPoolUsdc(chain, terms, before),
       readPoolOracle(chain, terms, before, terms.oracleWindowSec),
     ])
+    // A pool whose oracle barely reaches back (a ring of one slot answers only since its last swap, which a
+    // push just before the transfer writes) would leave the spot price alone to value the top-up: refused.
+    if (oracle === undefined || oracle.seconds < MIN_ORACLE_SECONDS) {
+      throw new TopUpError('topup_price_unavailable', undefined, { oracleSeconds: oracle?.seconds ?? 0 })
+    }
     const { usdAtomic } = valueTopUp(
       transfer.amount,
       {
@@ -79,7 +87,7 @@ export async function readTopUp(
         sqrtPriceAt: spotAt.sqrtPriceX96,
         utilIsToken0: spotAt.utilIsToken0,
         usdcHeld,
-        ...(oracle === undefined ? {} : { oracle }),
+        oracle,
       },
       terms.maxShareOfPool,
     )

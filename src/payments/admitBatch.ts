@@ -7,6 +7,7 @@ import {
 import { getAddress, isAddressEqual } from 'viem'
 import { z } from 'zod'
 import { NETWORK, USDC } from '../chain/network.js'
+import { FROZEN } from './claimRound.js'
 import type { EncodedChallenge } from './encodeChallenge.js'
 import type { GateOutcome, GateRequest } from './gateOutcome.js'
 import {
@@ -102,10 +103,10 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     return a.refuse(a.challenge(new PaymentError('payment_self_payment')), false)
   const referrer = a.ref !== undefined && !isAddressEqual(a.ref, payer) ? a.ref : undefined
   // The voucher is signed by the channel's payerAuthorizer: it proves the payer's will only when that is the
-  // payer itself (or zero: the payer signs). Otherwise the channel names a payer nobody proved, and a handler
+  // payer itself. Otherwise the channel names a payer nobody proved, and a handler
   // that acts for the paying wallet (the prop desk) must not take it as the caller.
   const authorizer = body.channelConfig.payerAuthorizer
-  const provenPayer = isZeroAddress(authorizer) || isSame(authorizer, payer) ? payer : undefined
+  const provenPayer = isSame(authorizer, payer) ? payer : undefined
 
   const requirements = a.requirements
   // One object from verify to settle: the scheme keeps this request's reservation under it.
@@ -139,11 +140,11 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   // is stale: RPC work that unproven traffic pays for with its unpaid room, checked before any of it (issue
   // 37 item 4: 100 vouchers for unknown channels reached the node 100 times, 80 of them answered 429).
   await limiter.unpaidRoom(a.request.client)
-  // A zero payerAuthorizer makes the payer's own signature the voucher's: for a contract, an ERC-1271 check
-  // run only at claim time, which the contract can fail after it was served (issue 37 item 2: every claim
-  // round reverted and it withdrew what it was served). Such channels are refused; an EOA payer signs.
-  if (isZeroAddress(authorizer) && body.type !== 'refund' && (await services.isContract(payer))) {
-    return a.refuse(a.challenge(new PaymentError('payment_channel_contract_payer')), false)
+  // A zero payerAuthorizer makes the payer's own signature the voucher's, checked onchain at claim time by
+  // the payer's code if it has any (ERC-1271): a contract, or an EOA that delegates (EIP-7702) after it was
+  // served, can then make every claim of it fail (issue 37 item 2). The official client always names one.
+  if (isZeroAddress(authorizer)) {
+    return a.refuse(a.challenge(new PaymentError('payment_channel_authorizer_required')), false)
   }
   let verified: Awaited<ReturnType<typeof batch.server.verifyPayment>>
   // The reservation the scheme takes at verify lives for the challenge's timeout (clamped as the scheme
@@ -173,8 +174,8 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     return a.refuse(a.challenge(new PaymentError('payment_channel_withdrawing')), false)
   }
   try {
-    // The paid ceiling of the wallet the voucher proves: the payer when it signs (or its authorizer is zero),
-    // else the authorizer key that signed it. A channel naming a victim as payer, signed by another key, no
+    // The paid ceiling of the wallet the voucher proves: the payer when it signs, else the authorizer key that
+    // signed it. A channel naming a victim as payer, signed by another key, no
     // longer spends the victim's ceiling (issue 37 item 3).
     await limiter.paid(provenPayer ?? getAddress(authorizer))
   } catch (err) {
@@ -310,7 +311,9 @@ async function withdrawalSeen(services: PaymentServices, channelId: string): Pro
   await services.batch.scheme
     .getStorage()
     .updateChannel(channelId, (current) =>
-      current?.onchainSyncedAt === undefined ? current : { ...current, onchainSyncedAt: undefined },
+      current?.onchainSyncedAt === undefined || current.onchainSyncedAt === FROZEN
+        ? current
+        : { ...current, onchainSyncedAt: undefined },
     )
     .catch((err: unknown) => services.logger.warn({ msg: 'marking a withdrawing channel stale failed', err }))
 }

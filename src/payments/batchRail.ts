@@ -126,7 +126,9 @@ export function createBatchRail(options: {
   }
   // One round at a time (the interval, a withdrawal's claim, a flush): rounds read and write the same records.
   let rounds: Promise<unknown> = Promise.resolve()
+  let running = 0
   const claimAndSweep = (only?: readonly string[]): Promise<ClaimedAndSwept> => {
+    running++
     const run = rounds.then(async () => {
       const owed = refundClaimed
       refundClaimed = false
@@ -134,16 +136,39 @@ export function createBatchRail(options: {
         const round = await claimRound(roundDeps, only)
         for (const c of round.claims)
           logger.info({ msg: 'batch vouchers claimed', vouchers: c.vouchers, tx: c.transaction })
-        const sweep = round.claims.length > 0 || owed ? (await manager.settle()).transaction : undefined
+        // Claimed funds wait in the contract until swept: after claims of ours, a refund's, or one found
+        // onchain that a stopped process sent.
+        const unswept = round.claims.length > 0 || owed || round.foundClaimed > 0
+        const sweep = unswept ? (await manager.settle()).transaction : undefined
         if (sweep !== undefined) logger.info({ msg: 'batch claims swept to payTo', tx: sweep })
         return { claimTransactions: round.claims.map((c) => c.transaction), dropped: round.dropped, sweep }
       } catch (err) {
         refundClaimed ||= owed
         throw err
+      } finally {
+        running--
       }
     })
     rounds = run.catch(() => undefined)
     return run
+  }
+  // Withdrawing channels seen by refused vouchers: one queued round claims them all, however many refusals.
+  const soon = new Set<string>()
+  let soonQueued = false
+  const claimSoon = (channelId: string) => {
+    soon.add(channelId.toLowerCase())
+    if (soonQueued) return
+    soonQueued = true
+    void rounds
+      .then(() => {
+        soonQueued = false
+        const ids = [...soon]
+        soon.clear()
+        return claimAndSweep(ids)
+      })
+      .catch((err: unknown) =>
+        logger.warn({ msg: 'claiming withdrawing channels failed; the next round tries again', err }),
+      )
   }
   let sweeper: NodeJS.Timeout | undefined
   return {
@@ -173,20 +198,14 @@ export function createBatchRail(options: {
       return built
     },
     claimAndSweep,
-    claimSoon(channelId) {
-      void claimAndSweep([channelId]).catch((err: unknown) =>
-        logger.warn({
-          msg: 'claiming a withdrawing channel failed; the next round tries again',
-          channelId,
-          err,
-        }),
-      )
-    },
+    claimSoon,
     noteRefundClaim() {
       refundClaimed = true
     },
     start() {
       sweeper = setInterval(() => {
+        // A round still running (a slow node, many channels) is not queued behind again.
+        if (running > 0) return
         void claimAndSweep().catch((err: unknown) =>
           logger.warn({ msg: 'batch claim or sweep failed; retried on the next round', err }),
         )

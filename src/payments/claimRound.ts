@@ -6,14 +6,28 @@ import { NETWORK, USDC } from '../chain/network.js'
 import type { Logger } from '../logger.js'
 import type { Facilitator } from './createFacilitator.js'
 
-/** x402's reason for a claim batch whose simulation reverted: some row in it cannot be claimed. */
-const CLAIM_SIMULATION_FAILED = 'invalid_batch_settlement_evm_claim_simulation_failed'
+/**
+ * x402's reasons for a claim batch that did not go through because of what is in it: its simulation failed,
+ * or its transaction failed (a gas estimate that reverted, or a transaction that reverted onchain).
+ */
+const SPLIT_ON = new Set([
+  'invalid_batch_settlement_evm_claim_simulation_failed',
+  'invalid_batch_settlement_evm_claim_transaction_failed',
+])
 
 /** Channels read per multicall. */
 const READ_CHUNK = 200
 
 /** The ledger's code for voucher calls served and never claimable. */
 export const UNCLAIMABLE = 'voucher_unclaimable'
+
+/**
+ * The `onchainSyncedAt` of a frozen channel record: fresh forever, so every voucher on it is checked against
+ * the record alone, whose balance is what was claimed: each is refused (`payment_voucher_exceeds_deposit`),
+ * free. A deposit is verified against the chain and its record rewritten, which unfreezes it: the channel
+ * then serves again, and the next round claims everything it was charged, the unclaimed calls included.
+ */
+export const FROZEN = Number.MAX_SAFE_INTEGER
 
 export interface ClaimRoundDeps {
   storage: ChannelStorage
@@ -27,7 +41,7 @@ export interface ClaimRoundDeps {
   logger: Logger
 }
 
-/** A channel the round stopped claiming: what it had charged, what it could claim, and why. */
+/** A channel the round froze: what it had charged, what it could claim, and why. */
 export interface DroppedChannel {
   channelId: string
   charged: bigint
@@ -39,6 +53,10 @@ export interface ClaimRoundResult {
   /** One per claim transaction sent. */
   claims: { vouchers: number; transaction: string }[]
   dropped: DroppedChannel[]
+  /** Channels found claimed onchain beyond their record (a claim whose sender stopped first): to sweep. */
+  foundClaimed: number
+  /** Channels whose claim failed alone for a reason that is no revert (a node's fault): tried next round. */
+  skipped: string[]
 }
 
 interface Target {
@@ -49,58 +67,53 @@ interface Target {
 
 /**
  * One claim round over the stored channels that no channel can stop (issue 37 item 1). @x402/evm's channel
- * manager claims in fixed batches and gives up the round at the first batch that reverts, so one channel
- * whose payer withdrew what it was served, or whose signature stopped verifying, stopped every claim for
- * good. Here, first the chain says what each stored channel holds and whether its payer began a withdrawal
- * (multicalls; a failed read ends the round with nothing judged): a withdrawing channel stops serving, and one
- * holding less than it charged is claimed for what it holds, then dropped. Then
- * batches are sent; a batch whose simulation reverts is split in halves until the row that reverts stands
- * alone, and that channel is dropped while every other row is claimed in the same round. A dropped channel's
- * unclaimable calls are closed `unpaid` in the ledger and its record leaves the storage (unless a call is
- * in flight on it, in which case the next round sees it again). Other failures (the facilitator down, a
- * claim transaction that failed) end the round: nothing is dropped for a fault of ours.
+ * manager claims in fixed batches and gives up the round at the first batch that fails, so one channel whose
+ * payer withdrew what it was served, or whose signature stopped verifying, stopped every claim for good.
+ * Here:
+ * 1. the chain says what each stored channel holds and whether its payer began a withdrawal (multicalls; a
+ *    failed read ends the round with nothing judged); a withdrawing channel stops serving;
+ * 2. a channel holding less than it charged is claimed for what it holds, then frozen once a second read
+ *    agrees (a node a block behind is not enough);
+ * 3. batches are sent; a batch that fails for what is in it (its simulation or its transaction failed) is
+ *    halved until the failing row stands alone, and every other row is claimed in the same round. A lone row
+ *    whose failure is a revert, with the chain answering for it, is frozen; any other lone failure (a node's
+ *    429, a timeout) skips it until the next round;
+ * 4. a frozen channel's calls beyond what was claimed are closed `unpaid`; its record stays (FROZEN), so the
+ *    channel serves nothing more until it pays for everything it was served.
+ * Other failures (the facilitator down) end the round: nothing is frozen for a fault of ours.
  */
 export async function claimRound(deps: ClaimRoundDeps, only?: readonly string[]): Promise<ClaimRoundResult> {
-  const wanted = only?.map((id) => id.toLowerCase())
-  const stored = (await deps.storage.list()).filter(
-    (c) => wanted === undefined || wanted.includes(c.channelId.toLowerCase()),
-  )
-  const result: ClaimRoundResult = { claims: [], dropped: [] }
+  const listed =
+    only === undefined
+      ? await deps.storage.list()
+      : (await Promise.all(only.map((id) => deps.storage.get(id)))).filter((c) => c !== undefined)
+  const stored = listed.filter((c) => c.onchainSyncedAt !== FROZEN)
+  const result: ClaimRoundResult = { claims: [], dropped: [], foundClaimed: 0, skipped: [] }
   if (stored.length === 0) return result
   const onchain = new Map<string, OnchainChannel>()
   for (let i = 0; i < stored.length; i += READ_CHUNK) {
     const read = await deps.readChannels(stored.slice(i, i + READ_CHUNK).map((c) => c.channelId as Hex))
     for (const [id, state] of read) onchain.set(id, state)
   }
-  // Every stored channel whose payer began a withdrawal stops serving now, owed or not (its record says so:
-  // the next voucher is refused, payment_channel_withdrawing), instead of when its copy next goes stale.
+  const targets: Target[] = []
   for (const channel of stored) {
     const state = onchain.get(channel.channelId.toLowerCase())
-    if (state !== undefined && state.withdrawInitiatedAt > 0 && channel.withdrawRequestedAt === 0) {
+    if (state === undefined) continue
+    // A payer that began a withdrawal: the channel stops serving now, owed or not (its record says so: the
+    // next voucher is refused, payment_channel_withdrawing), instead of when its copy next goes stale.
+    if (state.withdrawInitiatedAt > 0 && channel.withdrawRequestedAt === 0) {
       await noteWithdrawal(deps.storage, channel.channelId, state.withdrawInitiatedAt)
     }
-  }
-  const owed = stored.filter((c) => BigInt(c.chargedCumulativeAmount) > BigInt(c.totalClaimed))
-
-  const targets: Target[] = []
-  for (const channel of owed) {
-    const state = onchain.get(channel.channelId.toLowerCase())
-    if (state === undefined) continue
+    if (state.totalClaimed > BigInt(channel.totalClaimed)) {
+      result.foundClaimed++
+      await noteClaimed(deps.storage, channel.channelId, state.totalClaimed)
+    }
     const charged = BigInt(channel.chargedCumulativeAmount)
+    if (charged <= state.totalClaimed) continue
     // A channel holding less than it charged (its payer withdrew what it was served): what it holds is ours.
     const claimTo = charged < state.balance ? charged : state.balance
-    if (claimTo > state.totalClaimed) {
-      targets.push({ channel, claimTo })
-      continue
-    }
-    await noteClaimed(deps.storage, channel.channelId, state.totalClaimed)
-    if (claimTo < charged) {
-      await drop(
-        deps,
-        { channelId: channel.channelId, charged, claimed: state.totalClaimed, reason: 'withdrawn' },
-        result,
-      )
-    }
+    if (claimTo > state.totalClaimed) targets.push({ channel, claimTo })
+    else await freezeIfShort(deps, channel, result)
   }
   for (let i = 0; i < targets.length; i += deps.maxClaimsPerBatch) {
     await claimIsolating(deps, targets.slice(i, i + deps.maxClaimsPerBatch), result)
@@ -108,7 +121,7 @@ export async function claimRound(deps: ClaimRoundDeps, only?: readonly string[])
   return result
 }
 
-/** Claims `batch`; a batch that reverts in simulation is halved until each reverting row stands alone. */
+/** Claims `batch`; a batch that fails for its contents is halved until each failing row stands alone. */
 async function claimIsolating(
   deps: ClaimRoundDeps,
   batch: Target[],
@@ -126,62 +139,114 @@ async function claimIsolating(
     result.claims.push({ vouchers: batch.length, transaction: answer.transaction })
     for (const t of batch) {
       await noteClaimed(deps.storage, t.channel.channelId, t.claimTo)
-      const charged = BigInt(t.channel.chargedCumulativeAmount)
-      if (t.claimTo < charged) {
-        await drop(
-          deps,
-          { channelId: t.channel.channelId, charged, claimed: t.claimTo, reason: 'withdrawn' },
-          result,
-        )
-      }
+      if (t.claimTo < BigInt(t.channel.chargedCumulativeAmount)) await freezeIfShort(deps, t.channel, result)
     }
     return
   }
-  if (answer.errorReason !== CLAIM_SIMULATION_FAILED) {
+  if (!SPLIT_ON.has(answer.errorReason ?? '')) {
     throw new Error(`claiming ${batch.length} vouchers failed: ${answer.errorReason ?? 'no reason'}`)
   }
-  const [only] = batch
-  if (batch.length === 1 && only !== undefined) {
-    // Alone and reverting: before blaming the channel, the chain must answer for it right now (a node that
-    // failed the simulation for its own reasons fails this read too, and the round ends with nothing dropped).
-    const state = (await deps.readChannels([only.channel.channelId as Hex])).get(
-      only.channel.channelId.toLowerCase(),
-    )
-    const claimed = state?.totalClaimed ?? BigInt(only.channel.totalClaimed)
-    const charged = BigInt(only.channel.chargedCumulativeAmount)
-    deps.logger.error({
-      msg: 'a channel cannot be claimed: dropped',
-      channel: only.channel.channelId,
-      reason: answer.errorMessage,
-    })
-    await drop(
-      deps,
-      { channelId: only.channel.channelId, charged, claimed, reason: 'claim_reverted' },
-      result,
-    )
+  const [lone] = batch
+  if (batch.length > 1 || lone === undefined) {
+    const half = Math.ceil(batch.length / 2)
+    await claimIsolating(deps, batch.slice(0, half), result)
+    await claimIsolating(deps, batch.slice(half), result)
     return
   }
-  const half = Math.ceil(batch.length / 2)
-  await claimIsolating(deps, batch.slice(0, half), result)
-  await claimIsolating(deps, batch.slice(half), result)
+  const id = lone.channel.channelId
+  // Alone and failing. A revert (the contract refused the row; a transaction that reverted onchain) with the
+  // chain answering for the channel right now is the channel's doing; anything else is a node's fault.
+  const reverted = answer.transaction !== '' || /revert/i.test(answer.errorMessage ?? '')
+  const state = reverted ? await readOne(deps, id) : undefined
+  if (state === undefined) {
+    deps.logger.warn({
+      msg: 'a claim failed alone, not as a revert: tried next round',
+      channel: id,
+      reason: answer.errorMessage,
+    })
+    result.skipped.push(id)
+    return
+  }
+  deps.logger.error({ msg: 'a channel cannot be claimed: frozen', channel: id, reason: answer.errorMessage })
+  await freeze(
+    deps,
+    lone.channel,
+    {
+      channelId: id,
+      charged: BigInt(lone.channel.chargedCumulativeAmount),
+      claimed: state.totalClaimed,
+      reason: 'claim_reverted',
+    },
+    result,
+  )
 }
 
-/** The unclaimable calls closed unpaid; the record removed unless a call is in flight on the channel. */
-async function drop(deps: ClaimRoundDeps, d: DroppedChannel, result: ClaimRoundResult): Promise<void> {
+/** The channel's state onchain, or undefined when the chain does not answer. */
+async function readOne(deps: ClaimRoundDeps, channelId: string): Promise<OnchainChannel | undefined> {
+  try {
+    return (await deps.readChannels([channelId as Hex])).get(channelId.toLowerCase())
+  } catch {
+    return undefined
+  }
+}
+
+/** Freezes a channel holding less than it charged, once a second read of the chain agrees. */
+async function freezeIfShort(
+  deps: ClaimRoundDeps,
+  channel: Channel,
+  result: ClaimRoundResult,
+): Promise<void> {
+  const state = await readOne(deps, channel.channelId)
+  const charged = BigInt(channel.chargedCumulativeAmount)
+  if (state === undefined || state.balance >= charged) return
+  await freeze(
+    deps,
+    channel,
+    { channelId: channel.channelId, charged, claimed: state.totalClaimed, reason: 'withdrawn' },
+    result,
+  )
+}
+
+/**
+ * Freezes the record (FROZEN, its balance what was claimed) and closes its unclaimable calls unpaid. Not while
+ * a call is in flight on the channel: the next round sees it again.
+ */
+async function freeze(
+  deps: ClaimRoundDeps,
+  channel: Channel,
+  d: DroppedChannel,
+  result: ClaimRoundResult,
+): Promise<void> {
+  const now = Date.now()
+  let frozen = false
+  await deps.storage.updateChannel(d.channelId, (current) => {
+    if (
+      current === undefined ||
+      (current.pendingRequest !== undefined && current.pendingRequest.expiresAt > now)
+    ) {
+      return current
+    }
+    frozen = true
+    const claimed = d.claimed > BigInt(current.totalClaimed) ? d.claimed : BigInt(current.totalClaimed)
+    return {
+      ...current,
+      balance: claimed.toString(),
+      totalClaimed: claimed.toString(),
+      onchainSyncedAt: FROZEN,
+    }
+  })
+  if (!frozen) return
   result.dropped.push(d)
   const unpaid = await deps.closeUnclaimed(d.channelId, d.claimed, UNCLAIMABLE)
   deps.logger.error({
     msg: 'voucher calls served and never claimable',
     channel: d.channelId,
+    payer: channel.channelConfig.payer,
     reason: d.reason,
     charged: d.charged.toString(),
     claimed: d.claimed.toString(),
     unpaidCalls: unpaid,
   })
-  const now = Date.now()
-  await deps.storage.updateChannel(d.channelId, (current) =>
-    current?.pendingRequest !== undefined && current.pendingRequest.expiresAt > now ? current : undefined,
-  )
 }
 
 /** The stored record learns of a pending withdrawal; its state is read from the chain again from now on. */
@@ -191,7 +256,7 @@ async function noteWithdrawal(
   initiatedAt: number,
 ): Promise<void> {
   await storage.updateChannel(channelId, (current) =>
-    current === undefined
+    current === undefined || current.onchainSyncedAt === FROZEN
       ? current
       : { ...current, withdrawRequestedAt: initiatedAt, onchainSyncedAt: undefined },
   )

@@ -51,11 +51,11 @@ export const PAYMENT_ERRORS = {
     'The batch-settlement channel has a timed withdrawal pending: it serves no more calls (its vouchers are ' +
     'being claimed before the withdrawal pays out). Nothing was charged; once the withdrawal is finalized the ' +
     'channel serves again within what it still holds, or open a new channel (another salt).',
-  payment_channel_contract_payer:
-    'The batch-settlement channel names a payer with code (a smart wallet or other contract) and no ' +
-    'payerAuthorizer: its vouchers would be checked by the contract (ERC-1271) only when claimed, and a ' +
-    'contract can stop accepting them after it was served. Name an EOA payerAuthorizer that signs the ' +
-    'vouchers, or pay with `exact`. Nothing was charged.',
+  payment_channel_authorizer_required:
+    'The batch-settlement channel names no payerAuthorizer (the zero address): its vouchers would be checked ' +
+    'against the payer only when claimed, by the payer’s code if it has any (ERC-1271), which can stop ' +
+    'accepting them after they were served. Name an EOA payerAuthorizer that signs the vouchers (the ' +
+    'official client does), or pay with `exact`. Nothing was charged.',
   payment_channel_invalid:
     'The batch-settlement channel does not match the challenge (receiver, receiverAuthorizer, token, ' +
     'withdrawDelay or channel id), or is unknown to the service. Nothing was charged.',

@@ -60,7 +60,7 @@ const retryShape = z.object({
     // `batch-settlement`: the voucher (a deposit carries one too) and the channel's payer.
     z.object({
       type: z.string(),
-      channelConfig: z.object({ payer: z.string() }),
+      channelConfig: z.object({ payerAuthorizer: z.string() }),
       voucher: z.object({ channelId: z.unknown(), maxClaimableAmount: z.unknown(), signature: z.unknown() }),
     }),
   ]),
@@ -71,7 +71,7 @@ const retryShape = z.object({
  * The retry key of a decoded payment header, or undefined when it carries no payment identifier (or is not a
  * payment at all: the gate's checks refuse it later). The key is (payer, id), never the id alone: another
  * wallet sending someone's id must not read their answer. The payer is the authorization's `from` (`exact`)
- * or the channel's payer (`batch-settlement`) as sent; a stored answer is only ever given for the very same
+ * or the channel's payerAuthorizer (`batch-settlement`) as sent; a stored answer is only ever given for the very same
  * signed authorization or voucher, so an unverified payer can read nothing. An identifier that breaks the
  * extension's rules (16 to 128 characters of [A-Za-z0-9_-]) is refused: ignoring it would charge a retry
  * the client believes protected.
@@ -104,7 +104,9 @@ export async function retryKeyOf(decoded: unknown, request: RetryRequest): Promi
     ].map((v) => String(v).toLowerCase())
   } else {
     const { voucher } = payload
-    from = payload.channelConfig.payer
+    // The key that signs the voucher (the rail refuses a channel without one): a channel naming someone
+    // else as payer cannot take that wallet's identifiers.
+    from = payload.channelConfig.payerAuthorizer
     signed = [payload.type, voucher.channelId, voucher.maxClaimableAmount, voucher.signature].map((v) =>
       String(v).toLowerCase(),
     )

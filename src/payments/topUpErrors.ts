@@ -38,6 +38,13 @@ export const TOPUP_ERRORS = {
     status: 409,
     meaning: 'This transaction was credited before (each top-up hash is single-use).',
   },
+  topup_price_unavailable: {
+    status: 503,
+    meaning:
+      'The UTIL/USDC pool’s own price oracle reaches less than 60 seconds back before the transfer’s block ' +
+      '(its observation ring is too small for its traffic), so the top-up cannot be valued safely. It stays ' +
+      'unused; the operator raises the pool’s observation cardinality (docs/credit.md).',
+  },
   topup_unavailable: {
     status: 501,
     meaning: 'This deployment offers no UTIL credit rail (no UTIL token or UTIL/USDC pool configured).',

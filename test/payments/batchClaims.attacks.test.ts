@@ -1,11 +1,14 @@
-import { computeChannelId } from '@x402/evm/batch-settlement/client'
+import { toClientEvmSigner } from '@x402/evm'
+import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client'
 import { zeroAddress } from 'viem'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { readBatchChannels } from '../../src/chain/batchChannels.js'
 import { NETWORK } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
+import { FROZEN } from '../../src/payments/claimRound.js'
 import { deployTestContract, walletOf } from '../helpers/attackKit.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
+import { errorOf } from '../helpers/errorOf.js'
 import { type Instance, useWorld } from '../helpers/serviceWorld.js'
 import {
   batchAgent,
@@ -23,7 +26,7 @@ import {
 // first batch that reverted, every round, for good. Two poisons, as the review made them: a payer that
 // withdrew what it was served (the payout left its vouchers beyond the balance), and a payer whose signature
 // stopped verifying after it was served (an EOA signing for itself, then delegated by EIP-7702 to a contract
-// that refuses every signature). The chain's clock moves past the withdraw delay, so this file has one test.
+// that refuses every signature; such channels are refused now, so its record is one an earlier version left). The chain's clock moves past the withdraw delay, so this file has one test.
 const sw = useWorld()
 const PATH = '/v1/prices?symbols=BTC'
 const PRICE = 1000n
@@ -42,6 +45,7 @@ describe('batch-settlement claim rounds', () => {
     const url = `${svc.url}${PATH}`
     const t = await terms()
     const payTo = svc.config.payTo
+    const storage = svc.services.deps.batch.scheme.getStorage()
 
     // 50 honest agents, one paid call each (the deposit carries the first voucher).
     const honest = []
@@ -60,16 +64,50 @@ describe('batch-settlement claim rounds', () => {
     const leaverConfig = leaverAgent.scheme.buildChannelConfig(t)
     await initiateWithdraw(sw, leaver.privateKey, leaverConfig, DEPOSIT)
 
-    // Poison 2: a plain wallet signing its own vouchers (payerAuthorizer zero), served while it has no code.
+    // Poison 2: a plain wallet signing its own vouchers (payerAuthorizer zero). The service refuses such
+    // channels now (payment_channel_authorizer_required); this one was served by an earlier version, which
+    // left its record and its call in the books, written here as it wrote them.
     const attacker = await sw.freshWallet(1_000_000n, 10n ** 17n)
     const revoker = await sw.freshWallet(0n)
     const revokerConfig = channelOf(t, revoker.account.address, zeroAddress)
     await depositAs(sw, attacker.privateKey, revokerConfig, DEPOSIT)
-    const served = await fetch(url, {
+    const revokerId = computeChannelId(revokerConfig, NETWORK)
+    const voucher = await signVoucher(
+      toClientEvmSigner(revoker.account, sw.chain),
+      revokerId,
+      PRICE.toString(),
+      NETWORK,
+    )
+    const refused = await fetch(url, {
       headers: { 'PAYMENT-SIGNATURE': await voucherHeader(sw.chain, t, revokerConfig, revoker.privateKey) },
     })
-    expect(served.status).toBe(200)
-    await served.body?.cancel()
+    expect([refused.status, errorOf(await refused.json())?.code]).toEqual([
+      402,
+      'payment_channel_authorizer_required',
+    ])
+    await storage.updateChannel(revokerId, () => ({
+      channelId: revokerId,
+      channelConfig: revokerConfig,
+      chargedCumulativeAmount: PRICE.toString(),
+      signedMaxClaimable: PRICE.toString(),
+      signature: voucher.signature,
+      balance: DEPOSIT.toString(),
+      totalClaimed: '0',
+      withdrawRequestedAt: 0,
+      refundNonce: 0,
+      onchainSyncedAt: Date.now(),
+      lastRequestTimestamp: Date.now(),
+    }))
+    await svc.services.deps.ledger.recordVoucher({
+      payer: revoker.account.address,
+      channelId: revokerId,
+      cumulative: PRICE,
+      route: 'GET /v1/prices',
+      amount: PRICE,
+      referrer: undefined,
+      payTo,
+      scheme: 'batch-settlement',
+    })
     // Then it delegates (EIP-7702) to a contract whose ERC-1271 check refuses everything: the contract's
     // SignatureChecker now asks the code, and every claim naming this voucher reverts (InvalidSignature).
     const attackerWallet = walletOf(sw, attacker.privateKey)
@@ -96,7 +134,6 @@ describe('batch-settlement claim rounds', () => {
     const payToBefore = await sw.usdcBalance(payTo)
     const round = await svc.services.deps.batch.claimAndSweep()
     const leaverId = computeChannelId(leaverConfig, NETWORK)
-    const revokerId = computeChannelId(revokerConfig, NETWORK)
     expect(
       round.dropped.map((d) => [d.channelId.toLowerCase(), d.reason, d.charged, d.claimed]).sort(),
     ).toEqual(
@@ -109,7 +146,9 @@ describe('batch-settlement claim rounds', () => {
     expect([...states.values()].map((s) => s.totalClaimed)).toEqual(Array(HONEST).fill(PRICE))
     expect((await sw.usdcBalance(payTo)) - payToBefore).toBe(BigInt(HONEST) * PRICE)
 
-    // The poisoned channels' calls are booked served and never paid; their records are gone.
+    // The poisoned channels' calls are booked served and never paid; their records are frozen, not removed:
+    // the same deposit cannot serve again from a fresh start (a removed record would let the payer's next
+    // voucher begin at one call's price again).
     await svc.services.deps.ledger.drain()
     for (const [payer, calls] of [
       [leaver.account.address, 3],
@@ -120,9 +159,10 @@ describe('batch-settlement claim rounds', () => {
         Array(calls).fill(['unpaid', 'voucher_unclaimable', true]),
       )
     }
-    const storage = svc.services.deps.batch.scheme.getStorage()
-    expect(await storage.get(leaverId)).toBeUndefined()
-    expect(await storage.get(revokerId)).toBeUndefined()
+    for (const id of [leaverId, revokerId]) expect((await storage.get(id))?.onchainSyncedAt).toBe(FROZEN)
+    const again = await leaverAgent.call(url)
+    expect([again.status, errorOf(again.body)?.code]).toEqual([402, 'payment_voucher_exceeds_deposit'])
+    expect(await svc.services.deps.ledger.byPayer(leaver.account.address)).toHaveLength(3)
 
     // The next round has nothing left to do, and nothing stops it.
     expect(await svc.services.deps.batch.claimAndSweep()).toEqual({

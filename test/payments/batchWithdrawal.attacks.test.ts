@@ -46,7 +46,7 @@ const onchain = async (channelId: `0x${string}`) => {
 }
 
 describe('batch-settlement: withdrawals and contract payers', () => {
-  test('attack: a contract payer with a zero payerAuthorizer is refused before anything is served; an EOA payer signing itself is served', async () => {
+  test('attack: a channel with a zero payerAuthorizer is refused before anything is served, its payer a contract or a plain wallet', async () => {
     const attacker = await sw.freshWallet(1_000_000n, 10n ** 17n)
     const toggle = await deployTestContract(sw, walletOf(sw, attacker.privateKey), 'Switch')
     // Accepts any 32-byte signature of zeros while its switch is on; the owner can turn it off after.
@@ -65,24 +65,24 @@ describe('batch-settlement: withdrawals and contract payers', () => {
     payload.payload.voucher.signature = `0x${'00'.repeat(32)}`
     const junk = Buffer.from(JSON.stringify(payload)).toString('base64')
     for (let i = 0; i < 3; i++) {
-      expect(await send(junk)).toEqual({ status: 402, code: 'payment_channel_contract_payer' })
+      expect(await send(junk)).toEqual({ status: 402, code: 'payment_channel_authorizer_required' })
     }
-    expect(await svc.services.deps.batch.scheme.getStorage().get(channelId)).toBeUndefined()
-    await svc.services.deps.ledger.drain()
-    expect(await svc.services.deps.ledger.byPayer(wallet.address)).toEqual([])
-
-    // Held: a plain wallet as its own signer (payerAuthorizer zero) is still served, and charged once.
+    // A plain wallet signing for itself can delegate (EIP-7702) to such a contract after it was served.
     const eoa = await sw.freshWallet(0n, 10n ** 16n)
     const own = channelOf(t, eoa.account.address, zeroAddress)
     await depositAs(sw, attacker.privateKey, own, 10_000n)
     expect(await send(await voucherHeader(sw.chain, t, own, eoa.privateKey))).toEqual({
-      status: 200,
-      code: undefined,
+      status: 402,
+      code: 'payment_channel_authorizer_required',
     })
-    await svc.services.deps.ledger.drain()
-    expect((await svc.services.deps.ledger.byPayer(eoa.account.address)).map((r) => r.amount)).toEqual([
-      PRICE,
-    ])
+    for (const [id, payer] of [
+      [channelId, wallet.address],
+      [computeChannelId(own, NETWORK), eoa.account.address],
+    ] as const) {
+      expect(await svc.services.deps.batch.scheme.getStorage().get(id)).toBeUndefined()
+      await svc.services.deps.ledger.drain()
+      expect(await svc.services.deps.ledger.byPayer(payer)).toEqual([])
+    }
   })
 
   test('attack: a withdrawal begun on a channel with nothing owed stops it serving at the next claim round, not when its copy goes stale', async () => {

@@ -15,11 +15,11 @@ import { type ChildService, startChildService } from '../helpers/childService.js
 import {
   authorizationUsed,
   creditOf,
+  expectedCreditUsd,
   paidFetch,
   type SignedAuthorization,
   submitAuthorization,
   transferUtil,
-  utilUsdAt,
   utilWallet,
 } from '../helpers/creditKit.js'
 import { errorOf } from '../helpers/errorOf.js'
@@ -565,7 +565,7 @@ describe('crash drill: top-ups in flight', () => {
         const w = await utilWallet(sw, 1_000_000n, util)
         const hash = await transferUtil(sw.chain, w.privateKey, recipient, util)
         const { blockNumber } = await sw.chain.getTransactionReceipt({ hash })
-        payers.push({ w, hash, worth: await utilUsdAt(sw.chain, util, blockNumber) })
+        payers.push({ w, hash, worth: await expectedCreditUsd(sw.chain, util, blockNumber) })
       }
       const calls = payers.map(({ w, hash }) =>
         paidFetch(w, { 'X-UTIL-TOPUP': hash })(`${first.url}/v1/prices?symbols=BTC`).then(
@@ -609,7 +609,7 @@ describe('crash drill: top-ups in flight', () => {
         expect(statement.topUps.map((t) => [t.txHash.toLowerCase(), t.utilAmount])).toEqual([
           [hash.toLowerCase(), util.toString()],
         ])
-        // Valued at the transfer's block, within one atomic unit.
+        // Valued as of the transfer's block (docs/credit.md), within one atomic unit.
         expect(Math.abs((statement.topUps[0]?.creditedUsd as number) - worth)).toBeLessThanOrEqual(1e-6)
         // Credit calls never move USDC, and no authorization was submitted.
         expect(await sw.usdcBalance(wallet)).toBe(1_000_000n)
