@@ -135,6 +135,7 @@ const CASES: Case[] = [
 
 async function main(): Promise<void> {
   const env = {
+    DEVNET_BLOCK_TIME: '0',
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',

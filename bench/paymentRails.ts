@@ -97,6 +97,7 @@ interface Service {
 
 async function startService(extraEnv: Record<string, string>): Promise<Service> {
   const env = {
+    DEVNET_BLOCK_TIME: '0',
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agentdesk-bench-'))
   const rpcPort = await freePort()
   const env = {
+    DEVNET_BLOCK_TIME: '0',
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,

@@ -82,6 +82,7 @@ async function mine(rpcUrl: string): Promise<void> {
 
 async function main(): Promise<void> {
   const env = {
+    DEVNET_BLOCK_TIME: '0',
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',

@@ -39,6 +39,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
 
 async function main(): Promise<void> {
   const config = loadConfig({
+    DEVNET_BLOCK_TIME: '0',
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',

@@ -63,6 +63,7 @@ export async function startExampleWorld(): Promise<ExampleWorld> {
   let config: Config | undefined
   const world = await onFreePort(async (rpcPort) => {
     config = loadConfig({
+      DEVNET_BLOCK_TIME: '0',
       DATA_DIR: 'memory://',
       LOG_LEVEL: 'silent',
       QUOTE_SECRET: 'route-examples-quote-secret',

@@ -87,6 +87,20 @@ describe('loadConfig', () => {
     expect(loadConfig(longer).payments.batch.claimIntervalMs).toBe(3_600_000)
   })
 
+  test('default: the devnet mines a block every 200 ms as Base does; fractions are taken, 0 automines; receipts are polled twice a Base block', () => {
+    expect(loadConfig({}).devnet.blockTimeSeconds).toBe(0.2)
+    expect(loadConfig({ DEVNET_BLOCK_TIME: '0.5' }).devnet.blockTimeSeconds).toBe(0.5)
+    expect(loadConfig({ DEVNET_BLOCK_TIME: '0' }).devnet.blockTimeSeconds).toBe(0)
+    expect(() => loadConfig({ DEVNET_BLOCK_TIME: '-1' })).toThrow(/DEVNET_BLOCK_TIME/)
+    expect(
+      loadConfig({
+        PROFILE: 'base',
+        PAY_TO: '0x000000000000000000000000000000000000dEaD',
+        RELAYER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+      }).payments.pollingIntervalMs,
+    ).toBe(100)
+  })
+
   test('args: empty strings count as unset', () => {
     expect(loadConfig({ PORT: '', PROFILE: '' }).port).toBe(8402)
   })

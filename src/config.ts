@@ -242,7 +242,7 @@ const envSchema = z.object({
   MORPHO_API_URL: z.url().optional(),
   DEVNET_RPC_PORT: port.default(8545),
   DEVNET_UPSTREAM_PORT: port.max(65535 - UPSTREAM_PORT_COUNT + 1).default(8550),
-  DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(0),
+  DEVNET_BLOCK_TIME: z.coerce.number().min(0).max(60).default(0.2),
   DEVNET_SEED: z.coerce.number().int().min(0).default(8453),
   DEVNET_WORLD: z.enum(['embedded', 'external']).default('embedded'),
   DEVNET_DATE: z
@@ -436,8 +436,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         withdrawDelaySeconds: e.BATCH_WITHDRAW_DELAY_SECONDS,
       },
       codePayerRevertBudget: e.CODE_PAYER_REVERT_BUDGET,
-      // Base makes a block every 2 s; the automining devnet answers at once.
-      pollingIntervalMs: e.CHAIN_POLLING_MS ?? (devnet ? 25 : 250),
+      // Base makes a block every 200 ms (since Denim, 2026-11-05): a receipt is looked for twice a block (the
+      // fallback when the node has no eth_sendRawTransactionSync); the devnet answers at once.
+      pollingIntervalMs: e.CHAIN_POLLING_MS ?? (devnet ? 25 : 100),
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
       quoteSecret: e.QUOTE_SECRET,
       surgeCapacityRps: e.SURGE_CAPACITY_RPS,

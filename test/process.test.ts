@@ -2,8 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { decodePaymentResponseHeader } from '@x402/core/http'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import { createPublicClient, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test } from 'vitest'
 import { UPSTREAM_PORT_COUNT } from '../src/config.js'
@@ -44,7 +46,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<Response> {
 }
 
 describe('service process', () => {
-  test('behavior: starts the devnet world, reports ready, logs JSON with a request id, exits 0 on SIGTERM', async () => {
+  test('behavior: starts the devnet world (a block every 200 ms), reports ready, logs JSON with a request id, exits 0 on SIGTERM', async () => {
     const first = await spawnService(ports)
     child = first.child
     const PORT = first.port
@@ -72,6 +74,19 @@ describe('service process', () => {
     )
     const paid = await payFetch(`http://127.0.0.1:${PORT}/v1/prices?symbols=BTC&ref=${REFERRER}`)
     expect(paid.status).toBe(200)
+    // The world mines as Base does since Denim: a block every 200 ms (not one per transaction), and the call's
+    // receipt names a transaction included in one of them.
+    const chain = createPublicClient({ transport: http(`http://127.0.0.1:${WORLD.DEVNET_RPC_PORT}`) })
+    const receipt = decodePaymentResponseHeader(paid.headers.get('payment-response') ?? '')
+    const included = await chain.getTransactionReceipt({ hash: receipt.transaction as `0x${string}` })
+    expect(included.status).toBe('success')
+    const [fromBlock, fromMs] = [await chain.getBlockNumber({ cacheTime: 0 }), Date.now()]
+    await new Promise((r) => setTimeout(r, 2_000))
+    const perSecond =
+      Number((await chain.getBlockNumber({ cacheTime: 0 })) - fromBlock) / ((Date.now() - fromMs) / 1000)
+    // Five a second; a loaded machine mines somewhat fewer, automine none at all while nothing is sent.
+    expect(perSecond).toBeGreaterThan(3)
+    expect(perSecond).toBeLessThan(6.5)
     child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
     const lines = first

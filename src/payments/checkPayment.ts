@@ -21,8 +21,11 @@ const UINT256_LIMIT = 1n << 256n
 // One refine, not regex + refine: zod runs every check even after one fails, and BigInt('1e9') throws.
 const uintString = z.string().refine((s) => /^\d{1,78}$/.test(s) && BigInt(s) < UINT256_LIMIT)
 
-/** Base's block time: how far a block's timestamp can trail the clock that admitted its transaction. */
-const BLOCK_TIME_SECONDS = 2
+/**
+ * How far a block's timestamp can trail the clock that admitted its transaction: at Base's 200 ms blocks a
+ * block carries its whole second (several share one), up to 1 s behind, plus up to 1 s of clock skew.
+ */
+const BLOCK_STAMP_LAG_SECONDS = 2
 
 const payloadSchema = z.object({
   x402Version: z.literal(2),
@@ -126,10 +129,10 @@ export async function checkPayment(decoded: unknown, terms: PriceTerms): Promise
   if (message.validBefore < BigInt(terms.nowSec + MIN_VALIDITY_SECONDS))
     throw new PaymentError('payment_expired')
   // USDC wants block.timestamp > validAfter, strictly, and a block's timestamp trails the clock (Base
-  // stamps a block at its 2 s slot; anvil's clock can lag ours by a second): an authorization valid from
-  // within the last block time could revert in the block that includes it, at the relayer's cost
+  // stamps a block with its whole second; anvil's clock can lag ours by a second): an authorization valid from
+  // within the last two seconds could revert in the block that includes it, at the relayer's cost
   // (settlements are not estimated first). Official clients sign validAfter = now − 600 s.
-  if (message.validAfter >= BigInt(terms.nowSec - BLOCK_TIME_SECONDS))
+  if (message.validAfter >= BigInt(terms.nowSec - BLOCK_STAMP_LAG_SECONDS))
     throw new PaymentError('payment_not_yet_valid')
   const latestValidBefore = terms.nowSec + MAX_TIMEOUT_SECONDS + CLOCK_SKEW_SECONDS
   if (message.validBefore > BigInt(latestValidBefore)) {

@@ -24,6 +24,7 @@ beforeAll(async () => {
   world = await onFreePort(async (rpcPort) => {
     config = loadConfig({
       ...WORLD_DATE_ENV,
+      DEVNET_BLOCK_TIME: '0',
       DEVNET_RPC_PORT: String(rpcPort),
       DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
     })

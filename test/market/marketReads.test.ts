@@ -17,6 +17,7 @@ beforeAll(async () => {
   const config = await onFreePort(async (rpcPort) => {
     const config = loadConfig({
       ...WORLD_DATE_ENV,
+      DEVNET_BLOCK_TIME: '0',
       DEVNET_RPC_PORT: String(rpcPort),
       DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
     })
