@@ -34,8 +34,8 @@ export interface DevnetWorld {
    */
   asDeployer<T>(fn: () => Promise<T>): Promise<T>
   /**
-   * Puts the chain back as it was when the world came up (evm_revert to a snapshot taken then), with
-   * automine on: the tests share one world per worker and reset it between files.
+   * Puts the chain back as it was when the world came up (evm_revert to a snapshot taken then), mining as it
+   * did then (automine, or on the interval): the tests share one world per worker and reset it between files.
    */
   reset(): Promise<void>
   /** Whether the chain came from the state cache (fast path) or was built on this start. */
@@ -74,7 +74,6 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     port: config.devnet.rpcPort,
     ...(pinned ? { cacheDir: pinned.cacheDir, genesisTimestamp: pinned.genesisTimestamp } : {}),
     progress: (message) => logger.info({ msg: message }),
-    ...(config.devnet.blockTimeSeconds > 0 ? { blockTimeSeconds: config.devnet.blockTimeSeconds } : {}),
   })
   const stops: (() => Promise<void>)[] = [() => devnet.anvil.stop()]
   try {
@@ -218,6 +217,25 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     // The world as it came up, for reset().
     const snapshotNow = () =>
       ctx.testClient.request({ method: 'evm_snapshot' } as never) as Promise<`0x${string}`>
+    // Blocks every DEVNET_BLOCK_TIME seconds (Base's 200 ms by default) once the world is set up: the setup's
+    // hundred-odd transactions automine (at 200 ms blocks they would add half a minute to every start), then
+    // a block is mined on the interval whether or not anything was sent, as Base's sequencer does. A timer of
+    // ours, not anvil's --block-time: anvil takes a fractional interval only at launch, and a launch at 200 ms
+    // would hold the setup too. Blocks within one second share its timestamp, as on Base.
+    const blockMs = config.devnet.blockTimeSeconds * 1000
+    const intervalMining = async () => {
+      if (blockMs <= 0) return
+      await ctx.testClient.setAutomine(false)
+      const miner = setInterval(() => {
+        ctx.testClient
+          .mine({ blocks: 1 })
+          .catch((err: unknown) => logger.warn({ msg: 'mining a block failed', err }))
+      }, blockMs)
+      miner.unref()
+      // Stopped last before anvil: the pusher and keeper, stopping, wait for their transactions' blocks.
+      stops.splice(stops.length - 1, 0, async () => clearInterval(miner))
+    }
+    await intervalMining()
     let snapshot = await snapshotNow()
     // anvil's revert does not restore the base fee the next block would have: it is set back by hand.
     const { baseFeePerGas } = await ctx.publicClient.getBlock({ blockTag: 'pending' })
@@ -244,7 +262,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
           if (baseFeePerGas !== null) await ctx.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas })
           await ctx.testClient.mine({ blocks: 1 })
           snapshot = await snapshotNow()
-          await ctx.testClient.setAutomine(true)
+          await ctx.testClient.setAutomine(blockMs <= 0)
         }),
       warm: devnet.warm,
       stop: () => stopAll(stops),
