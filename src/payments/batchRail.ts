@@ -64,7 +64,7 @@ export function createBatchRail(options: {
   facilitator: Facilitator
   storage: ChannelStorage
   chain: PublicClient
-  ledger: Pick<Ledger, 'closeUnclaimedVouchers'>
+  ledger: Pick<Ledger, 'closeUnclaimedVouchers' | 'reopenClaimedVouchers'>
   logger: Logger
   clock?: () => number
 }): BatchRail {
@@ -122,18 +122,26 @@ export function createBatchRail(options: {
     readChannels: (ids: readonly `0x${string}`[]) => readBatchChannels(chain, ids),
     closeUnclaimed: (id: string, claimed: bigint, code: string) =>
       ledger.closeUnclaimedVouchers(id, claimed, code),
+    reopenClaimed: (id: string, claimed: bigint, code: string) =>
+      ledger.reopenClaimedVouchers(id, claimed, code),
     logger,
   }
   // One round at a time (the interval, a withdrawal's claim, a flush): rounds read and write the same records.
   let rounds: Promise<unknown> = Promise.resolve()
   let running = 0
   const claimAndSweep = (only?: readonly string[]): Promise<ClaimedAndSwept> => {
-    running++
+    // Only full rounds count: a flood of withdrawal rounds must not keep the interval's rounds from running.
+    const full = only === undefined
+    if (full) running++
     const run = rounds.then(async () => {
       const owed = refundClaimed
       refundClaimed = false
       try {
-        const round = await claimRound(roundDeps, only)
+        const receiver = await receiverAuthorizer()
+        const round = await claimRound(
+          { ...roundDeps, ...(receiver === undefined ? {} : { receiverAuthorizer: receiver }) },
+          only,
+        )
         for (const c of round.claims)
           logger.info({ msg: 'batch vouchers claimed', vouchers: c.vouchers, tx: c.transaction })
         // Claimed funds wait in the contract until swept: after claims of ours, a refund's, or one found
@@ -146,7 +154,7 @@ export function createBatchRail(options: {
         refundClaimed ||= owed
         throw err
       } finally {
-        running--
+        if (full) running--
       }
     })
     rounds = run.catch(() => undefined)
@@ -204,7 +212,7 @@ export function createBatchRail(options: {
     },
     start() {
       sweeper = setInterval(() => {
-        // A round still running (a slow node, many channels) is not queued behind again.
+        // A full round still running or queued (a slow node, many channels) is not queued behind again.
         if (running > 0) return
         void claimAndSweep().catch((err: unknown) =>
           logger.warn({ msg: 'batch claim or sweep failed; retried on the next round', err }),

@@ -69,6 +69,7 @@ function world(channels: Channel[], poisoned: string, answer: { errorReason: str
     )
   }
   const closed: string[] = []
+  const reopened: string[] = []
   const deps = (balance: (n: number) => bigint = () => 100_000n): ClaimRoundDeps => ({
     storage,
     facilitator,
@@ -79,12 +80,18 @@ function world(channels: Channel[], poisoned: string, answer: { errorReason: str
       closed.push(channelId)
       return 1
     },
+    reopenClaimed: async (channelId) => {
+      reopened.push(channelId)
+      return 1
+    },
+    receiverAuthorizer: PAY_TO,
     logger: createLogger('silent'),
   })
   return {
     storage,
     sent,
     closed,
+    reopened,
     deps,
     reads: () => reads,
     async load() {
@@ -148,5 +155,47 @@ describe('claimRound', () => {
     expect(round.dropped).toEqual([])
     expect(w.closed).toEqual([])
     expect((await w.storage.get(id(1)))?.onchainSyncedAt).not.toBe(FROZEN)
+  })
+
+  test('attack: a batch failing on a node’s fault at the send (no revert) is not halved into a storm: one attempt, every row left for the next round', async () => {
+    const channels = Array.from({ length: 4 }, (_, i) => channel(i + 1, 1000n))
+    const w = world(channels, id(2), {
+      errorReason: 'invalid_batch_settlement_evm_claim_transaction_failed',
+      errorMessage: 'HTTP request failed. Status: 429',
+    })
+    await w.load()
+    const round = await claimRound(w.deps())
+    expect(w.sent).toEqual([4])
+    expect(round).toMatchObject({ claims: [], dropped: [] })
+    expect(round.skipped).toHaveLength(4)
+  })
+
+  test('behavior: a frozen channel that comes to hold more is claimed after all: its calls settled again, unfrozen when whole', async () => {
+    const w = world([{ ...channel(1, 5000n), balance: '0', onchainSyncedAt: FROZEN }], id(99), {
+      errorReason: '',
+      errorMessage: '',
+    })
+    await w.load()
+    // Still holding what it held when frozen: left alone.
+    expect((await claimRound(w.deps(() => 0n))).claims).toEqual([])
+    // A deposit: it holds 100,000 now, and the round claims all 5,000 it was charged.
+    const round = await claimRound(w.deps())
+    expect(round.claims.map((c) => c.vouchers)).toEqual([1])
+    expect(w.reopened).toEqual([id(1)])
+    expect(await w.storage.get(id(1))).toMatchObject({ totalClaimed: '5000' })
+    expect((await w.storage.get(id(1)))?.onchainSyncedAt).toBeUndefined()
+  })
+
+  test('behavior: a channel naming another receiverAuthorizer (a rotated key) is skipped and does not hold the others back', async () => {
+    const other = { ...channel(1, 1000n) }
+    other.channelConfig = {
+      ...other.channelConfig,
+      receiverAuthorizer: '0x00000000000000000000000000000000000000bb',
+    }
+    const w = world([other, channel(2, 1000n)], id(99), { errorReason: '', errorMessage: '' })
+    await w.load()
+    const round = await claimRound(w.deps())
+    expect(round.skipped).toEqual([id(1)])
+    expect(round.claims.map((c) => c.vouchers)).toEqual([1])
   })
 })

@@ -38,6 +38,10 @@ export interface ClaimRoundDeps {
   readChannels(ids: readonly Hex[]): Promise<Map<string, OnchainChannel>>
   /** Closes `unpaid` the channel's voucher calls beyond `claimed`. */
   closeUnclaimed(channelId: string, claimed: bigint, errorCode: string): Promise<number>
+  /** Settles again such calls up to `claimed`: a frozen channel was claimed after all. */
+  reopenClaimed(channelId: string, claimed: bigint, errorCode: string): Promise<number>
+  /** The facilitator's receiverAuthorizer: a channel naming another (a rotated key) cannot be claimed by it. */
+  receiverAuthorizer?: `0x${string}`
   logger: Logger
 }
 
@@ -87,7 +91,8 @@ export async function claimRound(deps: ClaimRoundDeps, only?: readonly string[])
     only === undefined
       ? await deps.storage.list()
       : (await Promise.all(only.map((id) => deps.storage.get(id)))).filter((c) => c !== undefined)
-  const stored = listed.filter((c) => c.onchainSyncedAt !== FROZEN)
+  // Frozen channels are read too: freezing stops serving, not claiming (a deposit, or a node that was wrong).
+  const stored = listed
   const result: ClaimRoundResult = { claims: [], dropped: [], foundClaimed: 0, skipped: [] }
   if (stored.length === 0) return result
   const onchain = new Map<string, OnchainChannel>()
@@ -112,8 +117,15 @@ export async function claimRound(deps: ClaimRoundDeps, only?: readonly string[])
     if (charged <= state.totalClaimed) continue
     // A channel holding less than it charged (its payer withdrew what it was served): what it holds is ours.
     const claimTo = charged < state.balance ? charged : state.balance
+    const frozen = channel.onchainSyncedAt === FROZEN
+    // A frozen channel is tried again only when it holds more than when it was frozen.
+    if (frozen && state.balance <= frozenAt(channel)) continue
+    if (!signableBy(deps, channel)) {
+      result.skipped.push(channel.channelId)
+      continue
+    }
     if (claimTo > state.totalClaimed) targets.push({ channel, claimTo })
-    else await freezeIfShort(deps, channel, result)
+    else if (!frozen) await freezeIfShort(deps, channel, state.totalClaimed, result)
   }
   for (let i = 0; i < targets.length; i += deps.maxClaimsPerBatch) {
     await claimIsolating(deps, targets.slice(i, i + deps.maxClaimsPerBatch), result)
@@ -139,12 +151,25 @@ async function claimIsolating(
     result.claims.push({ vouchers: batch.length, transaction: answer.transaction })
     for (const t of batch) {
       await noteClaimed(deps.storage, t.channel.channelId, t.claimTo)
-      if (t.claimTo < BigInt(t.channel.chargedCumulativeAmount)) await freezeIfShort(deps, t.channel, result)
+      const short = t.claimTo < BigInt(t.channel.chargedCumulativeAmount)
+      if (t.channel.onchainSyncedAt === FROZEN) await thaw(deps, t, short)
+      else if (short) await freezeIfShort(deps, t.channel, t.claimTo, result)
     }
     return
   }
   if (!SPLIT_ON.has(answer.errorReason ?? '')) {
     throw new Error(`claiming ${batch.length} vouchers failed: ${answer.errorReason ?? 'no reason'}`)
+  }
+  // Only a revert says a row is to blame; a node's fault at the simulation or the send (a 429, a nonce) is
+  // not halved into a storm of attempts against a failing node: the batch waits for the next round.
+  const reverted = answer.transaction !== '' || /revert/i.test(answer.errorMessage ?? '')
+  if (!reverted) {
+    deps.logger.warn({
+      msg: 'a claim batch failed, not as a revert: tried next round',
+      reason: answer.errorMessage,
+    })
+    result.skipped.push(...batch.map((t) => t.channel.channelId))
+    return
   }
   const [lone] = batch
   if (batch.length > 1 || lone === undefined) {
@@ -154,10 +179,9 @@ async function claimIsolating(
     return
   }
   const id = lone.channel.channelId
-  // Alone and failing. A revert (the contract refused the row; a transaction that reverted onchain) with the
-  // chain answering for the channel right now is the channel's doing; anything else is a node's fault.
-  const reverted = answer.transaction !== '' || /revert/i.test(answer.errorMessage ?? '')
-  const state = reverted ? await readOne(deps, id) : undefined
+  // Alone and reverting, with the chain answering for the channel right now: the channel's doing. (Frozen,
+  // it is still read every round and claimed if it comes to hold more.)
+  const state = await readOne(deps, id)
   if (state === undefined) {
     deps.logger.warn({
       msg: 'a claim failed alone, not as a revert: tried next round',
@@ -178,6 +202,7 @@ async function claimIsolating(
       reason: 'claim_reverted',
     },
     result,
+    state.balance,
   )
 }
 
@@ -190,20 +215,61 @@ async function readOne(deps: ClaimRoundDeps, channelId: string): Promise<Onchain
   }
 }
 
-/** Freezes a channel holding less than it charged, once a second read of the chain agrees. */
+/**
+ * Freezes a channel holding less than it charged, once a second read of the chain agrees; `claimed` is what is
+ * known claimed (a claim just sent, which a lagging node may not show yet).
+ */
 async function freezeIfShort(
   deps: ClaimRoundDeps,
   channel: Channel,
+  claimed: bigint,
   result: ClaimRoundResult,
 ): Promise<void> {
   const state = await readOne(deps, channel.channelId)
   const charged = BigInt(channel.chargedCumulativeAmount)
   if (state === undefined || state.balance >= charged) return
+  const atLeast = state.totalClaimed > claimed ? state.totalClaimed : claimed
   await freeze(
     deps,
     channel,
-    { channelId: channel.channelId, charged, claimed: state.totalClaimed, reason: 'withdrawn' },
+    { channelId: channel.channelId, charged, claimed: atLeast, reason: 'withdrawn' },
     result,
+    state.balance,
+  )
+}
+
+/**
+ * A frozen channel claimed after all (it came to hold more): its calls up to the claim are settled again; whole,
+ * it is unfrozen (its next voucher is checked against the chain), else it stays frozen at what is claimed.
+ */
+async function thaw(deps: ClaimRoundDeps, t: Target, short: boolean): Promise<void> {
+  const reopened = await deps.reopenClaimed(t.channel.channelId, t.claimTo, UNCLAIMABLE)
+  await deps.storage.updateChannel(t.channel.channelId, (current) =>
+    current === undefined || current.onchainSyncedAt !== FROZEN
+      ? current
+      : short
+        ? { ...current, balance: t.claimTo.toString() }
+        : { ...current, onchainSyncedAt: undefined },
+  )
+  deps.logger.info({
+    msg: 'a frozen channel was claimed',
+    channel: t.channel.channelId,
+    whole: !short,
+    reopened,
+  })
+}
+
+/** What a frozen channel held onchain when it was frozen (a field of ours beside @x402/evm's). */
+function frozenAt(channel: Channel): bigint {
+  const held = (channel as Channel & { frozenAtBalance?: unknown }).frozenAtBalance
+  return typeof held === 'string' && /^\d+$/.test(held) ? BigInt(held) : BigInt(channel.balance)
+}
+
+/** Whether the facilitator can sign this channel's claims (a channel names its receiverAuthorizer). */
+function signableBy(deps: ClaimRoundDeps, channel: Channel): boolean {
+  const named = channel.channelConfig.receiverAuthorizer
+  return (
+    deps.receiverAuthorizer === undefined || named.toLowerCase() === deps.receiverAuthorizer.toLowerCase()
   )
 }
 
@@ -216,35 +282,33 @@ async function freeze(
   channel: Channel,
   d: DroppedChannel,
   result: ClaimRoundResult,
+  heldOnchain: bigint,
 ): Promise<void> {
   const now = Date.now()
-  let frozen = false
-  await deps.storage.updateChannel(d.channelId, (current) => {
-    if (
-      current === undefined ||
-      (current.pendingRequest !== undefined && current.pendingRequest.expiresAt > now)
-    ) {
-      return current
-    }
-    frozen = true
-    const claimed = d.claimed > BigInt(current.totalClaimed) ? d.claimed : BigInt(current.totalClaimed)
-    return {
-      ...current,
-      balance: claimed.toString(),
-      totalClaimed: claimed.toString(),
-      onchainSyncedAt: FROZEN,
-    }
-  })
-  if (!frozen) return
-  result.dropped.push(d)
-  const unpaid = await deps.closeUnclaimed(d.channelId, d.claimed, UNCLAIMABLE)
+  const held = (await deps.storage.get(d.channelId)) ?? channel
+  if (held.pendingRequest !== undefined && held.pendingRequest.expiresAt > now) return
+  const claimed = d.claimed > BigInt(held.totalClaimed) ? d.claimed : BigInt(held.totalClaimed)
+  // The books first: a failure here ends the round before the record is frozen; the next round tries again.
+  const unpaid = await deps.closeUnclaimed(d.channelId, claimed, UNCLAIMABLE)
+  await deps.storage.updateChannel(d.channelId, (current) =>
+    current === undefined
+      ? current
+      : {
+          ...current,
+          balance: claimed.toString(),
+          totalClaimed: claimed.toString(),
+          onchainSyncedAt: FROZEN,
+          frozenAtBalance: heldOnchain.toString(),
+        },
+  )
+  result.dropped.push({ ...d, claimed })
   deps.logger.error({
     msg: 'voucher calls served and never claimable',
     channel: d.channelId,
     payer: channel.channelConfig.payer,
     reason: d.reason,
     charged: d.charged.toString(),
-    claimed: d.claimed.toString(),
+    claimed: claimed.toString(),
     unpaidCalls: unpaid,
   })
 }

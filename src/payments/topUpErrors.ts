@@ -41,9 +41,9 @@ export const TOPUP_ERRORS = {
   topup_price_unavailable: {
     status: 503,
     meaning:
-      'The UTIL/USDC pool’s own price oracle reaches less than 60 seconds back before the transfer’s block ' +
-      '(its observation ring is too small for its traffic), so the top-up cannot be valued safely. It stays ' +
-      'unused; the operator raises the pool’s observation cardinality (docs/credit.md).',
+      'The UTIL/USDC pool’s own price oracle reached less than 60 seconds back before the transfer’s block ' +
+      '(its observation ring was too small for its traffic), so the top-up cannot be valued safely. The reading ' +
+      'at that block does not change: presenting the hash again gets the same answer. Ask the operator.',
   },
   topup_unavailable: {
     status: 501,

@@ -96,6 +96,8 @@ export interface Ledger {
    * never paid). Returns how many.
    */
   closeUnclaimedVouchers(channelId: string, claimed: bigint, errorCode: string): Promise<number>
+  /** Such calls, closed with `errorCode`, settled again up to `claimed` (the channel was claimed after all). */
+  reopenClaimedVouchers(channelId: string, claimed: bigint, errorCode: string): Promise<number>
   /** The transfer is onchain; `served` when the caller is being answered (the gate, not the reconciler). */
   settle(id: number, txHash: string, served?: boolean): Promise<void>
   /** Nothing moved and nothing was served (a refused settlement). */
@@ -222,6 +224,16 @@ export function createLedger(db: Queryable): Ledger {
         `UPDATE payments SET status = 'unpaid', error_code = $3, updated_at = now()
          WHERE scheme = 'batch-settlement' AND status = 'settled' AND split_part(nonce, ':', 1) = $1
            AND split_part(nonce, ':', 2)::numeric > $2::numeric
+         RETURNING id`,
+        [channelId.toLowerCase(), claimed.toString(), errorCode],
+      )
+      return rows.length
+    },
+    async reopenClaimedVouchers(channelId, claimed, errorCode) {
+      const { rows } = await db.query<{ id: number | string }>(
+        `UPDATE payments SET status = 'settled', error_code = NULL, updated_at = now()
+         WHERE scheme = 'batch-settlement' AND status = 'unpaid' AND error_code = $3
+           AND split_part(nonce, ':', 1) = $1 AND split_part(nonce, ':', 2)::numeric <= $2::numeric
          RETURNING id`,
         [channelId.toLowerCase(), claimed.toString(), errorCode],
       )
