@@ -101,6 +101,7 @@ export async function claimRound(deps: ClaimRoundDeps, only?: readonly string[])
     for (const [id, state] of read) onchain.set(id, state)
   }
   const targets: Target[] = []
+  const retries: Target[] = []
   for (const channel of stored) {
     const state = onchain.get(channel.channelId.toLowerCase())
     if (state === undefined) continue
@@ -118,18 +119,21 @@ export async function claimRound(deps: ClaimRoundDeps, only?: readonly string[])
     // A channel holding less than it charged (its payer withdrew what it was served): what it holds is ours.
     const claimTo = charged < state.balance ? charged : state.balance
     const frozen = channel.onchainSyncedAt === FROZEN
-    // A frozen channel is tried again only when it holds more than when it was frozen.
+    // A frozen channel is tried again when it holds more than when it was frozen (one frozen on a revert:
+    // every round).
     if (frozen && state.balance <= frozenAt(channel)) continue
     if (!signableBy(deps, channel)) {
       result.skipped.push(channel.channelId)
       continue
     }
-    if (claimTo > state.totalClaimed) targets.push({ channel, claimTo })
+    if (claimTo > state.totalClaimed) (frozen ? retries : targets).push({ channel, claimTo })
     else if (!frozen) await freezeIfShort(deps, channel, state.totalClaimed, result)
   }
   for (let i = 0; i < targets.length; i += deps.maxClaimsPerBatch) {
     await claimIsolating(deps, targets.slice(i, i + deps.maxClaimsPerBatch), result)
   }
+  // Frozen channels are tried each alone, after the others: one that still fails holds no batch back.
+  for (const t of retries) await claimIsolating(deps, [t], result)
   return result
 }
 
@@ -179,6 +183,11 @@ async function claimIsolating(
     return
   }
   const id = lone.channel.channelId
+  // Already frozen: it stays so, nothing more to book.
+  if (lone.channel.onchainSyncedAt === FROZEN) {
+    result.skipped.push(id)
+    return
+  }
   // Alone and reverting, with the chain answering for the channel right now: the channel's doing. (Frozen,
   // it is still read every round and claimed if it comes to hold more.)
   const state = await readOne(deps, id)
@@ -202,7 +211,8 @@ async function claimIsolating(
       reason: 'claim_reverted',
     },
     result,
-    state.balance,
+    // Tried again every round (alone): the revert may have been a node's view, not the channel's doing.
+    0n,
   )
 }
 
