@@ -170,5 +170,20 @@ describe('batch-settlement claim rounds', () => {
       dropped: [],
       sweep: undefined,
     })
+
+    // Freezing stops serving, not claiming: a deposit into the withdrawn channel (straight onchain, by anyone)
+    // makes it hold what it was charged, and the next round claims the three calls after all, books them
+    // settled again and unfreezes the channel.
+    await depositAs(sw, attacker.privateKey, leaverConfig, DEPOSIT)
+    const beforeThaw = await sw.usdcBalance(payTo)
+    const thawed = await svc.services.deps.batch.claimAndSweep()
+    expect(thawed.claimTransactions).toHaveLength(1)
+    expect(
+      (await readBatchChannels(svc.services.deps.chain, [leaverId])).get(leaverId.toLowerCase()),
+    ).toMatchObject({ balance: DEPOSIT, totalClaimed: 3n * PRICE })
+    expect((await sw.usdcBalance(payTo)) - beforeThaw).toBe(3n * PRICE)
+    const reopened = await svc.services.deps.ledger.byPayer(leaver.account.address)
+    expect(reopened.map((r) => [r.status, r.errorCode])).toEqual(Array(3).fill(['settled', null]))
+    expect((await storage.get(leaverId))?.onchainSyncedAt).not.toBe(FROZEN)
   }, 180_000)
 })
