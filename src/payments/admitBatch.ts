@@ -239,49 +239,31 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     if (settled instanceof Error) return { kind: 'error', error: settled, discard: true }
     if (!settled.success) return refused(settled.errorReason, true)
 
-    const charged = chargedTotal(settled)
-    if (charged !== undefined) {
-      services.ledger
-        .recordVoucher({
-          payer,
-          channelId: body.voucher.channelId,
-          cumulative: charged,
-          route: a.scope,
-          amount: BigInt(requirements.amount),
-          referrer,
-          payTo: config.payTo,
-          scheme: 'batch-settlement',
-        })
-        .then((fresh) => {
-          if (!fresh)
-            services.logger.error({
-              msg: 'a voucher charge was booked twice',
-              channel: body.voucher.channelId,
-            })
-        })
-        .catch((err: unknown) => services.logger.error({ msg: 'ledger write of a voucher call failed', err }))
-    } else {
-      services.logger.error({
-        msg: 'a batch settlement answered without its charged total',
-        channel: body.voucher.channelId,
-      })
-    }
-    const serverTiming = [
-      ['gate', performance.now() - a.started - handlerMs - settleMs],
-      ['verify', verifiedAt - a.started],
-      ['handler', handlerMs],
-      ['settle', settleMs],
-    ]
-      .map(([name, ms]) => `${name};dur=${(ms as number).toFixed(3)}`)
-      .join(', ')
+    bookVoucher(services, { payer, voucher: body.voucher, route: a.scope, requirements, referrer }, settled)
+    const serverTiming = serverTimingOf({
+      gate: performance.now() - a.started - handlerMs - settleMs,
+      verify: verifiedAt - a.started,
+      handler: handlerMs,
+      settle: settleMs,
+    })
     return { kind: 'serve', receipt: receiptOf(settled, payer), serverTiming }
   }
-  if (a.retry === undefined) return serve()
-  // A payment identifier is taken only by a verified voucher (an unproven one cannot hold it); a call under
-  // it already answered gets that answer, and this reservation is released (issue 37 item 6).
+  return a.retry === undefined ? serve() : withRetry(a.retry, cancel, serve)
+}
+
+/**
+ * A verified voucher's call under its payment identifier: the identifier is taken only now (an unproven
+ * voucher cannot hold it); a call under it already answered gets that answer and this reservation is
+ * released (issue 37 item 6); the call's own outcome is stored or frees the identifier.
+ */
+async function withRetry(
+  retry: NonNullable<BatchAdmission['retry']>,
+  cancel: () => Promise<unknown>,
+  serve: () => Promise<GateOutcome>,
+): Promise<GateOutcome> {
   let begun: GateOutcome | undefined
   try {
-    begun = await a.retry.begin()
+    begun = await retry.begin()
   } catch (err) {
     await cancel()
     throw err
@@ -294,11 +276,53 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   try {
     outcome = await serve()
   } catch (err) {
-    await a.retry.settle({ kind: 'error', error: err, discard: false })
+    await retry.settle({ kind: 'error', error: err, discard: false })
     throw err
   }
-  await a.retry.settle(outcome)
+  await retry.settle(outcome)
   return outcome
+}
+
+/** The served call's ledger row, written off the response path (its failure is logged, never the caller's). */
+function bookVoucher(
+  services: PaymentServices,
+  call: {
+    payer: `0x${string}`
+    voucher: { channelId: string }
+    route: string
+    requirements: PaymentRequirements
+    referrer: `0x${string}` | undefined
+  },
+  settled: SettleResponse,
+): void {
+  const channel = call.voucher.channelId
+  const charged = chargedTotal(settled)
+  if (charged === undefined) {
+    services.logger.error({ msg: 'a batch settlement answered without its charged total', channel })
+    return
+  }
+  services.ledger
+    .recordVoucher({
+      payer: call.payer,
+      channelId: channel,
+      cumulative: charged,
+      route: call.route,
+      amount: BigInt(call.requirements.amount),
+      referrer: call.referrer,
+      payTo: services.config.payTo,
+      scheme: 'batch-settlement',
+    })
+    .then((fresh) => {
+      if (!fresh) services.logger.error({ msg: 'a voucher charge was booked twice', channel })
+    })
+    .catch((err: unknown) => services.logger.error({ msg: 'ledger write of a voucher call failed', err }))
+}
+
+/** `Server-Timing` of a served call: the gate's own time and its parts, in milliseconds. */
+function serverTimingOf(parts: Record<string, number>): string {
+  return Object.entries(parts)
+    .map(([name, ms]) => `${name};dur=${ms.toFixed(3)}`)
+    .join(', ')
 }
 
 /**
