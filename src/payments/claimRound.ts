@@ -59,7 +59,8 @@ export interface ClaimRoundResult {
   dropped: DroppedChannel[]
   /** Channels found claimed onchain beyond their record (a claim whose sender stopped first): to sweep. */
   foundClaimed: number
-  /** Channels whose claim failed alone for a reason that is no revert (a node's fault): tried next round. */
+  /** Channels not claimed this round, tried again next round: a failure that is no revert (a node's fault), a
+   * frozen channel whose lone claim reverted again, a channel naming another receiverAuthorizer. */
   skipped: string[]
 }
 

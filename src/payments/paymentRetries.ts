@@ -78,7 +78,7 @@ const retryShape = z.object({
  */
 export async function retryKeyOf(decoded: unknown, request: RetryRequest): Promise<RetryKey | undefined> {
   // undefined: the header did not decode (the exact rail refuses it as malformed).
-  if (decoded === undefined) return undefined
+  if (typeof decoded !== 'object' || decoded === null) return undefined
   // Most payments carry no identifier: they are not parsed here at all (this runs on every paid call).
   const extensions = (decoded as { extensions?: unknown }).extensions
   if (typeof extensions !== 'object' || extensions === null || !(PAYMENT_IDENTIFIER in extensions))

@@ -91,6 +91,14 @@ async function settledRows(instance: Instance, payerAddress: `0x${string}`, coun
 }
 
 describe('payment-identifier: retries served once, charged once', () => {
+  test('error: a payment header that decodes to JSON null, or to a number, is a 402 payment_malformed, never a 500', async () => {
+    for (const text of ['null', '7', '"x"']) {
+      const res = await fetch(`${svc.url}${PATH}`, post(burnBody(), Buffer.from(text).toString('base64')))
+      expect(res.status, text).toBe(402)
+      expect(((await res.json()) as { refusal?: { code?: string } }).refusal?.code).toBe('payment_malformed')
+    }
+  })
+
   test('behavior: the challenge declares the official extension, not required, in the header and the body', async () => {
     const url = `${svc.url}${PATH}`
     const res = await fetch(url, post(burnBody()))
