@@ -38,6 +38,14 @@ export interface DevnetWorld {
    * did then (automine, or on the interval): the tests share one world per worker and reset it between files.
    */
   reset(): Promise<void>
+  /**
+   * Mines a block every `seconds` from now on (0: a block per transaction, automine), until the next
+   * `setBlockTime` or `reset` (which goes back to the world's own DEVNET_BLOCK_TIME): a test file that
+   * measures settlement timing runs at Base's 200 ms on the shared world.
+   */
+  setBlockTime(seconds: number): Promise<void>
+  /** The seconds between blocks now (0: automine). */
+  blockTime(): number
   /** Whether the chain came from the state cache (fast path) or was built on this start. */
   warm: boolean
   stop(): Promise<void>
@@ -222,20 +230,25 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
     // a block is mined on the interval whether or not anything was sent, as Base's sequencer does. A timer of
     // ours, not anvil's --block-time: anvil takes a fractional interval only at launch, and a launch at 200 ms
     // would hold the setup too. Blocks within one second share its timestamp, as on Base.
-    const blockMs = config.devnet.blockTimeSeconds * 1000
-    const intervalMining = async () => {
+    const worldBlockMs = config.devnet.blockTimeSeconds * 1000
+    let miner: NodeJS.Timeout | undefined
+    let currentBlockMs = 0
+    const mineEvery = async (blockMs: number) => {
+      clearInterval(miner)
+      currentBlockMs = Math.max(0, blockMs)
+      miner = undefined
+      await ctx.testClient.setAutomine(blockMs <= 0)
       if (blockMs <= 0) return
-      await ctx.testClient.setAutomine(false)
-      const miner = setInterval(() => {
+      miner = setInterval(() => {
         ctx.testClient
           .mine({ blocks: 1 })
           .catch((err: unknown) => logger.warn({ msg: 'mining a block failed', err }))
       }, blockMs)
       miner.unref()
-      // Stopped last before anvil: the pusher and keeper, stopping, wait for their transactions' blocks.
-      stops.splice(stops.length - 1, 0, async () => clearInterval(miner))
     }
-    await intervalMining()
+    // Stopped last before anvil: the pusher and keeper, stopping, wait for their transactions' blocks.
+    stops.splice(stops.length - 1, 0, async () => clearInterval(miner))
+    if (worldBlockMs > 0) await mineEvery(worldBlockMs)
     let snapshot = await snapshotNow()
     // anvil's revert does not restore the base fee the next block would have: it is set back by hand.
     const { baseFeePerGas } = await ctx.publicClient.getBlock({ blockTag: 'pending' })
@@ -262,8 +275,10 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
           if (baseFeePerGas !== null) await ctx.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas })
           await ctx.testClient.mine({ blocks: 1 })
           snapshot = await snapshotNow()
-          await ctx.testClient.setAutomine(blockMs <= 0)
+          await mineEvery(worldBlockMs)
         }),
+      setBlockTime: (seconds) => ctx.exclusive(() => mineEvery(seconds * 1000)),
+      blockTime: () => currentBlockMs / 1000,
       warm: devnet.warm,
       stop: () => stopAll(stops),
     }

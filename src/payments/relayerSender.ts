@@ -107,15 +107,26 @@ function rpcError(err: unknown): { code: number | undefined; message: string } {
  * The relayer's one way to put a transaction onchain (issue 24): nonces assigned here, so broadcasts
  * are ordered by nonce but never wait for each other's inclusion (many settlements ride one block);
  * fees from the fee book (refreshed per block, not read per transaction); and one round trip per
- * transaction with `eth_sendRawTransactionSync` (EIP-7966: the node answers with the receipt, at a
- * Flashblocks preconfirmation on Base), falling back to `eth_sendRawTransaction` and receipt polling on
+ * transaction with `eth_sendRawTransactionSync` (EIP-7966: the node answers with the receipt of the
+ * 200 ms block that included it on Base), falling back to `eth_sendRawTransaction` and receipt polling on
  * a node without it.
  *
  * A nonce the node refused is given back when nothing was signed after it, else filled with a 0-value
- * self-transfer so the transactions queued behind it are not stuck. A nonce the node calls too low (the
- * key was used elsewhere) is resynced from the node's pending count and the transaction re-signed.
- * One key serves one instance: two instances counting nonces for one key would collide.
+ * self-transfer so the transactions queued behind it are not stuck. A nonce the node calls too low or
+ * taken (the key was used elsewhere, or our own transactions wait in the pool after a restart) is resynced
+ * from the latest block's count, above every nonce handed out, and the transaction re-signed.
+ * One key serves one instance: two instances counting nonces for one key would collide. A restart while
+ * our own transactions wait unmined could replace one of them only with a fee 10% above its own (the
+ * node refuses a same-fee replacement, and that refusal moves the counter on); on Base they are included
+ * within a block, long before a restart completes.
  */
+/**
+ * Signing attempts of one transaction: after a restart, each of our own transactions still waiting in the
+ * node's pool takes one nonce refusal (on Base, a block includes them within 200 ms); a fee refusal doubles
+ * the fee book's headroom each time (2, 4, 8, 16 times the base fee).
+ */
+const NONCE_ATTEMPTS = 6
+
 export function createRelayerSender(options: RelayerSenderOptions): RelayerSender {
   const { account, client, fees } = options
   let next: number | undefined
@@ -126,15 +137,17 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
   let syncing: Promise<number> | undefined
   let syncSupported = true
 
+  // Counted from the latest block, never `pending`: Base has had no pending state since Denim (its
+  // `pending` answers the latest canonical state), and a node that does have one counts what its pool
+  // holds, which is not ours to reason from. Above `latest`, the nonces are this sender's own: those it
+  // handed out (`next`) and, after a refusal, the floor past them.
   const takeNonce = async (): Promise<number> => {
     if (next === undefined) {
-      syncing ??= client
-        .getTransactionCount({ address: account.address, blockTag: 'pending' })
-        .finally(() => {
-          syncing = undefined
-        })
-      const pending = await syncing
-      next ??= Math.max(pending, floor)
+      syncing ??= client.getTransactionCount({ address: account.address, blockTag: 'latest' }).finally(() => {
+        syncing = undefined
+      })
+      const mined = await syncing
+      next ??= Math.max(mined, floor)
     }
     return next++
   }
@@ -249,19 +262,21 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
               receipt: requestTimedOut(err) ? undefined : await waitReceipt(signed.hash),
             }
           }
-          if (nonceRefused(err) && attempt < 3) {
+          if (nonceRefused(err) && attempt < NONCE_ATTEMPTS) {
             // This very transaction may be what used the nonce (a copy that reached the node before an
             // answer was lost): then it is pending, never signed again with another nonce (a second
             // transfer of a used authorization reverts, and the payer would be refused after paying).
             if (await knownToNode(signed.hash))
               return { hash: signed.hash, receipt: await waitReceipt(signed.hash) }
-            floor = Math.max(floor, next ?? floor)
+            // Otherwise the nonce is taken (mined, or one of ours still in the node's pool after a
+            // restart: "replacement transaction underpriced"): past it, and past every nonce handed out.
+            floor = Math.max(floor, nonce + 1, next ?? floor)
             next = undefined
             nonce = undefined
             continue
           }
           // Its nonce was not used: the same nonce again, with fees read afresh.
-          if (feeRefused(err) && attempt < 3) {
+          if (feeRefused(err) && attempt < NONCE_ATTEMPTS) {
             fees.forget()
             continue
           }

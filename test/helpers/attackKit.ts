@@ -75,17 +75,22 @@ export const HIGH_TIP = {
   maxFeePerGas: parseGwei('100'),
 }
 
-/** Runs `body` with anvil's automine off (blocks only when the test mines them). */
+/**
+ * Runs `body` with no block mined but those the test mines (automine off, the world's interval miner
+ * paused), then mines as the file did before.
+ */
 export async function withoutAutomine<T>(
   sw: ServiceWorld,
   body: (mine: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
   const testClient = createTestClient({ mode: 'anvil', transport: http(sw.world.rpcUrl) })
+  const blockTime = sw.world.blockTime()
+  await sw.world.setBlockTime(0)
   await testClient.setAutomine(false)
   try {
     return await body(() => testClient.mine({ blocks: 1 }))
   } finally {
-    await testClient.setAutomine(true)
+    await sw.world.setBlockTime(blockTime)
   }
 }
 

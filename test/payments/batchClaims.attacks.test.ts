@@ -27,7 +27,7 @@ import {
 // withdrew what it was served (the payout left its vouchers beyond the balance), and a payer whose signature
 // stopped verifying after it was served (an EOA signing for itself, then delegated by EIP-7702 to a contract
 // that refuses every signature; such channels are refused now, so its record is one an earlier version left). The chain's clock moves past the withdraw delay, so this file has one test.
-const sw = useWorld()
+const sw = useWorld({ blockTimeSeconds: 0.2 })
 const PATH = '/v1/prices?symbols=BTC'
 const PRICE = 1000n
 const DEPOSIT = 10n * PRICE

@@ -26,7 +26,7 @@ const CALLS = Number(process.env.BATCH_TEST_CALLS ?? 1000)
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
-const sw = useWorld()
+const sw = useWorld({ blockTimeSeconds: 0.2 })
 let svc: Instance
 
 // Claims only when the test asks (the interval is ten minutes, the longest a 900 s withdraw delay allows).

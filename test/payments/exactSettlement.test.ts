@@ -19,6 +19,8 @@ let sw: ServiceWorld
 
 beforeAll(async () => {
   sw = await startServiceWorld()
+  // Base's blocks: each settlement is answered when a 200 ms block includes it.
+  await sw.world.setBlockTime(0.2)
 }, 120_000)
 afterAll(async () => {
   await sw?.stop()

@@ -17,7 +17,7 @@ import { withinOneWindow } from '../helpers/withinOneWindow.js'
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
-const sw = useWorld()
+const sw = useWorld({ blockTimeSeconds: 0.2 })
 let a: Instance
 let b: Instance
 

@@ -27,7 +27,7 @@ const calls: string[] = []
 let chainReads: PublicClient
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await freePort(), blockTimeSeconds: 1 })
+  anvil = await startAnvil({ port: await freePort(), blockTimeSeconds: 0.2 })
   proxy = await faultyRpcProxy(anvil.url)
   chainReads = createPublicClient({ chain, transport: http(anvil.url) })
 }, 60_000)
@@ -148,6 +148,7 @@ describe('relayer sender', () => {
     const { sender } = senderFor(6)
     await sender.send(self(sender))
     const start = await chainReads.getTransactionCount({ address: sender.address })
+    const baseBefore = (await chainReads.getBlock({ blockTag: 'latest' })).baseFeePerGas
     // 3 gwei from the next block: far past twice the quoted (idle devnet) base fee.
     await chainReads.request({
       method: 'anvil_setNextBlockBaseFeePerGas' as never,
@@ -157,9 +158,17 @@ describe('relayer sender', () => {
     const sent = await sender.send(self(sender))
     expect(sent.receipt?.status).toBe('success')
     expect((await chainReads.getTransaction({ hash: sent.hash })).nonce).toBe(start)
-    // Refused once, then the fees were read again before the second try.
-    expect(count('eth_sendRawTransactionSync')).toBe(2)
-    expect(count('eth_getBlockByNumber')).toBeGreaterThanOrEqual(1)
+    // Refused, then the fees read again (the latest block's base fee, with twice the headroom each time)
+    // before each next try: at 200 ms blocks the jump may not be in the latest block yet.
+    const sends = count('eth_sendRawTransactionSync')
+    expect(sends).toBeGreaterThanOrEqual(2)
+    expect(sends).toBeLessThanOrEqual(4)
+    expect(count('eth_getBlockByNumber')).toBeGreaterThanOrEqual(sends - 1)
+    // The base fee back where it was, for the tests after this one.
+    await chainReads.request({
+      method: 'anvil_setNextBlockBaseFeePerGas' as never,
+      params: [`0x${(baseBefore ?? 0n).toString(16)}`] as never,
+    })
   })
 
   test('attack: a proxy answering one send with "504 Gateway Timeout" is not taken as a pending settlement: the same bytes are handed over again and included, and the next send is not stuck behind a gap', async () => {
@@ -259,6 +268,49 @@ describe('relayer sender', () => {
     ).toBe('success')
     // One transaction, not a second one re-signed on the next nonce.
     expect(await chainReads.getTransactionCount({ address: sender.address })).toBe(start + 1)
+  })
+
+  test('attack: a sender restarted while three of its transactions wait unmined in the node pool replaces none of them: it counts from the latest block and moves past the nonces the node calls taken', async () => {
+    // Its own node, mining nothing until the test mines: the three stay in the pool.
+    const held = await startAnvil({ port: await freePort() })
+    try {
+      const heldReads = createPublicClient({ chain, transport: http(held.url) })
+      await heldReads.request({ method: 'evm_setAutomine' as never, params: [false] as never })
+      const account = privateKeyToAccount((demoAccounts[1] as { privateKey: Hex }).privateKey)
+      const senderOn = () => {
+        const client = createPublicClient({
+          chain,
+          transport: http(held.url, { timeout: 400, retryCount: 0 }),
+        })
+        return createRelayerSender({
+          account,
+          client,
+          chainId: DEVNET_CHAIN_ID,
+          fees: createFeeBook(client, { maxAgeMs: 1_000 }),
+          timeoutMs: 400,
+          pollingIntervalMs: 50,
+        })
+      }
+      const before = senderOn()
+      const waiting = await Promise.all([1, 2, 3].map(() => before.send(self(before))))
+      expect(waiting.every((w) => w.receipt === undefined)).toBe(true)
+      expect(await heldReads.getTransactionCount({ address: account.address, blockTag: 'latest' })).toBe(0)
+      // The restart: a new sender for the same key, nothing known of the three.
+      const after = senderOn()
+      // Other bytes than the three (a settlement of another call): the same bytes would be "already known".
+      const next = await after.send({ ...self(after), data: '0x01', gas: 30_000n })
+      await heldReads.request({ method: 'evm_mine' as never })
+      const mined = await Promise.all(
+        [...waiting, next].map((w) => heldReads.getTransactionReceipt({ hash: w.hash })),
+      )
+      expect(mined.every((r) => r.status === 'success')).toBe(true)
+      const nonces = await Promise.all(
+        [...waiting, next].map(async (w) => (await heldReads.getTransaction({ hash: w.hash })).nonce),
+      )
+      expect(nonces).toEqual([0, 1, 2, 3])
+    } finally {
+      await held.stop()
+    }
   })
 
   test('behavior: a transaction not included within the wait comes back pending (hash, no receipt) and lands later', async () => {

@@ -39,7 +39,7 @@ import {
  * instance with real USDC and hostile wallets, asserting what moved: USDC, the relayer's transactions and
  * gas, ledger rows, referral standing.
  */
-const sw = useWorld()
+const sw = useWorld({ blockTimeSeconds: 0.2 })
 let proxy: RpcProxy
 /** The selector of USDC's transferWithAuthorization(…, bytes signature), which a verification simulates. */
 const TRANSFER_WITH_AUTH = 'cf092995'
