@@ -36,6 +36,8 @@ export interface Config {
    * batches).
    */
   rpcBatchSize: number
+  /** The widest block range of one `eth_getLogs` request (wider queries go out in windows). */
+  rpcLogsMaxBlocks: number
   /** Bounds on every outbound read (upstream APIs and the RPC) and the circuit breakers in front of them. */
   outbound: OutboundOptions
   /** Base URLs of the upstream APIs, no trailing slash. */
@@ -226,6 +228,7 @@ const envSchema = z.object({
   PAY_TO: address.optional(),
   RPC_URL: z.url().optional(),
   RPC_BATCH_SIZE: z.coerce.number().int().min(0).max(1000).default(20),
+  RPC_LOGS_MAX_BLOCKS: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8_000),
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
@@ -394,6 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.RPC_URL ?? (devnet ? `http://127.0.0.1:${e.DEVNET_RPC_PORT}` : 'https://mainnet.base.org'),
     ),
     rpcBatchSize: e.RPC_BATCH_SIZE,
+    rpcLogsMaxBlocks: e.RPC_LOGS_MAX_BLOCKS,
     outbound: {
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       rpcTimeoutMs: e.RPC_TIMEOUT_MS,

@@ -36,6 +36,7 @@ import { migrate } from './store/migrations.js'
 import { readOpsReport } from './store/opsReport.js'
 import { readPgliteTemplate } from './store/pgliteTemplate.js'
 import { createPropBook } from './store/propBook.js'
+import { createUtilSendBook } from './store/utilSendBook.js'
 import { createRedisChannelStorage } from './store/redisChannelStorage.js'
 import { createSharedState } from './store/sharedState.js'
 import { createSqlChannelStorage } from './store/sqlChannelStorage.js'
@@ -82,6 +83,7 @@ export async function createServices(
   // On the wall clock, not the instance's: a held test clock would keep an opened circuit open forever.
   const chain = createChainClient(config.rpcUrl, config.rpcBatchSize, {
     timeoutMs: config.outbound.rpcTimeoutMs,
+    logsMaxBlocks: config.rpcLogsMaxBlocks,
     breaker: createCircuitBreaker(CHAIN_UPSTREAM, {
       failures: config.outbound.breakerFailures,
       coolDownMs: config.outbound.breakerCoolDownMs,
@@ -190,6 +192,8 @@ export async function createServices(
               deskRecipient: config.prop.deskRecipient,
               logsFromBlock: config.prop.logsFromBlock,
             },
+      sendBook: createUtilSendBook(db),
+      logsMaxBlocks: config.rpcLogsMaxBlocks,
       cooldownSec: config.prop.cooldownSeconds,
       deskMaxOpenUsdc: config.prop.deskMaxOpenUsdc,
       clock,
@@ -213,9 +217,14 @@ export async function createServices(
       })
       .catch((err: unknown) => logger.warn({ msg: 'credit reconcile round failed', err }))
   const propRound = () =>
-    reconcileProp({ chain, book: propBook, desk: deskSender?.address, logger }, clock()).catch(
-      (err: unknown) => logger.warn({ msg: 'prop reconcile round failed', err }),
-    )
+    Promise.all([
+      reconcileProp({ chain, book: propBook, desk: deskSender?.address, logger }, clock()).catch(
+        (err: unknown) => logger.warn({ msg: 'prop reconcile round failed', err }),
+      ),
+      deps.prop
+        .advanceIndex()
+        .catch((err: unknown) => logger.warn({ msg: 'the UTIL transfer index did not advance', err })),
+    ])
   const round = () =>
     Promise.all([
       reconcilePending(reconcileDeps, Math.floor(clock() / 1000))

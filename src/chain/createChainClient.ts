@@ -11,6 +11,7 @@ import { base } from 'viem/chains'
 import type { CircuitBreaker } from '../circuitBreaker.js'
 import { UpstreamError } from '../errors.js'
 import { checkedBatchFetch } from './checkedBatchFetch.js'
+import { inLogWindows } from './logWindows.js'
 import { CHAIN_ID } from './network.js'
 
 /**
@@ -26,7 +27,12 @@ export interface ChainClientOptions {
    * a reset, a 5xx, an unreadable or incomplete answer), reads fail fast until its cool-down ends.
    */
   breaker?: CircuitBreaker
+  /** The widest `eth_getLogs` block range one request may ask (RPC_LOGS_MAX_BLOCKS; see logWindows). */
+  logsMaxBlocks?: number
 }
+
+/** Within what Base's public RPC providers allow a log query (2,000 blocks: 400 s at 200 ms). */
+export const DEFAULT_LOGS_MAX_BLOCKS = 2_000
 
 export function createChainClient(
   rpcUrl: string,
@@ -45,14 +51,17 @@ export function createChainClient(
     chain,
     // Requests sent in the same tick go out as one JSON-RPC batch (one HTTP round trip): a read's
     // parallel sections (multicalls pinned to one block, log queries) cost one wait, not one each.
-    transport: throughBreaker(
-      http(rpcUrl, {
-        timeout: options.timeoutMs ?? 10_000,
-        retryCount: 1,
-        batch: batchSize > 0 ? { batchSize, wait: 0 } : false,
-        fetchFn: checkedBatchFetch,
-      }),
-      options.breaker,
+    transport: inLogWindows(
+      throughBreaker(
+        http(rpcUrl, {
+          timeout: options.timeoutMs ?? 10_000,
+          retryCount: 1,
+          batch: batchSize > 0 ? { batchSize, wait: 0 } : false,
+          fetchFn: checkedBatchFetch,
+        }),
+        options.breaker,
+      ),
+      options.logsMaxBlocks ?? DEFAULT_LOGS_MAX_BLOCKS,
     ),
     batch: { multicall: { wait: 0 } },
     // viem's default polling for a 2 s chain is 1 s; receipts on a fast devnet want less.

@@ -6,6 +6,7 @@ import { DEAD_ADDRESS } from '../chain/addresses.js'
 import { ReceiptTimeoutError } from '../chain/pollReceipt.js'
 import { readUtilTransfer } from '../chain/readUtilTransfer.js'
 import type { ExposureCheck, PropBook } from '../store/propBook.js'
+import type { UtilSendBook } from '../store/utilSendBook.js'
 import { DeskRevertError, type DeskSender, type DeskStep } from './deskSender.js'
 import { openedOrder } from './gtradeOrders.js'
 import { exposureCheck, exposureRefusal } from './openExposure.js'
@@ -14,6 +15,7 @@ import { PropError } from './propErrors.js'
 import type { PropQuoteTokens } from './propQuoteToken.js'
 import { actionCostUsd, allotment, matchFactor, membership, PROP_TERMS } from './propTerms.js'
 import { readMemberStanding, type StandingSources } from './readMemberStanding.js'
+import { createUtilSendIndex, IndexBehindError } from './utilSendIndex.js'
 
 export interface PropDeskDeps {
   chain: PublicClient
@@ -22,7 +24,17 @@ export interface PropDeskDeps {
   /** Undefined when no desk key is configured: quotes still answer, actions are refused (503). */
   sender: DeskSender | undefined
   /** Null where this deployment has no UTIL token or pool: the desk answers 503. */
-  sources: (Omit<StandingSources, 'deskRecipient' | 'dead'> & { deskRecipient: Address | undefined }) | null
+  sources:
+    | (Omit<StandingSources, 'deskRecipient' | 'dead' | 'sends'> & {
+        deskRecipient: Address | undefined
+        /** The first block worth reading for burns and sends (the token's deployment). */
+        logsFromBlock: bigint
+      })
+    | null
+  /** Where the index of members' burns and sends is kept. */
+  sendBook: UtilSendBook
+  /** The widest block range of one `eth_getLogs` (RPC_LOGS_MAX_BLOCKS). */
+  logsMaxBlocks: number
   cooldownSec: number
   clock: () => number
   /** Signs the quotes execute honours (the instance's QUOTE_SECRET). */
@@ -44,10 +56,22 @@ export function createPropDesk(deps: PropDeskDeps) {
   const { chain, book, engine } = deps
   const deskAddress = deps.sender?.address
   const deskRecipient = deps.sources?.deskRecipient ?? deskAddress
+  const sends =
+    deps.sources === null || deskRecipient === undefined
+      ? undefined
+      : createUtilSendIndex({
+          chain,
+          book: deps.sendBook,
+          util: deps.sources.util,
+          recipients: [deskRecipient, DEAD_ADDRESS],
+          fromBlock: deps.sources.logsFromBlock,
+          maxBlocks: deps.logsMaxBlocks,
+        })
   const sources = (): StandingSources => {
     if (deps.sources === null) throw unavailable('this deployment has no UTIL token or UTIL/USDC pool')
-    if (deskRecipient === undefined) throw unavailable('no desk key or recipient is configured')
-    return { ...deps.sources, deskRecipient, dead: DEAD_ADDRESS }
+    if (deskRecipient === undefined || sends === undefined)
+      throw unavailable('no desk key or recipient is configured')
+    return { ...deps.sources, deskRecipient, dead: DEAD_ADDRESS, sends }
   }
   const nowSec = () => Math.floor(deps.clock() / 1000)
 
@@ -55,7 +79,13 @@ export function createPropDesk(deps: PropDeskDeps) {
   const assess = async (payer: Address, request: PropRequest) => {
     const plan = await planAction(request, { book, chain, payer, desk: deskAddress ?? payer })
     const executed = await book.executedCount(payer)
-    const { standing, price } = await readMemberStanding(chain, sources(), payer, executed)
+    const { standing, price } = await readMemberStanding(chain, sources(), payer, executed).catch(
+      (err: unknown) => {
+        if (err instanceof IndexBehindError)
+          throw unavailable(`it is reading UTIL transfers (${err.blocksBehind} blocks to go)`, err)
+        throw err
+      },
+    )
     const member = membership(standing)
     const factor = matchFactor(standing)
     const allot = allotment(factor)
@@ -92,6 +122,8 @@ export function createPropDesk(deps: PropDeskDeps) {
   }
 
   return {
+    /** Moves the index of members' burns and sends toward the head (the reconcile rounds). */
+    advanceIndex: (): Promise<void> => sends?.advance() ?? Promise.resolve(),
     async quote(paying: Address | undefined, request: PropRequest) {
       const payer = proven(paying)
       const a = await assess(payer, request)

@@ -1,22 +1,21 @@
-import { type Address, erc20Abi, type PublicClient, parseAbiItem } from 'viem'
+import { type Address, erc20Abi, type PublicClient } from 'viem'
 import { utilUsdValue } from '../analytics/utilUsdValue.js'
 import { readUtilPoolPrice, type UtilPool, type UtilPoolPrice } from '../chain/readUtilPoolPrice.js'
 import type { MemberStanding } from './propTerms.js'
-
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+import type { UtilSendIndex } from './utilSendIndex.js'
 
 /** Where a member's UTIL standing is read. */
 export interface StandingSources extends UtilPool {
   deskRecipient: Address
   dead: Address
-  /** The first block worth scanning for the member's burns and sends (the token's deployment). */
-  logsFromBlock: bigint
+  /** What each member sent the desk and burned (the store's index of the token's transfers). */
+  sends: UtilSendIndex
 }
 
 /**
  * A member's UTIL held now, burned (sent to the dead address) and sent to the desk over its lifetime, each
- * valued at the pool's price now, with the price used. Burns and sends are the token's own `Transfer`
- * events filtered by sender and destination (indexed topics: one `eth_getLogs` each).
+ * valued at the pool's price now, with the price used. Burns and sends come from the desk's index of the
+ * token's `Transfer` events (utilSendIndex: the stored totals and the blocks since, never a rescan).
  */
 export async function readMemberStanding(
   chain: PublicClient,
@@ -24,16 +23,8 @@ export async function readMemberStanding(
   member: Address,
   executedActions: number,
 ): Promise<{ standing: MemberStanding; price: UtilPoolPrice }> {
-  const sum = async (to: Address) => {
-    const logs = await chain.getLogs({
-      address: sources.util,
-      event: TRANSFER,
-      args: { from: member, to },
-      fromBlock: sources.logsFromBlock,
-      toBlock: 'latest',
-    })
-    return logs.reduce((total, log) => total + (log.args.value ?? 0n), 0n)
-  }
+  const sums = sources.sends.sentBy(member)
+  const sum = async (to: Address) => (await sums).get(to.toLowerCase()) ?? 0n
   const [held, burned, sent, price] = await Promise.all([
     chain.readContract({ address: sources.util, abi: erc20Abi, functionName: 'balanceOf', args: [member] }),
     sum(sources.dead),

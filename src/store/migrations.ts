@@ -168,6 +168,27 @@ export const MIGRATIONS: readonly Migration[] = [
        $$`,
     ],
   },
+  {
+    // The prop desk's index of UTIL sent to the desk and burned (issue 38): per sender and recipient, the
+    // total of the token's Transfer events read so far, and the next block to read. Advanced a window of
+    // blocks at a time, the sums and the cursor in one transaction, so a restart or a second instance
+    // never counts a block twice and never skips one. `name` says which token and recipients it follows.
+    id: '007_util_send_index',
+    sql: `
+      CREATE TABLE log_index_cursors (
+        name        TEXT PRIMARY KEY,
+        next_block  BIGINT NOT NULL CHECK (next_block >= 0),
+        updated_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE TABLE util_sends (
+        index_name  TEXT NOT NULL REFERENCES log_index_cursors (name),
+        sender      TEXT NOT NULL,
+        recipient   TEXT NOT NULL,
+        total       NUMERIC(78, 0) NOT NULL CHECK (total >= 0),
+        PRIMARY KEY (index_name, sender, recipient)
+      )
+    `,
+  },
 ]
 
 /** Arbitrary constant: instances starting together take turns applying migrations. */
