@@ -36,10 +36,10 @@ import { migrate } from './store/migrations.js'
 import { readOpsReport } from './store/opsReport.js'
 import { readPgliteTemplate } from './store/pgliteTemplate.js'
 import { createPropBook } from './store/propBook.js'
-import { createUtilSendBook } from './store/utilSendBook.js'
 import { createRedisChannelStorage } from './store/redisChannelStorage.js'
 import { createSharedState } from './store/sharedState.js'
 import { createSqlChannelStorage } from './store/sqlChannelStorage.js'
+import { createUtilSendBook } from './store/utilSendBook.js'
 
 const FAST_RECONCILE_MS = 2_000
 const FAST_RECONCILE_ROUNDS = 4

@@ -16,7 +16,9 @@ export async function exposureCheck(
   allot: Pick<Allotment, 'maxCollateralUsdc' | 'maxLeverage'>,
 ): Promise<ExposureCheck> {
   const closedAtVenue =
-    ctx.desk === undefined ? [] : await venueClosed(ctx.chain, ctx.desk, await ctx.book.openPositions())
+    ctx.desk === undefined
+      ? []
+      : await venueClosed(ctx.chain, ctx.desk, await ctx.book.openPositions(), ctx.book.recordFill)
   return {
     collateralUsdc: plan.collateralUsdc,
     notionalUsd: plan.notionalUsd,

@@ -113,7 +113,7 @@ async function locate(
 ): Promise<{ index: number } | { problem: PropError }> {
   const row = await ctx.book.get(positionId)
   const position = row?.result?.position as
-    | { orderIndex?: number | null; openBlock?: number | null }
+    | { orderIndex?: number | null; openBlock?: number | null; tradeIndex?: number | null }
     | undefined
   if (
     row === undefined ||
@@ -140,7 +140,10 @@ async function locate(
       ),
     }
   }
-  const index = await findFill(ctx.chain, ctx.desk, position.orderIndex, BigInt(position.openBlock))
+  const index =
+    position.tradeIndex ??
+    (await findFill(ctx.chain, ctx.desk, position.orderIndex, BigInt(position.openBlock)))
+  if (index !== undefined && position.tradeIndex == null) await ctx.book.recordFill(positionId, index)
   if (index === undefined) {
     return {
       problem: new PropError(

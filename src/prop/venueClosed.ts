@@ -25,29 +25,36 @@ export async function venueClosed(
   chain: PublicClient,
   desk: Address,
   rows: readonly OpenPositionRow[],
+  recordFill?: (id: number, tradeIndex: number) => Promise<void>,
 ): Promise<number[]> {
   const executed = rows.flatMap((row) => {
     if (row.status !== 'executed') return []
     const position = row.result?.position as
-      | { orderIndex?: number | null; openBlock?: number | null }
+      | { orderIndex?: number | null; openBlock?: number | null; tradeIndex?: number | null }
       | undefined
     if (position?.orderIndex == null || position.openBlock == null) return []
-    return [{ id: row.id, orderIndex: position.orderIndex, openBlock: BigInt(position.openBlock) }]
+    const { orderIndex, tradeIndex } = position
+    return [{ id: row.id, orderIndex, openBlock: BigInt(position.openBlock), tradeIndex }]
   })
   if (executed.length === 0) return []
   if (executedEvent === undefined) throw new Error('the gTrade ABI has no MarketExecuted event')
   const blockNumber = await chain.getBlockNumber()
+  // The fills still unknown are searched from the oldest such open's block (fills come within seconds, and
+  // each found is recorded): a position open for weeks costs no log range at 432,000 blocks a day.
+  const unfilled = executed.filter((r) => r.tradeIndex == null)
   // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
-  const fromBlock = executed.reduce((min, r) => (r.openBlock < min ? r.openBlock : min), blockNumber)
+  const fromBlock = unfilled.reduce((min, r) => (r.openBlock < min ? r.openBlock : min), blockNumber)
   const diamond = BASE_ADDRESSES.GtradeDiamond
   const [logs, trades, pending] = await Promise.all([
-    chain.getLogs({
-      address: diamond,
-      event: executedEvent,
-      args: { user: desk },
-      fromBlock,
-      toBlock: blockNumber,
-    }),
+    unfilled.length === 0
+      ? []
+      : chain.getLogs({
+          address: diamond,
+          event: executedEvent,
+          args: { user: desk },
+          fromBlock,
+          toBlock: blockNumber,
+        }),
     chain.readContract({
       address: diamond,
       abi: tradesAbi,
@@ -71,8 +78,14 @@ export async function venueClosed(
   }
   const openTrades = new Set(trades.filter((t) => t.isOpen).map((t) => t.index))
   const pendingOrders = new Set(pending.filter((o) => o.isOpen).map((o) => o.index))
+  await Promise.all(
+    unfilled.flatMap((r) => {
+      const trade = fills.get(r.orderIndex)
+      return trade === undefined || recordFill === undefined ? [] : [recordFill(r.id, trade)]
+    }),
+  )
   return executed.flatMap((r) => {
-    const trade = fills.get(r.orderIndex)
+    const trade = r.tradeIndex ?? fills.get(r.orderIndex)
     const open = trade === undefined ? pendingOrders.has(r.orderIndex) : openTrades.has(trade)
     return open ? [] : [r.id]
   })

@@ -97,6 +97,11 @@ export interface PropBook {
   /** Records a desk transaction about to be broadcast (status `submitted`). */
   addDeskTx(id: number, hash: `0x${string}`): Promise<void>
   finish(id: number, result: Record<string, unknown>): Promise<void>
+  /**
+   * The venue's trade index for an executed open's MARKET order, once its fill is seen (`result.position
+   * .tradeIndex`): later reads check the trade itself instead of searching the fill's log again.
+   */
+  recordFill(id: number, tradeIndex: number): Promise<void>
   /** Nothing (more) will be sent: the authorizing hash is free again. */
   fail(id: number, error: string): Promise<void>
   get(id: number): Promise<PropAction | undefined>
@@ -249,6 +254,14 @@ export function createPropBook(db: Database): PropBook {
         `UPDATE prop_actions SET status = 'executed', result = $2, updated_at = now()
          WHERE id = $1 AND status IN ('claimed', 'submitted')`,
         [id, JSON.stringify(result)],
+      )
+    },
+    async recordFill(id, tradeIndex) {
+      await db.query(
+        `UPDATE prop_actions SET result = jsonb_set(result, '{position,tradeIndex}', to_jsonb($2::int)),
+           updated_at = now()
+         WHERE id = $1 AND status = 'executed' AND result ? 'position'`,
+        [id, tradeIndex],
       )
     },
     async fail(id, error) {

@@ -131,6 +131,11 @@ describe('prop desk', () => {
       positionId: opened.body.positionId,
       position: { state: 'closing' },
     })
+    // The open's fill, found once, is kept with the position: no later read searches its log again.
+    const db = await createDatabase({ databaseUrl: svc.config.storage.databaseUrl, dataDir: 'memory://' })
+    const row = await createPropBook(db).get(opened.body.positionId as number)
+    await db.close()
+    expect((row?.result?.position as { tradeIndex?: number }).tradeIndex).toBe(trade?.index)
     await sw.world.keeperTick()
     await eventually(async () => expect((await openTrades(DESK)).length).toBe(tradesBefore))
 
