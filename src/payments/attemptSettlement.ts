@@ -55,7 +55,7 @@ export async function attemptSettlement(settling: Settling): Promise<Attempt> {
         services.chain,
         expectedTransfer(payment, config.payTo, txHash, nowSec),
         nowSec,
-        recentBlocks(services.chain),
+        recentBlocks(services.chain, config.payments.settleTimeoutMs),
         receipt,
       ),
   )
@@ -67,14 +67,21 @@ export async function attemptSettlement(settling: Settling): Promise<Attempt> {
   return { kind: 'settled', id, disposition, openMs, settleMs }
 }
 
-/** How many blocks back a settlement just attempted can have landed (ours, or a copy submitted first). */
-const RECENT_BLOCKS = 256n
+/** Base's blocks a second since Denim (2026-11-05): one every 200 ms. */
+const BLOCKS_PER_SECOND = 5
+/** Seconds before the attempt worth searching, past its own wait: the gate saw the authorization unused. */
+const RECENT_MARGIN_SEC = 60
 
-/** Settlement checks right after our attempt only look at recent blocks: nothing older can be ours. */
-function recentBlocks(chain: PublicClient): () => Promise<bigint> {
+/**
+ * Settlement checks right after our attempt only look at recent blocks: the gate saw the authorization
+ * unused just before it, so its use (ours, or a copy submitted first) is no older than the settlement's wait
+ * plus a margin: 400 blocks at the default 20 s wait (80 s at 200 ms; a slower chain is searched further).
+ */
+function recentBlocks(chain: PublicClient, settleTimeoutMs: number): () => Promise<bigint> {
+  const recent = BigInt(Math.ceil((settleTimeoutMs / 1000 + RECENT_MARGIN_SEC) * BLOCKS_PER_SECOND))
   return async () => {
     const head = await chain.getBlockNumber()
-    return head > RECENT_BLOCKS ? head - RECENT_BLOCKS : 0n
+    return head > recent ? head - recent : 0n
   }
 }
 

@@ -17,7 +17,11 @@ import { keepAliveFetch } from '../chain/keepAliveFetch.js'
 import { nativeSigningAccount } from '../chain/nativeSigningAccount.js'
 import { CHAIN_ID, NETWORK } from '../chain/network.js'
 import type { Config } from '../config.js'
-import { createEoaTransferSettler, learnedSettlementGas } from './eoaTransferSettler.js'
+import {
+  createEoaTransferSettler,
+  learnedSettlementGas,
+  SETTLEMENT_PENDING_REASON,
+} from './eoaTransferSettler.js'
 import { GAS_LIMIT_REASON, GENERIC_FAILURE, NOT_BROADCAST_REASON } from './facilitatorReasons.js'
 import { createFeeBook } from './feeBook.js'
 import { createRelayerSender } from './relayerSender.js'
@@ -78,6 +82,27 @@ export function createFacilitator(
       timeoutMs: payments.settleTimeoutMs,
       createAuthHeaders: async () => ({ verify: headers, settle: headers, supported: headers }),
     })
+    // The client has the same deadline of its own (on the wall clock); ours can be ended by the caller.
+    const settleOnce = (p: PaymentPayload, r: PaymentRequirements): Promise<Settlement> =>
+      untilDeadline(
+        client.settle(p, r),
+        settleDeadline(payments.settleTimeoutMs),
+        payments.settleTimeoutMs,
+      ).catch((err: unknown) => {
+        if (!(err instanceof SettleError)) {
+          throw neverReceived(err)
+            ? new SettlementNotAttemptedError('the facilitator did not act on the settlement', {
+                cause: err,
+              })
+            : err
+        }
+        return {
+          success: false,
+          errorReason: err.errorReason,
+          transaction: err.transaction ?? '',
+          network: p.accepted.network,
+        }
+      })
     // A facilitator's refusal arrives as a non-2xx with a verify/settle body: that is an answer, not an
     // outage. Anything else (timeout, network, unreadable body) is thrown: the outcome is unknown.
     return {
@@ -87,27 +112,18 @@ export function createFacilitator(
           if (err instanceof VerifyError) return { isValid: false, invalidReason: err.invalidReason }
           throw err
         }),
-      // The client has the same deadline of its own (on the wall clock); ours can be ended by the caller.
-      settle: (p, r) =>
-        untilDeadline(
-          client.settle(p, r),
-          settleDeadline(payments.settleTimeoutMs),
-          payments.settleTimeoutMs,
-        ).catch((err: unknown) => {
-          if (!(err instanceof SettleError)) {
-            throw neverReceived(err)
-              ? new SettlementNotAttemptedError('the facilitator did not act on the settlement', {
-                  cause: err,
-                })
-              : err
-          }
-          return {
-            success: false,
-            errorReason: err.errorReason,
-            transaction: err.transaction ?? '',
-            network: p.accepted.network,
-          }
-        }),
+      settle: async (p, r) => {
+        const first = await settleOnce(p, r)
+        if (first.success || first.errorReason !== SETTLEMENT_PENDING_REASON || !first.transaction)
+          return first
+        // Broadcast, not confirmed yet (`settlement_pending` with its hash): asked once more with the same
+        // payload, as @x402/core's server does (2.24+, settleWithPendingRetry); the facilitator answers it
+        // from the transaction it already sent, never a second one. A success is still checked against the
+        // chain by the gate (resolveSettlement); any other answer to the retry leaves the first transaction
+        // pending, decided later from the chain, never a refusal of money that may move.
+        const again = await settleOnce(p, r).catch(() => first)
+        return again.success ? again : first
+      },
       getSupported: () => client.getSupported(),
     }
   }

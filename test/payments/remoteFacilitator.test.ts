@@ -3,7 +3,8 @@ import { serve } from '@hono/node-server'
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
+import type { Hex } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../src/config.js'
@@ -22,6 +23,8 @@ import {
 } from '../helpers/serviceWorld.js'
 
 const TOKEN = 'Bearer facilitator-test-token'
+/** The /settle requests the pending-first facilitator got, per authorization nonce. */
+const settlesOf = new Map<string, number>()
 let sw: ServiceWorld
 let hosted: ReturnType<typeof serve>
 let facilitatorUrl: string
@@ -41,6 +44,12 @@ const endedByTheFacilitator = (): AbortSignal => {
  * A hosted facilitator speaking the standard HTTP API (POST /verify, POST /settle, GET /supported),
  * requiring a bearer token; inside it is x402's facilitator core with its own relayer key.
  */
+/** A settle response's wire fields (the built-in facilitator also hands its caller the receipt: bigints). */
+function wire<T extends { receipt?: unknown }>(result: T): Omit<T, 'receipt'> {
+  const { receipt: _receipt, ...fields } = result
+  return fields
+}
+
 function startHostedFacilitator(rpcEnv: NodeJS.ProcessEnv): Promise<string> {
   const core = createFacilitator(loadConfig(rpcEnv))
   const app = new Hono()
@@ -58,7 +67,7 @@ function startHostedFacilitator(rpcEnv: NodeJS.ProcessEnv): Promise<string> {
   })
   app.post('/settle', async (c) => {
     const { paymentPayload, paymentRequirements } = await c.req.json<Body>()
-    const result = await core.settle(paymentPayload, paymentRequirements)
+    const result = wire(await core.settle(paymentPayload, paymentRequirements))
     return c.json(result, result.success ? 200 : 400)
   })
   app.get('/supported', async (c) => c.json(await core.getSupported()))
@@ -92,10 +101,32 @@ function startHostedFacilitator(rpcEnv: NodeJS.ProcessEnv): Promise<string> {
   // deadline is ended here, once the settlement is broadcast, instead of waiting it out on the wall clock).
   app.post('/slow/settle', async (c) => {
     const { paymentPayload, paymentRequirements } = await c.req.json<Body>()
-    const result = await core.settle(paymentPayload, paymentRequirements)
+    const result = wire(await core.settle(paymentPayload, paymentRequirements))
     callerGivesUp()
     return c.json(result, result.success ? 200 : 400)
   })
+  // A facilitator with a pending-settlement store (as @x402/core's mechanisms keep): its first answer is
+  // `settlement_pending` with the broadcast hash; asked again for the same payload it answers from the
+  // transaction it sent, broadcasting nothing. `/pending-refuses` answers the retry with a refusal instead.
+  const sent = new Map<string, Omit<Awaited<ReturnType<typeof core.settle>>, 'receipt'>>()
+  const pendingFirst = (retry: 'from_store' | 'refuses') => async (c: Context) => {
+    const { paymentPayload, paymentRequirements } = await c.req.json<Body>()
+    const nonce = String(
+      (paymentPayload.payload as { authorization?: { nonce?: string } }).authorization?.nonce,
+    )
+    settlesOf.set(nonce, (settlesOf.get(nonce) ?? 0) + 1)
+    const known = sent.get(nonce)
+    if (known === undefined) {
+      const result = wire(await core.settle(paymentPayload, paymentRequirements))
+      sent.set(nonce, result)
+      return c.json({ ...result, success: false, errorReason: 'settlement_pending' }, 400)
+    }
+    if (retry === 'refuses')
+      return c.json({ ...known, success: false, errorReason: 'invalid_exact_evm_nonce_already_used' }, 400)
+    return c.json(known, 200)
+  }
+  app.post('/pending/settle', pendingFirst('from_store'))
+  app.post('/pending-refuses/settle', pendingFirst('refuses'))
   hosted = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   return new Promise((resolve) =>
     hosted.once('listening', () => resolve(`http://127.0.0.1:${(hosted.address() as AddressInfo).port}`)),
@@ -218,6 +249,60 @@ describe('remote facilitator', () => {
       headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) },
     })
     expect(errorOf(await again.json())?.code).toBe('payment_replayed')
+  })
+
+  test('behavior: a facilitator answering settlement_pending with its transaction is asked once more with the same payload (as @x402/core 2.24+ does): its answer from the transaction it sent settles the call, charged once', async () => {
+    const svc = await sw.instance({
+      FACILITATOR_URL: `${facilitatorUrl}/pending`,
+      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
+    })
+    const who = payer(7)
+    const path = '/v1/prices?symbols=BTC'
+    const before = await sw.usdcBalance(who.account.address)
+    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
+    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
+    expect(res.status).toBe(200)
+    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+    expect(receipt).toMatchObject({ success: true })
+    expect((await sw.chain.getTransactionReceipt({ hash: receipt.transaction as Hex })).status).toBe(
+      'success',
+    )
+    const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce
+    expect(settlesOf.get(nonce)).toBe(2)
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
+    await eventually(async () =>
+      expect((await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)).toMatchObject({
+        status: 'settled',
+        served: true,
+        txHash: receipt.transaction,
+      }),
+    )
+  })
+
+  test('attack: a retry answered with a refusal after settlement_pending is not a refusal of money that moved: served pending with the first transaction, settled from the chain, charged once', async () => {
+    const svc = await sw.instance({
+      FACILITATOR_URL: `${facilitatorUrl}/pending-refuses`,
+      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
+      RECONCILE_INTERVAL_MS: '600000',
+    })
+    const who = payer(8)
+    const path = '/v1/prices?symbols=ETH'
+    const before = await sw.usdcBalance(who.account.address)
+    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
+    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
+    expect(res.status).toBe(200)
+    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+    expect(receipt).toMatchObject({ success: false, errorReason: 'settlement_pending' })
+    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+    const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce
+    expect(settlesOf.get(nonce)).toBe(2)
+    await svc.services.reconcile()
+    expect((await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)).toMatchObject({
+      status: 'settled',
+      served: true,
+      txHash: receipt.transaction,
+    })
+    expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
   })
 
   test('behavior: a refusal saying "already used" is checked against the chain: a copy that paid us still serves the call', async () => {
