@@ -135,7 +135,7 @@ describe('prop desk', () => {
     const db = await createDatabase({ databaseUrl: svc.config.storage.databaseUrl, dataDir: 'memory://' })
     const row = await createPropBook(db).get(opened.body.positionId as number)
     await db.close()
-    expect((row?.result?.position as { tradeIndex?: number }).tradeIndex).toBe(trade?.index)
+    expect((row?.result?.position as { tradeIndex?: number } | undefined)?.tradeIndex).toBe(trade?.index)
     await sw.world.keeperTick()
     await eventually(async () => expect((await openTrades(DESK)).length).toBe(tradesBefore))
 
