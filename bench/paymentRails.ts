@@ -39,7 +39,7 @@ import { VOUCHER_LOAD_WORKER, type VoucherLoadInput, type VoucherLoadResult } fr
  *    `exact` and ours `batch-settlement` voucher calls on one channel, interleaved so all three see the
  *    same machine); the gate's added latency (Server-Timing `gate`); unpaid 402s per second (autocannon,
  *    16 connections) for the bare handler, ours and the reference.
- * B. Base-like devnet (a block every 2 s), PostgreSQL ledger and Redis shared state: paid calls per second
+ * B. Base's blocks (one every 200 ms, since Denim), PostgreSQL ledger and Redis shared state: paid calls per second
  *    on one relayer key, one caller per wallet (a wallet settles one payment at a time), the callers in a
  *    worker thread, each call's receipt checked included onchain.
  * C. B's PostgreSQL and Redis, automining: `batch-settlement` voucher calls per second on a cached read,
@@ -50,7 +50,9 @@ import { VOUCHER_LOAD_WORKER, type VoucherLoadInput, type VoucherLoadResult } fr
  *    `exact` authorizations signed ahead are sent, one in flight per wallet, all wallets at once (callers in
  *    a worker thread); nothing settles. The credit debited is checked against half the price of each call
  *    served, and payTo's USDC against no change.
- * After each batch phase (A, C) the stored vouchers are claimed and swept (the service's claimAndSweep)
+ * E. A again on a chain mining a block every 200 ms (Base today), ours and the reference on the same chain:
+ *    each settlement answered when its block includes it; the process CPU per call beside the reference's.
+ * After each batch phase (A, C, E) the stored vouchers are claimed and swept (the service's claimAndSweep)
  * and the USDC payTo received is checked against the prices of the calls served.
  */
 const SEQUENTIAL = Number(process.env.BENCH_RAILS_SEQUENTIAL ?? 60)
@@ -66,13 +68,13 @@ const UTIL_PER_WALLET = 1_000n * 10n ** 18n
 /** Where to write a CPU profile of the service thread during phase C (unset: none; it slows the phase). */
 const CPU_PROFILE = process.env.BENCH_RAILS_CPU_PROFILE
 const PHASES = new Set(
-  (process.env.BENCH_RAILS_PHASES ?? 'A,B,C,D')
+  (process.env.BENCH_RAILS_PHASES ?? 'A,B,C,D,E')
     .toUpperCase()
     .split(',')
     .map((p) => p.trim()),
 )
 /** A run of some phases only writes a file of its own: the full record of the last whole run stays. */
-const RESULT_FILE = ['A', 'B', 'C', 'D'].every((p) => PHASES.has(p))
+const RESULT_FILE = ['A', 'B', 'C', 'D', 'E'].every((p) => PHASES.has(p))
   ? 'bench/results/payment-rails.json'
   : `bench/results/payment-rails-${[...PHASES].sort().join('')}.json`
 const FUNDED = 100_000n
@@ -150,6 +152,11 @@ const sign = async (key: Hex, challenge: PaymentRequired) =>
 
 interface PaidAnswer {
   ms: number
+  /**
+   * The process's CPU while the call ran: the bench's client and the server called (ours or the reference,
+   * both in this process; one call at a time), so the client's share is the same on both sides.
+   */
+  cpuMs: number
   /** The Server-Timing entries (`gate`, `verify`, `handler`, `settle`, …) in ms. */
   timing: Record<string, number>
   transaction: string | undefined
@@ -157,9 +164,12 @@ interface PaidAnswer {
 
 async function paidCall(url: string, header: string): Promise<PaidAnswer> {
   const started = performance.now()
+  const cpuStarted = process.cpuUsage()
   const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': header } })
   await res.arrayBuffer()
   const ms = performance.now() - started
+  const cpu = process.cpuUsage(cpuStarted)
+  const cpuMs = (cpu.user + cpu.system) / 1000
   if (res.status !== 200) throw new Error(`paid call answered ${res.status}`)
   const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
   if (!receipt.success) throw new Error(`paid call not settled: ${receipt.errorReason}`)
@@ -167,7 +177,7 @@ async function paidCall(url: string, header: string): Promise<PaidAnswer> {
   for (const m of (res.headers.get('server-timing') ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) {
     timing[m[1] as string] = Number(m[2])
   }
-  return { ms, timing, transaction: receipt.transaction }
+  return { ms, cpuMs, timing, transaction: receipt.transaction }
 }
 
 const timingP50 = (calls: PaidAnswer[], name: string) => p50(calls.map((c) => c.timing[name] ?? Number.NaN))
@@ -212,8 +222,8 @@ async function unpaidRps(url: string): Promise<number> {
   return Math.round(result.requests.average)
 }
 
-async function phaseA() {
-  const ours = await startService(NO_INTERVAL_CLAIMS)
+async function phaseA(blockTimeS = 0) {
+  const ours = await startService({ ...NO_INTERVAL_CLAIMS, DEVNET_BLOCK_TIME: String(blockTimeS) })
   const reference = await startReferenceStack({
     rpcUrl: ours.rpcUrl,
     relayerKey: (demoAccounts[1] as { privateKey: Hex }).privateKey,
@@ -272,12 +282,21 @@ async function phaseA() {
     const ourP50 = p50(ourCalls.map((c) => c.ms))
     const refP50 = p50(refCalls.map((c) => c.ms))
     const voucherP50 = p50(voucherCalls.map((c) => c.ms))
+    const cpu = (calls: PaidAnswer[]) => round(p50(calls.map((c) => c.cpuMs)))
     const exactAutomine = {
+      blockTimeS,
       paidCallMs: {
         ours: ourP50,
         reference: refP50,
         ratio: round(ourP50 / refP50),
         samples: ourCalls.length,
+      },
+      processCpuMsPerCallP50: {
+        oursExact: cpu(ourCalls),
+        oursVoucher: cpu(voucherCalls),
+        referenceExact: cpu(refCalls),
+        exactRatio: round(cpu(ourCalls) / cpu(refCalls)),
+        voucherRatio: round(cpu(voucherCalls) / cpu(refCalls)),
       },
       gateMsP50: timingP50(ourCalls, 'gate'),
       admitMsP50: timingP50(ourCalls, 'admit'),
@@ -389,8 +408,11 @@ async function withProductionService<T>(
   }
 }
 
+/** Base's block time since Denim (2026-11-05), for phases B and E. */
+const BASE_BLOCK_TIME_S = 0.2
+
 const phaseB = () =>
-  withProductionService({ redisUrl: REDIS_URL, blockTimeS: 2 }, async (ours) => {
+  withProductionService({ redisUrl: REDIS_URL, blockTimeS: BASE_BLOCK_TIME_S }, async (ours) => {
     const url = `${ours.url}/v1/prices?symbols=BTC`
     const keys = await fundWallets(ours.rpcUrl, WALLETS, FUNDED, USDC)
     const challenge = await challengeOf(url)
@@ -409,7 +431,7 @@ const phaseB = () =>
     ]
     const receipts = await Promise.all(hashes.map((hash) => chain.getTransactionReceipt({ hash })))
     return {
-      blockTimeS: 2,
+      blockTimeS: BASE_BLOCK_TIME_S,
       ledger: 'PostgreSQL',
       sharedState: 'Redis',
       wallets: WALLETS,
@@ -639,9 +661,15 @@ async function main(): Promise<void> {
     Object.assign(record, { exactAutomine, batchAutomine })
   }
   if (PHASES.has('B')) {
-    const exactBlockTime2 = await phaseB()
-    console.log(JSON.stringify({ exactBlockTime2 }))
-    record.exactBlockTime2 = exactBlockTime2
+    const exactBaseBlocks = await phaseB()
+    console.log(JSON.stringify({ exactBaseBlocks }))
+    record.exactBaseBlocks = exactBaseBlocks
+  }
+  if (PHASES.has('E')) {
+    const { exactAutomine: exactBase, batchAutomine: batchBase } = await phaseA(BASE_BLOCK_TIME_S)
+    console.log(JSON.stringify({ exactBase }))
+    console.log(JSON.stringify({ batchBase }))
+    Object.assign(record, { exactBase, batchBase })
   }
   if (PHASES.has('C')) {
     const batchThroughput = await phaseC()
