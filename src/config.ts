@@ -186,7 +186,7 @@ export interface Upstreams {
 
 export interface DevnetOptions {
   rpcPort: number
-  /** 0 = automine; 2 reproduces Base's block time. */
+  /** Seconds between blocks: 0.2 (the default) is Base since Denim; 0 = automine. */
   blockTimeSeconds: number
   /** Seed of the market simulator's price paths. */
   seed: number

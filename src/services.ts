@@ -217,14 +217,18 @@ export async function createServices(
       })
       .catch((err: unknown) => logger.warn({ msg: 'credit reconcile round failed', err }))
   const propRound = () =>
-    Promise.all([
-      reconcileProp({ chain, book: propBook, desk: deskSender?.address, logger }, clock()).catch(
-        (err: unknown) => logger.warn({ msg: 'prop reconcile round failed', err }),
-      ),
-      deps.prop
-        .advanceIndex()
-        .catch((err: unknown) => logger.warn({ msg: 'the UTIL transfer index did not advance', err })),
-    ])
+    reconcileProp({ chain, book: propBook, desk: deskSender?.address, logger }, clock()).catch(
+      (err: unknown) => logger.warn({ msg: 'prop reconcile round failed', err }),
+    )
+  // The desk's index of UTIL burns and sends on a timer of its own, from the start: a first catch-up (many
+  // windows from PROP_LOGS_FROM_BLOCK) must not hold the reconcile rounds that decide pending payments.
+  const advanceIndex = () =>
+    void deps.prop
+      .advanceIndex()
+      .catch((err: unknown) => logger.warn({ msg: 'the UTIL transfer index did not advance', err }))
+  const indexTimer = setInterval(advanceIndex, config.payments.reconcileIntervalMs)
+  indexTimer.unref()
+  advanceIndex()
   const round = () =>
     Promise.all([
       reconcilePending(reconcileDeps, Math.floor(clock() / 1000))
@@ -284,6 +288,7 @@ export async function createServices(
     reconcile,
     async close() {
       clearInterval(timer)
+      clearInterval(indexTimer)
       clearTimeout(soon)
       // The vouchers taken so far are claimed and swept before the process lets go (best effort: what is
       // left stays in the channel storage for the next start).

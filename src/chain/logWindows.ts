@@ -2,6 +2,17 @@ import type { Transport } from 'viem'
 
 /** Windows of one wide `eth_getLogs` sent at once (each its own request, in one JSON-RPC batch at most). */
 const WINDOWS_AT_ONCE = 4
+/**
+ * The most windows one query is split into (50,000 blocks at the default 2,000: 2.8 hours of Base). A query
+ * wider than that fails before sending anything, as a provider's range cap would: a scan of the chain's
+ * whole history would otherwise cost tens of thousands of requests (and one caller could make it).
+ */
+export const MAX_LOG_WINDOWS = 25
+
+/** A log query wider than `MAX_LOG_WINDOWS` windows: refused here, nothing sent. */
+export class LogRangeTooWideError extends Error {
+  override readonly name = 'LogRangeTooWideError'
+}
 
 type Filter = { fromBlock?: unknown; toBlock?: unknown; blockHash?: unknown; [key: string]: unknown }
 type Request = (args: { method: string; params?: unknown }, opts?: unknown) => Promise<unknown>
@@ -11,9 +22,9 @@ type Request = (args: { method: string; params?: unknown }, opts?: unknown) => P
  * range of a log query (commonly 2,000 to 10,000 blocks) and Base makes 432,000 blocks a day. A query wider
  * than that is sent as consecutive windows of at most `maxBlocks` blocks, their logs joined in block order;
  * a block tag (`latest`, `safe`, …) is first resolved to its number, so each window names its blocks. A
- * query by block hash, or within the bound, goes out as it was asked. This bounds every request; what a
- * wide query costs in requests stays the caller's to keep small (the desk's transfer index reads only the
- * blocks it has not read yet).
+ * query by block hash, or within the bound, goes out as it was asked. This bounds every request, and a
+ * query of more than `MAX_LOG_WINDOWS` windows is refused: a long history is the caller's to index (the
+ * desk's transfer index reads only the blocks it has not read yet).
  */
 export function inLogWindows(transport: Transport, maxBlocks: number): Transport {
   return (params) => {
@@ -39,6 +50,11 @@ export function inLogWindows(transport: Transport, maxBlocks: number): Transport
         if (span <= BigInt(maxBlocks)) return send(args, opts)
       }
       const [from, to] = await Promise.all([blockOf(filter.fromBlock), blockOf(filter.toBlock)])
+      if (to - from + 1n > BigInt(maxBlocks * MAX_LOG_WINDOWS)) {
+        throw new LogRangeTooWideError(
+          `eth_getLogs over ${to - from + 1n} blocks: more than ${MAX_LOG_WINDOWS} windows of ${maxBlocks} (RPC_LOGS_MAX_BLOCKS)`,
+        )
+      }
       const windows: [bigint, bigint][] = []
       for (let start = from; start <= to; start += BigInt(maxBlocks)) {
         const end = start + BigInt(maxBlocks) - 1n

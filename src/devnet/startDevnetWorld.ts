@@ -269,6 +269,9 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       // Inside the deployer's queue, so no keeper or pusher transaction straddles the revert.
       reset: () =>
         ctx.exclusive(async () => {
+          // No interval block lands between the revert and the new snapshot.
+          clearInterval(miner)
+          miner = undefined
           await ctx.testClient.revert({ id: snapshot })
           // One empty block at the start's base fee: anvil keeps its fee state across a revert, and its
           // calls at `latest` price BASEFEE from it, so the head and the calls agree again.
@@ -277,7 +280,9 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
           snapshot = await snapshotNow()
           await mineEvery(worldBlockMs)
         }),
-      setBlockTime: (seconds) => ctx.exclusive(() => mineEvery(seconds * 1000)),
+      // Not in the deployer's queue: a keeper transaction waiting there for a block (automine paused by a
+      // test) would wait for this very call.
+      setBlockTime: (seconds) => mineEvery(seconds * 1000),
       blockTime: () => currentBlockMs / 1000,
       warm: devnet.warm,
       stop: () => stopAll(stops),

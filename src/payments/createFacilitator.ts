@@ -119,10 +119,11 @@ export function createFacilitator(
         // Broadcast, not confirmed yet (`settlement_pending` with its hash): asked once more with the same
         // payload, as @x402/core's server does (2.24+, settleWithPendingRetry); the facilitator answers it
         // from the transaction it already sent, never a second one. A success is still checked against the
-        // chain by the gate (resolveSettlement); any other answer to the retry leaves the first transaction
-        // pending, decided later from the chain, never a refusal of money that may move.
+        // chain by the gate (resolveSettlement), and only for the transaction first named: any other answer
+        // to the retry (another transaction, which could be any mined one) leaves the first pending, decided
+        // later from the chain, never a refusal of money that may move.
         const again = await settleOnce(p, r).catch(() => first)
-        return again.success ? again : first
+        return again.success && again.transaction === first.transaction ? again : first
       },
       getSupported: () => client.getSupported(),
     }
@@ -149,7 +150,7 @@ export function createFacilitator(
     account,
     client,
     chainId: CHAIN_ID,
-    // Base makes a block every 2 s: a quote is re-read at least once a second.
+    // A quote is re-read at least once a second (five of Base's 200 ms blocks).
     fees: createFeeBook(client, { maxAgeMs: 1_000 }),
     timeoutMs: payments.settleTimeoutMs,
     pollingIntervalMs: payments.pollingIntervalMs,

@@ -134,6 +134,9 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
   // behind nonces this sender has signed but not yet handed over, and reusing one would collide with (or
   // replace) a settlement in flight.
   let floor = 0
+  // Nonces given back whose filler failed: the next sends take them first, so no gap holds the queue and
+  // no resync falls below the nonces in flight.
+  const gaps: number[] = []
   let syncing: Promise<number> | undefined
   let syncSupported = true
 
@@ -142,6 +145,8 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
   // holds, which is not ours to reason from. Above `latest`, the nonces are this sender's own: those it
   // handed out (`next`) and, after a refusal, the floor past them.
   const takeNonce = async (): Promise<number> => {
+    const gap = gaps.shift()
+    if (gap !== undefined) return gap
     if (next === undefined) {
       syncing ??= client.getTransactionCount({ address: account.address, blockTag: 'latest' }).finally(() => {
         syncing = undefined
@@ -196,6 +201,12 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
   }
 
   /** true/false when the node says whether it holds the transaction; undefined when it cannot be asked. */
+  /** Past nonce `n` and every nonce handed out: the node says it is taken. */
+  const skipTaken = (n: number) => {
+    floor = Math.max(floor, n + 1, next ?? floor)
+    next = undefined
+  }
+
   const knownToNode = (hash: Hex): Promise<boolean | undefined> =>
     client.getTransaction({ hash }).then(
       () => true,
@@ -212,9 +223,9 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
       const filler = await sign({ to: account.address, data: '0x', gas: 21_000n }, n)
       await submit(filler.serialized, filler.hash)
     })().catch(() => {
-      // The filler failed too: resync from the node, which knows what it holds (the gap included).
-      floor = 0
-      next = undefined
+      // The filler failed too: the next send takes the gap (a resync from the latest block would fall
+      // below the nonces still in flight, and a higher fee would replace one of them).
+      gaps.push(n)
     })
   }
 
@@ -248,12 +259,22 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
               // other answer leaves the first copy's fate open: only a node that does not know the hash
               // proves it was never taken (the nonce is then given back); otherwise it is pending and the
               // chain decides it later, never a refusal that would let the payer pay a second time.
-              if (!alreadyKnown(again) && !nonceRefused(again)) {
-                if ((await knownToNode(signed.hash)) === false) {
-                  releaseNonce(nonce)
+              if (!alreadyKnown(again)) {
+                const known = await knownToNode(signed.hash)
+                // The nonce is taken by another transaction (one of ours still in the pool after a
+                // restart): this one was never taken, so it is signed again on the next nonce.
+                if (known === false && nonceRefused(again) && attempt < NONCE_ATTEMPTS) {
+                  skipTaken(nonce)
+                  nonce = undefined
+                  continue
+                }
+                if (known === false) {
+                  if (nonceRefused(again)) skipTaken(nonce)
+                  else releaseNonce(nonce)
                   throw new BroadcastRefusedError('the node did not take the settlement', { cause: again })
                 }
-                return { hash: signed.hash, receipt: undefined }
+                if (known === undefined || !nonceRefused(again))
+                  return { hash: signed.hash, receipt: undefined }
               }
             }
             // Our own wait ran out: it is pending. A dropped connection: wait for it once more.
@@ -266,12 +287,12 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
             // This very transaction may be what used the nonce (a copy that reached the node before an
             // answer was lost): then it is pending, never signed again with another nonce (a second
             // transfer of a used authorization reverts, and the payer would be refused after paying).
-            if (await knownToNode(signed.hash))
+            // A node that cannot say is not proof either way: pending, never a second transfer.
+            if ((await knownToNode(signed.hash)) !== false)
               return { hash: signed.hash, receipt: await waitReceipt(signed.hash) }
             // Otherwise the nonce is taken (mined, or one of ours still in the node's pool after a
             // restart: "replacement transaction underpriced"): past it, and past every nonce handed out.
-            floor = Math.max(floor, nonce + 1, next ?? floor)
-            next = undefined
+            skipTaken(nonce)
             nonce = undefined
             continue
           }
@@ -280,7 +301,10 @@ export function createRelayerSender(options: RelayerSenderOptions): RelayerSende
             fees.forget()
             continue
           }
-          releaseNonce(nonce)
+          // A nonce the node calls taken is never given back nor filled (a filler at a higher fee would
+          // replace the transaction holding it).
+          if (nonceRefused(err)) skipTaken(nonce)
+          else releaseNonce(nonce)
           throw new BroadcastRefusedError('the node refused the settlement', { cause: err })
         }
       }

@@ -9,6 +9,7 @@ import { InvalidInputError } from '../errors.js'
 import type { PropBook } from '../store/propBook.js'
 import { findFill } from './gtradeOrders.js'
 import { PropError } from './propErrors.js'
+import { CANCELLED_ORDER } from './venueClosed.js'
 
 /** The desk's actions: the catalog and the OpenAPI document list these. */
 export const PROP_ACTIONS = ['trade.open', 'trade.close'] as const
@@ -140,10 +141,18 @@ async function locate(
       ),
     }
   }
+  if (position.tradeIndex === CANCELLED_ORDER) {
+    return {
+      problem: new PropError(
+        'prop_position_closed',
+        `Position ${positionId}'s market order was cancelled by the venue: it never opened.`,
+        'params.positionId',
+      ),
+    }
+  }
   const index =
     position.tradeIndex ??
     (await findFill(ctx.chain, ctx.desk, position.orderIndex, BigInt(position.openBlock)))
-  if (index !== undefined && position.tradeIndex == null) await ctx.book.recordFill(positionId, index)
   if (index === undefined) {
     return {
       problem: new PropError(

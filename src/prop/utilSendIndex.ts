@@ -106,7 +106,10 @@ export function createUtilSendIndex(o: UtilSendIndexOptions) {
         await advanceTo(head - headBlocks)
         next = await o.book.nextBlock(name, o.fromBlock)
       }
-      const sent = await o.book.sentBy(name, member)
+      // The cursor and the totals below it at one instant (an advance may commit after the check above).
+      const stored = await o.book.sentBy(name, member)
+      const sent = stored?.sent ?? new Map<string, bigint>()
+      next = stored?.nextBlock ?? next
       if (next <= head) {
         for (const log of await transfers({ from: member }, next, head)) {
           const to = log.args.to?.toLowerCase()

@@ -21,6 +21,11 @@ const tradesAbi = parseAbi([
  * Three reads whatever the number of rows: the desk's fills since the oldest open, its open trades and its
  * pending orders, all at the same block so that no fill falls between them.
  */
+/** The trade index recorded for an open whose MARKET order the venue cancelled: it never opened. */
+export const CANCELLED_ORDER = -1
+/** Blocks under the head before a fill or a cancellation is recorded for good (12.8 s at 200 ms). */
+const RECORD_DEPTH_BLOCKS = 64n
+
 export async function venueClosed(
   chain: PublicClient,
   desk: Address,
@@ -70,22 +75,29 @@ export async function venueClosed(
       blockNumber,
     }),
   ])
-  const fills = new Map<number, number>()
+  const fills = new Map<number, { trade: number; block: bigint }>()
   for (const log of logs) {
     const args = (log as unknown as { args: { orderId: { index: number }; index: number; open: boolean } })
       .args
-    if (args.open) fills.set(args.orderId.index, args.index)
+    if (args.open) fills.set(args.orderId.index, { trade: args.index, block: log.blockNumber ?? blockNumber })
   }
   const openTrades = new Set(trades.filter((t) => t.isOpen).map((t) => t.index))
   const pendingOrders = new Set(pending.filter((o) => o.isOpen).map((o) => o.index))
+  // Recorded only once settled deep enough that a reorg of the head cannot reorder it: a fill, or an order
+  // neither filled nor pending (the venue cancelled it: CANCELLED_ORDER, closed for good).
+  const settled = (block: bigint) => block + RECORD_DEPTH_BLOCKS <= blockNumber
   await Promise.all(
     unfilled.flatMap((r) => {
-      const trade = fills.get(r.orderIndex)
-      return trade === undefined || recordFill === undefined ? [] : [recordFill(r.id, trade)]
+      if (recordFill === undefined) return []
+      const fill = fills.get(r.orderIndex)
+      if (fill !== undefined) return settled(fill.block) ? [recordFill(r.id, fill.trade)] : []
+      const cancelled = !pendingOrders.has(r.orderIndex) && settled(r.openBlock)
+      return cancelled ? [recordFill(r.id, CANCELLED_ORDER)] : []
     }),
   )
   return executed.flatMap((r) => {
-    const trade = r.tradeIndex ?? fills.get(r.orderIndex)
+    if (r.tradeIndex === CANCELLED_ORDER) return [r.id]
+    const trade = r.tradeIndex ?? fills.get(r.orderIndex)?.trade
     const open = trade === undefined ? pendingOrders.has(r.orderIndex) : openTrades.has(trade)
     return open ? [] : [r.id]
   })

@@ -19,8 +19,14 @@ export interface UtilSendBook {
    * the cursor is still at `from` (another instance may have read the range first): false when it was not.
    */
   advance(name: string, from: bigint, to: bigint, sends: readonly UtilSend[]): Promise<boolean>
-  /** What `sender` sent each recipient up to the cursor (lowercase addresses). */
-  sentBy(name: string, sender: `0x${string}`): Promise<Map<string, bigint>>
+  /**
+   * The cursor and what `sender` sent each recipient below it (lowercase addresses), read in one statement:
+   * an advance committing meanwhile is either wholly in both or in neither.
+   */
+  sentBy(
+    name: string,
+    sender: `0x${string}`,
+  ): Promise<{ nextBlock: bigint; sent: Map<string, bigint> } | undefined>
 }
 
 export function createUtilSendBook(db: Database): UtilSendBook {
@@ -57,11 +63,19 @@ export function createUtilSendBook(db: Database): UtilSendBook {
         return true
       }),
     async sentBy(name, sender) {
-      const { rows } = await db.query<{ recipient: string; total: string }>(
-        'SELECT recipient, total::text AS total FROM util_sends WHERE index_name = $1 AND sender = $2',
+      const { rows } = await db.query<{ next_block: string; recipient: string | null; total: string | null }>(
+        `SELECT c.next_block, s.recipient, s.total::text AS total
+           FROM log_index_cursors c
+           LEFT JOIN util_sends s ON s.index_name = c.name AND s.sender = $2
+          WHERE c.name = $1`,
         [name, sender.toLowerCase()],
       )
-      return new Map(rows.map((r) => [r.recipient, BigInt(r.total)]))
+      const [first] = rows
+      if (first === undefined) return undefined
+      const sent = new Map<string, bigint>()
+      for (const r of rows)
+        if (r.recipient !== null && r.total !== null) sent.set(r.recipient, BigInt(r.total))
+      return { nextBlock: BigInt(first.next_block), sent }
     },
   }
 }

@@ -131,11 +131,19 @@ describe('prop desk', () => {
       positionId: opened.body.positionId,
       position: { state: 'closing' },
     })
-    // The open's fill, found once, is kept with the position: no later read searches its log again.
-    const db = await createDatabase({ databaseUrl: svc.config.storage.databaseUrl, dataDir: 'memory://' })
-    const row = await createPropBook(db).get(opened.body.positionId as number)
-    await db.close()
-    expect((row?.result?.position as { tradeIndex?: number } | undefined)?.tradeIndex).toBe(trade?.index)
+    // The open's fill, found by a later open's exposure read once 64 blocks deep (no reorg of the head
+    // can reorder it), is kept with the position: no later read searches its log again.
+    const recorded = async () => {
+      const db = await createDatabase({ databaseUrl: svc.config.storage.databaseUrl, dataDir: 'memory://' })
+      const row = await createPropBook(db).get(opened.body.positionId as number)
+      await db.close()
+      return (row?.result?.position as { tradeIndex?: number } | undefined)?.tradeIndex
+    }
+    expect(await recorded()).toBeUndefined()
+    await sw.chain.request({ method: 'anvil_mine' as never, params: ['0x46'] as never })
+    const later = await post(member, '/v1/prop/quote', { actionId: 'trade.open', params: await openParams() })
+    expect(later.status).toBe(200)
+    expect(await recorded()).toBe(trade?.index)
     await sw.world.keeperTick()
     await eventually(async () => expect((await openTrades(DESK)).length).toBe(tradesBefore))
 

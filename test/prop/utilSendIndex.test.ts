@@ -2,6 +2,7 @@ import { erc20Abi, type Hex, type PublicClient, parseAbiItem } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DEAD_ADDRESS } from '../../src/chain/addresses.js'
 import { createChainClient } from '../../src/chain/createChainClient.js'
+import { MAX_LOG_WINDOWS } from '../../src/chain/logWindows.js'
 import { createUtilSendIndex, IndexBehindError } from '../../src/prop/utilSendIndex.js'
 import { createDatabase, type Database } from '../../src/store/database.js'
 import { migrate } from '../../src/store/migrations.js'
@@ -137,21 +138,27 @@ describe('the desk’s UTIL send index', () => {
     expect(fromB.get(DEAD_ADDRESS.toLowerCase())).toBe(7n * 10n ** 20n)
   })
 
-  test('behavior: any wide log query of the service (block 0 to latest) goes out in windows within the cap and returns exactly what one unbounded query returns, in order', async () => {
+  test('behavior: any wide log query of the service goes out in windows within the cap and returns exactly what one unbounded query returns, in order; past 25 windows it is refused before anything is sent', async () => {
+    const head = await sw.chain.getBlockNumber()
+    const fromBlock = head - BigInt(CAP * MAX_LOG_WINDOWS) + 1n
     spans.length = 0
-    const windowed = await chain.getLogs({ address: UTIL, event: TRANSFER, fromBlock: 0n, toBlock: 'latest' })
-    const direct = await sw.chain.getLogs({
-      address: UTIL,
-      event: TRANSFER,
-      fromBlock: 0n,
-      toBlock: 'latest',
-    })
+    const windowed = await chain.getLogs({ address: UTIL, event: TRANSFER, fromBlock, toBlock: head })
+    const direct = await sw.chain.getLogs({ address: UTIL, event: TRANSFER, fromBlock, toBlock: head })
     expect(direct.length).toBeGreaterThan(5)
     expect(windowed.map((l) => `${l.blockNumber}:${l.logIndex}`)).toEqual(
       direct.map((l) => `${l.blockNumber}:${l.logIndex}`),
     )
-    expect(spans.length).toBeGreaterThan(10)
+    expect(spans.length).toBe(MAX_LOG_WINDOWS)
     expect(spans.every((s) => s.to >= s.from && s.to - s.from + 1n <= BigInt(CAP))).toBe(true)
+    spans.length = 0
+    const tooWide = chain.getLogs({
+      address: UTIL,
+      event: TRANSFER,
+      fromBlock: fromBlock - 1n,
+      toBlock: 'latest',
+    })
+    await expect(tooWide).rejects.toThrow(/more than 25 windows/)
+    expect(spans).toHaveLength(0)
   })
 
   test('error: an index far behind the chain (a first start) refuses the query while it catches up, then answers exactly', async () => {
