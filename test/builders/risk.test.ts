@@ -502,6 +502,8 @@ describe('risk open (MARKET) → modify → close', () => {
     type Fill = { open: boolean; oraclePrice: bigint; amountSentToTrader: bigint }
     const closed = fills.map((log) => (log as unknown as { args: Fill }).args).find((f) => !f.open)
     if (closed === undefined) throw new Error('no MarketExecuted for the close')
+    // Filled at the price moved here, or (the world's keeper first) at the mark it set: no other.
+    expect([moved, e10(mark)]).toContain(closed.oraclePrice)
     const realized = payoutAt(closed.oraclePrice)
     expect(closed.amountSentToTrader).toBe(realized.value)
     expect((await usdcOf(me)) - before).toBe(realized.value)

@@ -145,6 +145,26 @@ afterAll(async () => {
 const remote = (headers: Record<string, string>): Promise<Instance> =>
   sw.instance({ FACILITATOR_URL: facilitatorUrl, FACILITATOR_HEADERS: JSON.stringify(headers) })
 
+/**
+ * One paid call through the hosted facilitator at `route` (its path prefix), from demo payer `payerIndex`:
+ * the instance, the payer, its USDC before, the payload sent and the answer with its decoded receipt.
+ */
+async function payThrough(route: string, payerIndex: number, path: string, env: NodeJS.ProcessEnv = {}) {
+  const svc = await sw.instance({
+    FACILITATOR_URL: `${facilitatorUrl}/${route}`,
+    FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
+    ...env,
+  })
+  const who = payer(payerIndex)
+  const before = await sw.usdcBalance(who.account.address)
+  const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
+  const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
+  expect(res.status).toBe(200)
+  const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+  const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce
+  return { svc, who, before, receipt, nonce }
+}
+
 describe('remote facilitator', () => {
   test('behavior: with FACILITATOR_URL and its auth header, payments settle through the hosted facilitator', async () => {
     const svc = await remote({ Authorization: TOKEN })
@@ -252,22 +272,11 @@ describe('remote facilitator', () => {
   })
 
   test('behavior: a facilitator answering settlement_pending with its transaction is asked once more with the same payload (as @x402/core 2.24+ does): its answer from the transaction it sent settles the call, charged once', async () => {
-    const svc = await sw.instance({
-      FACILITATOR_URL: `${facilitatorUrl}/pending`,
-      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
-    })
-    const who = payer(7)
-    const path = '/v1/prices?symbols=BTC'
-    const before = await sw.usdcBalance(who.account.address)
-    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
-    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
-    expect(res.status).toBe(200)
-    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+    const { svc, who, before, receipt, nonce } = await payThrough('pending', 7, '/v1/prices?symbols=BTC')
     expect(receipt).toMatchObject({ success: true })
     expect((await sw.chain.getTransactionReceipt({ hash: receipt.transaction as Hex })).status).toBe(
       'success',
     )
-    const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce
     expect(settlesOf.get(nonce)).toBe(2)
     expect(await sw.usdcBalance(who.account.address)).toBe(before - 1000n)
     await eventually(async () =>
@@ -280,21 +289,16 @@ describe('remote facilitator', () => {
   })
 
   test('attack: a retry answered with a refusal after settlement_pending is not a refusal of money that moved: served pending with the first transaction, settled from the chain, charged once', async () => {
-    const svc = await sw.instance({
-      FACILITATOR_URL: `${facilitatorUrl}/pending-refuses`,
-      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
-      RECONCILE_INTERVAL_MS: '600000',
-    })
-    const who = payer(8)
-    const path = '/v1/prices?symbols=ETH'
-    const before = await sw.usdcBalance(who.account.address)
-    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
-    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
-    expect(res.status).toBe(200)
-    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+    const { svc, who, before, receipt, nonce } = await payThrough(
+      'pending-refuses',
+      8,
+      '/v1/prices?symbols=ETH',
+      {
+        RECONCILE_INTERVAL_MS: '600000',
+      },
+    )
     expect(receipt).toMatchObject({ success: false, errorReason: 'settlement_pending' })
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/)
-    const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce
     expect(settlesOf.get(nonce)).toBe(2)
     await svc.services.reconcile()
     expect((await svc.services.deps.ledger.byPayer(who.account.address)).at(-1)).toMatchObject({
@@ -306,17 +310,7 @@ describe('remote facilitator', () => {
   })
 
   test('behavior: a refusal saying "already used" is checked against the chain: a copy that paid us still serves the call', async () => {
-    const svc = await sw.instance({
-      FACILITATOR_URL: `${facilitatorUrl}/copy`,
-      FACILITATOR_HEADERS: JSON.stringify({ Authorization: TOKEN }),
-    })
-    const who = payer(6)
-    const path = '/v1/prices?symbols=ETH'
-    const before = await sw.usdcBalance(who.account.address)
-    const payload = await signChallenge(who, await challengeOf(`${svc.url}${path}`))
-    const res = await fetch(`${svc.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodePayment(payload) } })
-    expect(res.status).toBe(200)
-    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response') as string)
+    const { svc, who, before, receipt } = await payThrough('copy', 6, '/v1/prices?symbols=ETH')
     expect(receipt.success).toBe(true)
     expect(
       (await sw.chain.getTransactionReceipt({ hash: receipt.transaction as `0x${string}` })).status,
