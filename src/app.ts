@@ -41,7 +41,9 @@ export function createApp({
     // Checks that are due start in the background; this answer is from their last results.
     void deps.readiness.refresh()
     const state = deps.readiness.state()
-    return c.json(state, state.ready ? 200 : 503)
+    // Upstreams whose circuit is open (down, or refusing our key: a 401/403 opens it) are named, without
+    // making the service unready: its other routes still answer.
+    return c.json({ ...state, openCircuits: deps.market.openCircuits() }, state.ready ? 200 : 503)
   })
   app.use('*', unpaidRateLimit(deps.limiter, deps.config.rateLimits.trustProxy, routes))
 

@@ -119,9 +119,11 @@ export function createCircuitBreaker(upstream: string, options: CircuitBreakerOp
 }
 
 /** One breaker per upstream name, made on first use. */
-export function circuitBreakers(options: CircuitBreakerOptions): (upstream: string) => CircuitBreaker {
+export function circuitBreakers(
+  options: CircuitBreakerOptions,
+): ((upstream: string) => CircuitBreaker) & { notClosed(): Record<string, CircuitState> } {
   const byName = new Map<string, CircuitBreaker>()
-  return (upstream) => {
+  const breakerOf = (upstream: string) => {
     let breaker = byName.get(upstream)
     if (breaker === undefined) {
       breaker = createCircuitBreaker(upstream, options)
@@ -129,4 +131,10 @@ export function circuitBreakers(options: CircuitBreakerOptions): (upstream: stri
     }
     return breaker
   }
+  /** The upstreams whose circuit is open or half-open now, with that state. */
+  const notClosed = () =>
+    Object.fromEntries(
+      [...byName].flatMap(([name, b]) => (b.state() === 'closed' ? [] : [[name, b.state()]])),
+    )
+  return Object.assign(breakerOf, { notClosed })
 }

@@ -182,6 +182,11 @@ export interface Upstreams {
   zeroExApiKey: string | undefined
   /** Morpho's API (Midnight fixed-rate books at `/v0/midnight/…`). */
   morphoApi: string
+  /**
+   * The Pyth API key Hermes requires since Pyth's Core upgrade (sent as `Authorization: Bearer`; Hermes
+   * answers 401 without one). The devnet's Hermes simulator demands its own key, set by default.
+   */
+  pythApiKey: string | undefined
 }
 
 export interface DevnetOptions {
@@ -242,6 +247,7 @@ const envSchema = z.object({
   EXPLORER_URL: z.url().optional(),
   ZEROX_API_URL: z.url().optional(),
   ZEROX_API_KEY: z.string().min(1).optional(),
+  PYTH_API_KEY: z.string().min(1).optional(),
   MORPHO_API_URL: z.url().optional(),
   DEVNET_RPC_PORT: port.default(8545),
   DEVNET_UPSTREAM_PORT: port.max(65535 - UPSTREAM_PORT_COUNT + 1).default(8550),
@@ -317,9 +323,11 @@ const envSchema = z.object({
 
 /** Not a registered code: it only makes attribution visible on the devnet. */
 export const DEVNET_BUILDER_CODE = 'bc_agentdesk_devnet'
+/** The key the devnet's Pyth Hermes simulator demands (and the devnet profile sends) unless PYTH_API_KEY is set. */
+export const DEVNET_PYTH_API_KEY = 'devnet-pyth-api-key'
 
 /** Real upstreams, used by the base profile unless overridden. */
-const BASE_UPSTREAMS: Omit<Upstreams, 'zeroExApiKey'> = {
+const BASE_UPSTREAMS: Omit<Upstreams, 'zeroExApiKey' | 'pythApiKey'> = {
   coinbaseExchange: 'https://api.exchange.coinbase.com',
   coinbaseMaxRps: 10,
   pythHermes: 'https://hermes.pyth.network',
@@ -332,7 +340,7 @@ const BASE_UPSTREAMS: Omit<Upstreams, 'zeroExApiKey'> = {
 }
 
 /** The devnet world serves each upstream simulator on its own loopback port, from DEVNET_UPSTREAM_PORT up. */
-function devnetUpstreams(firstPort: number): Omit<Upstreams, 'zeroExApiKey'> {
+function devnetUpstreams(firstPort: number): Omit<Upstreams, 'zeroExApiKey' | 'pythApiKey'> {
   const at = (offset: number) => `http://127.0.0.1:${firstPort + offset}`
   return {
     coinbaseExchange: at(0),
@@ -415,6 +423,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zeroEx: trim(e.ZEROX_API_URL ?? defaults.zeroEx),
       zeroExApiKey: e.ZEROX_API_KEY,
       morphoApi: trim(e.MORPHO_API_URL ?? defaults.morphoApi),
+      pythApiKey: e.PYTH_API_KEY ?? (devnet ? DEVNET_PYTH_API_KEY : undefined),
     },
     devnet: {
       rpcPort: e.DEVNET_RPC_PORT,
@@ -470,6 +479,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trustProxy: e.TRUST_PROXY === 'true' ? 1 : e.TRUST_PROXY === 'false' ? 0 : Number(e.TRUST_PROXY),
     },
   }
+}
+
+/**
+ * The upstream keys this configuration lacks where the upstream refuses calls without one (Pyth Hermes
+ * since Pyth's Core upgrade: every price, idea and oracle candle read); undefined when none is missing.
+ * The devnet sets its simulators' own keys.
+ */
+export function missingUpstreamKeys(config: Pick<Config, 'upstreams'>): string | undefined {
+  if (config.upstreams.pythApiKey === undefined)
+    return 'PYTH_API_KEY is not set: Pyth Hermes answers 401 without a Pyth API key (prices, ideas, oracle candles)'
+  return undefined
 }
 
 /** FACILITATOR_HEADERS is a JSON object of string values, e.g. {"Authorization":"Bearer …"}. */

@@ -6,7 +6,7 @@ import { createChainClient, rpcAnswers } from './chain/createChainClient.js'
 import { CHAIN_UPSTREAM } from './chain/multiRead.js'
 import { USDC } from './chain/network.js'
 import { createCircuitBreaker } from './circuitBreaker.js'
-import type { Config } from './config.js'
+import { type Config, missingUpstreamKeys } from './config.js'
 import { createCreditRail, topUpTerms } from './credit/createCreditRail.js'
 import { reconcileCredit } from './credit/reconcileCredit.js'
 import type { AppDeps } from './deps.js'
@@ -115,6 +115,10 @@ export async function createServices(
       retryMs: Math.min(5_000, config.preflightIntervalSeconds * 1000),
     },
   )
+  // A key the upstreams refuse calls without, unset: /ready names it at start instead of every read failing.
+  const missingKeys = missingUpstreamKeys(config)
+  if (missingKeys === undefined) readiness.markReady('upstream keys')
+  else readiness.markDown('upstream keys', missingKeys)
   const ledger = createLedger(db)
   const creditBook = createCreditBook(db)
   const propBook = createPropBook(db)

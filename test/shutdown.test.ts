@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
 import { afterAll, describe, expect, test } from 'vitest'
+import { DEVNET_PYTH_API_KEY } from '../src/config.js'
 import { freePort } from '../src/devnet/anvil.js'
 import { demoAccounts, devnetRelayer } from '../src/devnet/devnetAccounts.js'
 import { createFundsGuard } from '../src/payments/fundsGuard.js'
@@ -41,6 +42,8 @@ describe('shutdown', () => {
       RPC_URL: sw.world.rpcUrl,
       COINBASE_URL: upstream(0),
       PYTH_HERMES_URL: upstream(1),
+      // The devnet's Hermes simulator demands its key, as Hermes does.
+      PYTH_API_KEY: DEVNET_PYTH_API_KEY,
       PYTH_BENCHMARKS_URL: upstream(2),
       GTRADE_BACKEND_URL: upstream(3),
       GTRADE_HISTORY_URL: upstream(3),

@@ -220,6 +220,7 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       swapLiquidity: chainSwapLiquidity(ctx.publicClient),
       ports: upstreamPorts(config),
       currentBlock: async () => Number(await ctx.publicClient.getBlockNumber()),
+      ...(config.upstreams.pythApiKey === undefined ? {} : { pythApiKey: config.upstreams.pythApiKey }),
     })
     stops.unshift(() => upstreams.stop())
     // The world as it came up, for reset().

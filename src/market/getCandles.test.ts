@@ -26,6 +26,7 @@ function quietMarket(): MarketData {
     midnight: createMorphoMidnight('http://morpho.test', fetchJson),
     zeroEx: null,
     explorer: createExplorer('http://explorer.test', fetchJson),
+    openCircuits: () => ({}),
   }
 }
 

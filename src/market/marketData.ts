@@ -23,21 +23,22 @@ export interface MarketData {
   zeroEx: ZeroEx | null
   /** The block explorer (Blockscout REST v2): which ERC-20s an address holds. */
   explorer: Explorer
+  /** The upstreams whose circuit is not closed now (for /ready), by name. */
+  openCircuits(): Record<string, string>
 }
 
 export function createMarketData(upstreams: Upstreams, outbound?: OutboundOptions): MarketData {
-  const fetchJson = createFetchJson(
+  const breakerOf =
     outbound === undefined
+      ? undefined
+      : circuitBreakers({ failures: outbound.breakerFailures, coolDownMs: outbound.breakerCoolDownMs })
+  const fetchJson = createFetchJson(
+    outbound === undefined || breakerOf === undefined
       ? {}
-      : {
-          timeoutMs: outbound.upstreamTimeoutMs,
-          breakerOf: circuitBreakers({
-            failures: outbound.breakerFailures,
-            coolDownMs: outbound.breakerCoolDownMs,
-          }),
-        },
+      : { timeoutMs: outbound.upstreamTimeoutMs, breakerOf },
   )
   return {
+    openCircuits: () => breakerOf?.notClosed() ?? {},
     coinbase: createCoinbaseExchange(
       upstreams.coinbaseExchange,
       fetchJson,
@@ -46,7 +47,7 @@ export function createMarketData(upstreams: Upstreams, outbound?: OutboundOption
         burst: Math.max(1, upstreams.coinbaseMaxRps),
       }),
     ),
-    pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson),
+    pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson, upstreams.pythApiKey),
     gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson),
     gtradeHistory: createGtradeHistory(upstreams.gtradeHistory, fetchJson),
     midnight: createMorphoMidnight(upstreams.morphoApi, fetchJson),

@@ -17,6 +17,11 @@ import { mantissa } from './wireFormat.js'
 export interface PythHermesAppOptions {
   sim: MarketSimulator
   clock?: SimClock
+  /**
+   * The Pyth API key every request must carry as `Authorization: Bearer <key>` (Hermes since Pyth's Core
+   * upgrade answers 401 without one); undefined: no key asked (the simulator's own unit tests).
+   */
+  apiKey?: string
 }
 
 /** Confidence as a fraction of price, by class: tighter for deep markets. */
@@ -73,6 +78,16 @@ export function createPythHermesApp(options: PythHermesAppOptions): Hono {
 
   const app = new Hono()
   app.notFound((c) => c.text('Not Found', 404))
+  // UNCERTAIN: the 401 body's wording (Pyth documents the status and the header, not the body).
+  if (options.apiKey !== undefined) {
+    const expected = `Bearer ${options.apiKey}`
+    app.use('*', async (c, next) => {
+      if (c.req.header('authorization') !== expected)
+        return c.json({ message: 'Unauthorized: a Pyth API key is required' }, 401)
+      await next()
+      return undefined
+    })
+  }
 
   app.get('/v2/price_feeds', (c) => {
     const query = c.req.query('query')?.toLowerCase()

@@ -37,6 +37,8 @@ export interface StartUpstreamsOptions {
   ports?: Partial<Record<UpstreamName, number>>
   /** For gTrade's currentBlock; defaults to a clock-derived Base block number. */
   currentBlock?: () => Promise<number>
+  /** The Pyth API key the Hermes simulator demands; undefined: none asked. */
+  pythApiKey?: string
 }
 
 export interface RunningUpstreams {
@@ -54,7 +56,11 @@ export async function startUpstreams(options: StartUpstreamsOptions): Promise<Ru
   const clock = options.clock ?? sim.clock
   const apps: Record<UpstreamName, Hono> = {
     coinbaseExchange: createCoinbaseExchangeApp({ sim, clock }),
-    pythHermes: createPythHermesApp({ sim, clock }),
+    pythHermes: createPythHermesApp({
+      sim,
+      clock,
+      ...(options.pythApiKey === undefined ? {} : { apiKey: options.pythApiKey }),
+    }),
     pythBenchmarks: createPythBenchmarksApp({ sim }),
     gtradeBackend: createGtradeBackendApp({
       sim,

@@ -31,7 +31,10 @@ export type FetchJson = (upstream: string, url: string, headers?: Record<string,
  */
 class UpstreamRefusal extends UpstreamError {}
 
-/** What pauses an upstream: no answer, a 5xx or a 429, an unreadable body. Never its 404 or its refusals. */
+/**
+ * What pauses an upstream: no answer, a 5xx, a 429, a 401 or 403 (our key), an unreadable body. Never its 404
+ * or its refusals of a request (another 4xx).
+ */
 const isOutage = (err: unknown) => !(err instanceof UpstreamNotFound || err instanceof UpstreamRefusal)
 
 export interface FetchJsonOptions {
@@ -69,7 +72,9 @@ export function createFetchJson(options: FetchJsonOptions = {}): FetchJson {
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => {})
-      const refused = res.status >= 400 && res.status < 500 && res.status !== 429
+      // 401 and 403 are about our credentials (a missing or revoked API key), not the caller's input: an
+      // outage like a 5xx (the circuit opens, /ready names the upstream), never a refusal to retry forever.
+      const refused = res.status >= 400 && res.status < 500 && ![401, 403, 429].includes(res.status)
       throw new (refused ? UpstreamRefusal : UpstreamError)(upstream, `HTTP ${res.status}`)
     }
     try {

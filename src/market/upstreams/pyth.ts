@@ -71,14 +71,22 @@ export interface Pyth {
  * Pyth Hermes (latest prices, feed catalogue) and Benchmarks (history), protocols.md §7c. Cached: feeds
  * 1 h, latest 1 s per id set, history 60 s per (symbol, resolution, from, to).
  */
-export function createPyth(hermesUrl: string, benchmarksUrl: string, fetchJson: FetchJson): Pyth {
+export function createPyth(
+  hermesUrl: string,
+  benchmarksUrl: string,
+  fetchJson: FetchJson,
+  apiKey?: string,
+): Pyth {
+  // Hermes requires a Pyth API key since Pyth's Core upgrade (2026): `Authorization: Bearer <key>`.
+  const auth = apiKey === undefined ? undefined : { authorization: `Bearer ${apiKey}` }
+  const hermes = (url: string) => fetchJson(HERMES, url, auth)
   const feedCache = createTtlCache<PythFeed[]>(3_600_000)
   const latestCache = createTtlCache<Map<string, PythPrice>>(1000)
   const historyCache = createTtlCache<PythBar[]>(60_000, Date.now, 1000)
   return {
     feeds: () =>
       feedCache.get('all', async () => {
-        const parsed = feedsSchema.safeParse(await fetchJson(HERMES, `${hermesUrl}/v2/price_feeds`))
+        const parsed = feedsSchema.safeParse(await hermes(`${hermesUrl}/v2/price_feeds`))
         if (!parsed.success) throw new UpstreamError(HERMES, 'unexpected feed catalogue shape')
         return parsed.data.map((f) => ({
           id: f.id.replace(/^0x/, '').toLowerCase(),
@@ -93,8 +101,7 @@ export function createPyth(hermesUrl: string, benchmarksUrl: string, fetchJson: 
       return latestCache.get(sorted.join(','), async () => {
         if (sorted.length === 0) return new Map()
         const query = sorted.map((id) => `ids[]=${id}`).join('&')
-        const raw = await fetchJson(
-          HERMES,
+        const raw = await hermes(
           `${hermesUrl}/v2/updates/price/latest?${query}&parsed=true&ignore_invalid_price_ids=true`,
         )
         const parsed = latestSchema.safeParse(raw)
