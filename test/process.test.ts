@@ -59,8 +59,9 @@ describe('service process', () => {
     }
     expect(await ready.json()).toEqual({
       ready: true,
-      components: { http: true, chain: true, preflight: true },
+      components: { http: true, chain: true, preflight: true, 'upstream keys': true },
       problems: {},
+      openCircuits: {},
     })
     const ticker = await fetch(`http://127.0.0.1:${WORLD.DEVNET_UPSTREAM_PORT}/products/ETH-USD/ticker`)
     expect(ticker.status).toBe(200)

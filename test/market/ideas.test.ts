@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import type { IdeaRead } from '../../src/analytics/ideaFromBars.js'
 import type { RiskOpenAction } from '../../src/builders/riskOpen.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
+import { DEVNET_PYTH_API_KEY } from '../../src/config.js'
 import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
 import { UNIVERSE } from '../../src/devnet/simulator/universe.js'
 import type { ErrorBody } from '../../src/errors.js'
@@ -19,6 +20,9 @@ import { IDEA_MAJORS } from '../../src/market/readIdeas.js'
 import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'
 import { eventually } from '../helpers/eventually.js'
 import { type Instance, payer, useWorld } from '../helpers/serviceWorld.js'
+
+/** The devnet Hermes simulator asks for its key, as Hermes does. */
+const HERMES_KEY = { headers: { authorization: `Bearer ${DEVNET_PYTH_API_KEY}` } }
 
 // The ideas reads on the devnet, paid with the official client, every figure recomputed here from the
 // simulators' own bars (their wire formats) with this file's own arithmetic of the documented rule; the
@@ -140,7 +144,7 @@ const close = (actual: number | null, expected: number, rel = 1e-8) =>
 /** The oracle's latest price of a pair's feed now, from the Hermes simulator. */
 async function oraclePrice(symbol: string): Promise<number> {
   const up = frozen.config.upstreams
-  const feeds = (await (await fetch(`${up.pythHermes}/v2/price_feeds`)).json()) as {
+  const feeds = (await (await fetch(`${up.pythHermes}/v2/price_feeds`, HERMES_KEY)).json()) as {
     id: string
     attributes: { base: string; quote_currency: string }
   }[]
@@ -149,7 +153,7 @@ async function oraclePrice(symbol: string): Promise<number> {
     (f) => f.attributes.base === (inst?.pythSymbol.split('.').at(-1)?.split('/')[0] ?? symbol),
   )
   const res = (await (
-    await fetch(`${up.pythHermes}/v2/updates/price/latest?ids[]=${feed?.id}&parsed=true`)
+    await fetch(`${up.pythHermes}/v2/updates/price/latest?ids[]=${feed?.id}&parsed=true`, HERMES_KEY)
   ).json()) as { parsed: { price: { price: string; expo: number } }[] }
   const p = res.parsed[0]?.price
   return Number(p?.price) * 10 ** (p?.expo ?? 0)

@@ -18,6 +18,7 @@ import gtradeEventsJson from '../../src/chain/abis/gtradeDiamondReads.json' with
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
+import { DEVNET_PYTH_API_KEY } from '../../src/config.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
 import type { History } from '../../src/market/getHistory.js'
 import { getOpenTrades } from '../../src/market/getOpenTrades.js'
@@ -32,6 +33,9 @@ import { RECEIPT } from '../helpers/chainChecks.js'
 import { eventually } from '../helpers/eventually.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
+
+/** The devnet Hermes simulator asks for its key, as Hermes does. */
+const HERMES_KEY = { headers: { authorization: `Bearer ${DEVNET_PYTH_API_KEY}` } }
 
 // gTrade wallet reads of demo account #1 (a closed BTC round trip, an open ETH long 2x, a resting ETH LIMIT),
 // each figure checked against the diamond read here with viem, the chain's own events and receipts, the
@@ -97,14 +101,14 @@ const tradesOf = (owner: Address, blockNumber?: bigint) =>
 /** The Pyth simulator's latest ETH/USD price (what Hermes serves), with its publish time. */
 async function hermesEth(): Promise<{ price: number; time: number }> {
   const base = svc.config.upstreams.pythHermes
-  const feeds = (await (await fetch(`${base}/v2/price_feeds`)).json()) as {
+  const feeds = (await (await fetch(`${base}/v2/price_feeds`, HERMES_KEY)).json()) as {
     id: string
     attributes: { base: string; quote_currency: string }
   }[]
   const feed = feeds.find((f) => f.attributes.base === 'ETH' && f.attributes.quote_currency === 'USD')
   if (!feed) throw new Error('no ETH/USD feed')
   const latest = (await (
-    await fetch(`${base}/v2/updates/price/latest?ids[]=${feed.id}&parsed=true`)
+    await fetch(`${base}/v2/updates/price/latest?ids[]=${feed.id}&parsed=true`, HERMES_KEY)
   ).json()) as { parsed: { price: { price: string; expo: number; publish_time: number } }[] }
   const p = latest.parsed[0]?.price
   if (!p) throw new Error('no ETH price')

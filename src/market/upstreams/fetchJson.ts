@@ -22,8 +22,17 @@ export class UpstreamNotFound extends AppError {
   }
 }
 
-/** `headers` are added to the defaults (an API key, a version pin). */
-export type FetchJson = (upstream: string, url: string, headers?: Record<string, string>) => Promise<unknown>
+/**
+ * `headers` are added to the defaults (an API key, a version pin). `keyRefusals`: the statuses by which this
+ * upstream refuses our key (Hermes: 401 and 403; 0x: 401, its 403 being a per-taker sanctions refusal): an
+ * outage (the circuit opens, /ready lists it). Any other 4xx but 404 and 429 is a refusal of the request.
+ */
+export type FetchJson = (
+  upstream: string,
+  url: string,
+  headers?: Record<string, string>,
+  keyRefusals?: readonly number[],
+) => Promise<unknown>
 
 /**
  * The upstream answered, but refused our request (a 4xx other than 404 and 429): a 502 like any failure,
@@ -32,8 +41,8 @@ export type FetchJson = (upstream: string, url: string, headers?: Record<string,
 class UpstreamRefusal extends UpstreamError {}
 
 /**
- * What pauses an upstream: no answer, a 5xx, a 429, a 401 or 403 (our key), an unreadable body. Never its 404
- * or its refusals of a request (another 4xx).
+ * What pauses an upstream: no answer, a 5xx, a 429, a refusal of our key (`keyRefusals`), an unreadable body.
+ * Never its 404 or its refusals of a request (another 4xx).
  */
 const isOutage = (err: unknown) => !(err instanceof UpstreamNotFound || err instanceof UpstreamRefusal)
 
@@ -51,7 +60,7 @@ export interface FetchJsonOptions {
  */
 export function createFetchJson(options: FetchJsonOptions = {}): FetchJson {
   const timeoutMs = options.timeoutMs ?? 8000
-  const once: FetchJson = async (upstream, url, headers) => {
+  const once: FetchJson = async (upstream, url, headers, keyRefusals = []) => {
     // One deadline for the headers and the body: a server that answers its headers and then stalls is
     // as dead as one that never answers.
     const signal = AbortSignal.timeout(timeoutMs)
@@ -72,9 +81,10 @@ export function createFetchJson(options: FetchJsonOptions = {}): FetchJson {
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => {})
-      // 401 and 403 are about our credentials (a missing or revoked API key), not the caller's input: an
-      // outage like a 5xx (the circuit opens, /ready names the upstream), never a refusal to retry forever.
-      const refused = res.status >= 400 && res.status < 500 && ![401, 403, 429].includes(res.status)
+      // Only the statuses the adapter names as its key refused are an outage among the 4xx: a caller able to
+      // provoke any other (a 0x 403 for a sanctioned taker, a firewall's 403) must not pause it for all.
+      const refused =
+        res.status >= 400 && res.status < 500 && res.status !== 429 && !keyRefusals.includes(res.status)
       throw new (refused ? UpstreamRefusal : UpstreamError)(upstream, `HTTP ${res.status}`)
     }
     try {
@@ -89,5 +99,6 @@ export function createFetchJson(options: FetchJsonOptions = {}): FetchJson {
   }
   const { breakerOf } = options
   if (breakerOf === undefined) return once
-  return (upstream, url, headers) => breakerOf(upstream).run(() => once(upstream, url, headers), isOutage)
+  return (upstream, url, headers, keyRefusals) =>
+    breakerOf(upstream).run(() => once(upstream, url, headers, keyRefusals), isOutage)
 }

@@ -79,7 +79,8 @@ export function createPyth(
 ): Pyth {
   // Hermes requires a Pyth API key since Pyth's Core upgrade (2026): `Authorization: Bearer <key>`.
   const auth = apiKey === undefined ? undefined : { authorization: `Bearer ${apiKey}` }
-  const hermes = (url: string) => fetchJson(HERMES, url, auth)
+  // A refused key (401 without one, 403 for a revoked one) is an outage: the circuit opens.
+  const hermes = (url: string) => fetchJson(HERMES, url, auth, [401, 403])
   const feedCache = createTtlCache<PythFeed[]>(3_600_000)
   const latestCache = createTtlCache<Map<string, PythPrice>>(1000)
   const historyCache = createTtlCache<PythBar[]>(60_000, Date.now, 1000)

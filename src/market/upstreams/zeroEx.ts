@@ -6,6 +6,9 @@ import { createTtlCache } from '../../ttlCache.js'
 import type { SwapFill, SwapQuote, SwapQuoteRequest, SwapQuoteSource } from '../swapQuoteSource.js'
 import type { FetchJson } from './fetchJson.js'
 
+/** 0x refuses a bad or missing key with 401; its 403 refuses a taker (sanctions screening), not our key. */
+const KEY_REFUSED = [401] as const
+
 const NAME = '0x Swap API'
 
 /** A 0x quote is priced at one block: cache it about one Base block (2 s) per exact request. */
@@ -154,7 +157,7 @@ export function createZeroEx(baseUrl: string, apiKey: string, fetchJson: FetchJs
   const cache = createTtlCache<ZeroExPrice>(ZEROX_PRICE_TTL_MS)
   const price = async (req: SwapQuoteRequest): Promise<ZeroExPrice> => {
     const query = queryOf(req)
-    const raw = await fetchJson(NAME, `${baseUrl}/swap/allowance-holder/price?${query}`, headers)
+    const raw = await fetchJson(NAME, `${baseUrl}/swap/allowance-holder/price?${query}`, headers, KEY_REFUSED)
     const parsed = priceSchema.safeParse(raw)
     if (!parsed.success) throw new UpstreamError(NAME, 'unexpected shape at /swap/allowance-holder/price')
     return parsed.data
@@ -185,7 +188,12 @@ export function createZeroEx(baseUrl: string, apiKey: string, fetchJson: FetchJs
       }
     },
     async firmQuote(req): Promise<ZeroExFirmQuote | null> {
-      const raw = await fetchJson(NAME, `${baseUrl}/swap/allowance-holder/quote?${queryOf(req)}`, headers)
+      const raw = await fetchJson(
+        NAME,
+        `${baseUrl}/swap/allowance-holder/quote?${queryOf(req)}`,
+        headers,
+        KEY_REFUSED,
+      )
       const parsed = quoteSchema.safeParse(raw)
       if (!parsed.success) throw new UpstreamError(NAME, 'unexpected shape at /swap/allowance-holder/quote')
       const q = parsed.data
