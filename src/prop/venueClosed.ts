@@ -43,10 +43,12 @@ export async function venueClosed(
   })
   if (executed.length === 0) return []
   if (executedEvent === undefined) throw new Error('the gTrade ABI has no MarketExecuted event')
-  const blockNumber = await chain.getBlockNumber()
+  // The head now, never a cached one: a head read before an open's own block would find its order neither
+  // filled nor pending (and call it closed).
+  const blockNumber = await chain.getBlockNumber({ cacheTime: 0 })
   // The fills still unknown are searched from the oldest such open's block (fills come within seconds, and
   // each found is recorded): a position open for weeks costs no log range at 432,000 blocks a day.
-  const unfilled = executed.filter((r) => r.tradeIndex == null)
+  const unfilled = executed.filter((r) => r.tradeIndex == null && r.openBlock <= blockNumber)
   // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
   const fromBlock = unfilled.reduce((min, r) => (r.openBlock < min ? r.openBlock : min), blockNumber)
   const diamond = BASE_ADDRESSES.GtradeDiamond
@@ -96,6 +98,8 @@ export async function venueClosed(
     }),
   )
   return executed.flatMap((r) => {
+    // Opened after the block read (a node behind the one that mined it): open, whatever it reads.
+    if (r.openBlock > blockNumber) return []
     if (r.tradeIndex === CANCELLED_ORDER) return [r.id]
     const trade = r.tradeIndex ?? fills.get(r.orderIndex)?.trade
     const open = trade === undefined ? pendingOrders.has(r.orderIndex) : openTrades.has(trade)
