@@ -224,15 +224,7 @@ export async function createServices(
     reconcileProp({ chain, book: propBook, desk: deskSender?.address, logger }, clock()).catch(
       (err: unknown) => logger.warn({ msg: 'prop reconcile round failed', err }),
     )
-  // The desk's index of UTIL burns and sends on a timer of its own, from the start: a first catch-up (many
-  // windows from PROP_LOGS_FROM_BLOCK) must not hold the reconcile rounds that decide pending payments.
-  const advanceIndex = () =>
-    void deps.prop
-      .advanceIndex()
-      .catch((err: unknown) => logger.warn({ msg: 'the UTIL transfer index did not advance', err }))
-  const indexTimer = setInterval(advanceIndex, config.payments.reconcileIntervalMs)
-  indexTimer.unref()
-  advanceIndex()
+  const indexTimer = advanceOnTimer(deps.prop, config.payments.reconcileIntervalMs, logger)
   const round = () =>
     Promise.all([
       reconcilePending(reconcileDeps, Math.floor(clock() / 1000))
@@ -308,4 +300,23 @@ export async function createServices(
       await db.close()
     },
   }
+}
+
+/**
+ * The desk's index of UTIL burns and sends on a timer of its own, from the start: a first catch-up (many
+ * windows from PROP_LOGS_FROM_BLOCK) must not hold the reconcile rounds that decide pending payments.
+ */
+function advanceOnTimer(
+  prop: { advanceIndex(): Promise<void> },
+  everyMs: number,
+  logger: { warn(o: object): void },
+): NodeJS.Timeout {
+  const advance = () =>
+    void prop
+      .advanceIndex()
+      .catch((err: unknown) => logger.warn({ msg: 'the UTIL transfer index did not advance', err }))
+  const timer = setInterval(advance, everyMs)
+  timer.unref()
+  advance()
+  return timer
 }

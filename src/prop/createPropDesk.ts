@@ -56,23 +56,7 @@ export function createPropDesk(deps: PropDeskDeps) {
   const { chain, book, engine } = deps
   const deskAddress = deps.sender?.address
   const deskRecipient = deps.sources?.deskRecipient ?? deskAddress
-  const sends =
-    deps.sources === null || deskRecipient === undefined
-      ? undefined
-      : createUtilSendIndex({
-          chain,
-          book: deps.sendBook,
-          util: deps.sources.util,
-          recipients: [deskRecipient, DEAD_ADDRESS],
-          fromBlock: deps.sources.logsFromBlock,
-          maxBlocks: deps.logsMaxBlocks,
-        })
-  const sources = (): StandingSources => {
-    if (deps.sources === null) throw unavailable('this deployment has no UTIL token or UTIL/USDC pool')
-    if (deskRecipient === undefined || sends === undefined)
-      throw unavailable('no desk key or recipient is configured')
-    return { ...deps.sources, deskRecipient, dead: DEAD_ADDRESS, sends }
-  }
+  const { sends, sources } = standingSourcesOf(deps, deskRecipient)
   const nowSec = () => Math.floor(deps.clock() / 1000)
 
   /** Everything a quote says and an execution checks, for `payer` asking `request`. */
@@ -427,6 +411,28 @@ function cooldown(retryAfterSec: number): PropError {
     { retryAfterSec },
     retryAfterSec,
   )
+}
+
+/** Where members' standing is read: the UTIL pool and the store's index of their burns and sends. */
+function standingSourcesOf(deps: PropDeskDeps, deskRecipient: Address | undefined) {
+  const sends =
+    deps.sources === null || deskRecipient === undefined
+      ? undefined
+      : createUtilSendIndex({
+          chain: deps.chain,
+          book: deps.sendBook,
+          util: deps.sources.util,
+          recipients: [deskRecipient, DEAD_ADDRESS],
+          fromBlock: deps.sources.logsFromBlock,
+          maxBlocks: deps.logsMaxBlocks,
+        })
+  const sources = (): StandingSources => {
+    if (deps.sources === null) throw unavailable('this deployment has no UTIL token or UTIL/USDC pool')
+    if (deskRecipient === undefined || sends === undefined)
+      throw unavailable('no desk key or recipient is configured')
+    return { ...deps.sources, deskRecipient, dead: DEAD_ADDRESS, sends }
+  }
+  return { sends, sources }
 }
 
 function unavailable(why: string, cause?: unknown): PropError {
