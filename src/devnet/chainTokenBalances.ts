@@ -44,7 +44,8 @@ export function chainTokenBalances(client: PublicClient, tokens: readonly Listed
   }
 
   async function discovered(owner: Address): Promise<Address[]> {
-    const latest = await client.getBlockNumber()
+    // Uncached: a head read before a transfer just mined would leave it out of this answer.
+    const latest = await client.getBlockNumber({ cacheTime: 0 })
     await continuity(latest)
     const scan = scans.get(owner) ?? { next: 0n, found: new Set<Address>() }
     scans.set(owner, scan)
