@@ -38,14 +38,20 @@ describe('loadConfig', () => {
     expect(config.payments.relayerPrivateKey).toBeUndefined()
   })
 
-  test('default: the exchange is rate-limited to its public 10/s on base, unlimited against the devnet simulator', () => {
+  test('default: each upstream is sent at most its documented limit, on base and against the devnet’s simulators (which enforce it)', () => {
     const base = {
       PROFILE: 'base',
       PAY_TO: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
       FACILITATOR_URL: 'https://f.example',
     }
     expect(loadConfig(base).upstreams.coinbaseMaxRps).toBe(10)
-    expect(loadConfig({}).upstreams.coinbaseMaxRps).toBe(0)
+    expect(loadConfig({}).upstreams).toMatchObject({
+      coinbaseMaxRps: 10,
+      pythMaxPer10s: 10,
+      pythTradingViewMaxPer10s: 90,
+      zeroExMaxRps: 5,
+      explorerMaxRps: 5,
+    })
     expect(loadConfig({ ...base, COINBASE_MAX_RPS: '4' }).upstreams.coinbaseMaxRps).toBe(4)
     expect(() => loadConfig({ COINBASE_MAX_RPS: '-1' })).toThrow(/COINBASE_MAX_RPS/)
   })

@@ -169,6 +169,19 @@ export interface Upstreams {
    * 10 per second per IP. 0 = no limit (the devnet's simulator has none).
    */
   coinbaseMaxRps: number
+  /** Requests Hermes is sent in any 10 s at most (Pyth's documented limit: 10 per 10 s per IP). 0 = none. */
+  pythMaxPer10s: number
+  /** Requests Benchmarks' TradingView shim is sent in any 10 s at most (documented: 90). 0 = none. */
+  pythTradingViewMaxPer10s: number
+  /** Requests per second to the 0x Swap API at most (its free tier: 5, in 1-second windows). 0 = none. */
+  zeroExMaxRps: number
+  /** Requests per second to the explorer at most (Blockscout PRO's free tier: 5). 0 = none. */
+  explorerMaxRps: number
+  /**
+   * The explorer's API key: Blockscout's PRO API requires one (`Authorization: Bearer`; an instance's own
+   * API reads `x-api-key`, sent too). The devnet's explorer simulator demands its own, set by default.
+   */
+  explorerApiKey: string | undefined
   pythHermes: string
   pythBenchmarks: string
   gtradeBackend: string
@@ -206,6 +219,12 @@ export interface DevnetOptions {
    * clock's, so payments still settle (docs/testing.md#the-suite-at-another-date).
    */
   marketDate: string | null
+  /**
+   * `documented`: each upstream simulator answers 429 past its upstream's documented rate limit (and
+   * demands its key); `off`: no 429s (the shared test worlds, whose tests also read the simulators
+   * directly to recompute answers; the limits are tested in test/upstreams/).
+   */
+  upstreamLimits: 'documented' | 'off'
 }
 
 export class ConfigError extends Error {
@@ -239,7 +258,12 @@ const envSchema = z.object({
   BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.1).max(3600).default(15),
   COINBASE_URL: z.url().optional(),
-  COINBASE_MAX_RPS: z.coerce.number().min(0).max(1000).optional(),
+  COINBASE_MAX_RPS: z.coerce.number().min(0).max(1000).default(10),
+  PYTH_MAX_REQUESTS_PER_10S: z.coerce.number().int().min(0).max(100_000).default(10),
+  PYTH_TRADINGVIEW_MAX_REQUESTS_PER_10S: z.coerce.number().int().min(0).max(100_000).default(90),
+  ZEROX_MAX_RPS: z.coerce.number().int().min(0).max(10_000).default(5),
+  EXPLORER_MAX_RPS: z.coerce.number().int().min(0).max(10_000).default(5),
+  EXPLORER_API_KEY: z.string().min(1).optional(),
   PYTH_HERMES_URL: z.url().optional(),
   PYTH_BENCHMARKS_URL: z.url().optional(),
   GTRADE_BACKEND_URL: z.url().optional(),
@@ -254,6 +278,7 @@ const envSchema = z.object({
   DEVNET_BLOCK_TIME: z.coerce.number().min(0).max(60).default(0.2),
   DEVNET_SEED: z.coerce.number().int().min(0).default(8453),
   DEVNET_WORLD: z.enum(['embedded', 'external']).default('embedded'),
+  DEVNET_UPSTREAM_LIMITS: z.enum(['documented', 'off']).default('documented'),
   DEVNET_DATE: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
@@ -323,33 +348,46 @@ const envSchema = z.object({
 
 /** Not a registered code: it only makes attribution visible on the devnet. */
 export const DEVNET_BUILDER_CODE = 'bc_agentdesk_devnet'
-/** The key the devnet's Pyth Hermes simulator demands (and the devnet profile sends) unless PYTH_API_KEY is set. */
+/** The key the devnet's Pyth simulators demand (and the devnet profile sends) unless PYTH_API_KEY is set. */
 export const DEVNET_PYTH_API_KEY = 'devnet-pyth-api-key'
+/** The key the devnet's explorer simulator demands (and the devnet profile sends) unless EXPLORER_API_KEY is set. */
+export const DEVNET_EXPLORER_API_KEY = 'devnet-explorer-api-key'
 
 /** Real upstreams, used by the base profile unless overridden. */
-const BASE_UPSTREAMS: Omit<Upstreams, 'zeroExApiKey' | 'pythApiKey'> = {
+type UpstreamUrls = Omit<
+  Upstreams,
+  | 'zeroExApiKey'
+  | 'pythApiKey'
+  | 'explorerApiKey'
+  | 'coinbaseMaxRps'
+  | 'pythMaxPer10s'
+  | 'pythTradingViewMaxPer10s'
+  | 'zeroExMaxRps'
+  | 'explorerMaxRps'
+>
+
+const BASE_UPSTREAMS: UpstreamUrls = {
   coinbaseExchange: 'https://api.exchange.coinbase.com',
-  coinbaseMaxRps: 10,
   pythHermes: 'https://hermes.pyth.network',
   pythBenchmarks: 'https://benchmarks.pyth.network',
   gtradeBackend: 'https://backend-base.gains.trade',
   gtradeHistory: 'https://backend-global.gains.trade',
-  explorer: 'https://base.blockscout.com',
+  // Blockscout's PRO API for Base (chain 8453): per-instance APIs are being retired in its favour.
+  explorer: 'https://api.blockscout.com/8453',
   zeroEx: 'https://api.0x.org',
   morphoApi: 'https://api.morpho.org',
 }
 
 /** The devnet world serves each upstream simulator on its own loopback port, from DEVNET_UPSTREAM_PORT up. */
-function devnetUpstreams(firstPort: number): Omit<Upstreams, 'zeroExApiKey' | 'pythApiKey'> {
+function devnetUpstreams(firstPort: number): UpstreamUrls {
   const at = (offset: number) => `http://127.0.0.1:${firstPort + offset}`
   return {
     coinbaseExchange: at(0),
-    coinbaseMaxRps: 0,
     pythHermes: at(1),
     pythBenchmarks: at(2),
     gtradeBackend: at(3),
     gtradeHistory: at(3),
-    explorer: at(4),
+    explorer: `${at(4)}/8453`,
     zeroEx: at(5),
     morphoApi: at(6),
   }
@@ -414,7 +452,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     upstreams: {
       coinbaseExchange: trim(e.COINBASE_URL ?? defaults.coinbaseExchange),
-      coinbaseMaxRps: e.COINBASE_MAX_RPS ?? defaults.coinbaseMaxRps,
+      // The devnet's simulators enforce the upstreams' documented limits: the same defaults hold there.
+      coinbaseMaxRps: e.COINBASE_MAX_RPS,
+      pythMaxPer10s: e.PYTH_MAX_REQUESTS_PER_10S,
+      pythTradingViewMaxPer10s: e.PYTH_TRADINGVIEW_MAX_REQUESTS_PER_10S,
+      zeroExMaxRps: e.ZEROX_MAX_RPS,
+      explorerMaxRps: e.EXPLORER_MAX_RPS,
+      explorerApiKey: e.EXPLORER_API_KEY ?? (devnet ? DEVNET_EXPLORER_API_KEY : undefined),
       pythHermes: trim(e.PYTH_HERMES_URL ?? defaults.pythHermes),
       pythBenchmarks: trim(e.PYTH_BENCHMARKS_URL ?? defaults.pythBenchmarks),
       gtradeBackend: trim(e.GTRADE_BACKEND_URL ?? defaults.gtradeBackend),
@@ -430,6 +474,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       blockTimeSeconds: e.DEVNET_BLOCK_TIME,
       seed: e.DEVNET_SEED,
       world: e.DEVNET_WORLD,
+      upstreamLimits: e.DEVNET_UPSTREAM_LIMITS,
       marketDate: e.DEVNET_DATE ?? null,
     },
     payments: {
@@ -487,9 +532,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * The devnet sets its simulators' own keys.
  */
 export function missingUpstreamKeys(config: Pick<Config, 'upstreams'>): string | undefined {
+  const missing: string[] = []
   if (config.upstreams.pythApiKey === undefined)
-    return 'PYTH_API_KEY is not set: Pyth Hermes answers 401 without a Pyth API key (prices, ideas, oracle candles)'
-  return undefined
+    missing.push(
+      'PYTH_API_KEY is not set: Pyth Hermes and Benchmarks answer 401 without a Pyth API key (prices, ideas, candles)',
+    )
+  if (config.upstreams.explorerApiKey === undefined)
+    missing.push(
+      'EXPLORER_API_KEY is not set: Blockscout’s PRO API answers 401 without a key (portfolio token discovery)',
+    )
+  return missing.length === 0 ? undefined : missing.join('; ')
 }
 
 /** FACILITATOR_HEADERS is a JSON object of string values, e.g. {"Authorization":"Bearer …"}. */

@@ -221,6 +221,11 @@ export async function startDevnetWorld(options: StartDevnetWorldOptions): Promis
       ports: upstreamPorts(config),
       currentBlock: async () => Number(await ctx.publicClient.getBlockNumber()),
       ...(config.upstreams.pythApiKey === undefined ? {} : { pythApiKey: config.upstreams.pythApiKey }),
+      ...(config.upstreams.explorerApiKey === undefined
+        ? {}
+        : { explorerApiKey: config.upstreams.explorerApiKey }),
+      ...(config.upstreams.zeroExApiKey === undefined ? {} : { zeroExApiKey: config.upstreams.zeroExApiKey }),
+      rateLimits: config.devnet.upstreamLimits,
     })
     stops.unshift(() => upstreams.stop())
     // The world as it came up, for reset().

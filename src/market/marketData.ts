@@ -8,6 +8,7 @@ import { createGtradeHistory, type GtradeHistory } from './upstreams/gtradeHisto
 import { createMorphoMidnight, type MorphoMidnight } from './upstreams/morphoMidnight.js'
 import { createPyth, type Pyth } from './upstreams/pyth.js'
 import { createTokenBucket } from './upstreams/tokenBucket.js'
+import { createWindowLimit } from './upstreams/windowLimit.js'
 import { createZeroEx, type ZeroEx } from './upstreams/zeroEx.js'
 
 /** The upstream adapters market reads are built on; each talks to one configured base URL. */
@@ -26,6 +27,16 @@ export interface MarketData {
   /** The upstreams whose circuit is not closed now (for /ready), by name. */
   openCircuits(): Record<string, string>
 }
+
+/**
+ * Pyth counts 10 s windows, 0x and Blockscout 1 s ones. Ours are a quarter second wider (requests are
+ * counted as they leave here and as they arrive there), and a turn further off than 5 s is refused.
+ */
+const MARGIN_MS = 250
+const perTenSeconds = (upstream: string, max: number) =>
+  createWindowLimit({ upstream, max, windowMs: 10_000, marginMs: MARGIN_MS })
+const perSecond = (upstream: string, max: number) =>
+  createWindowLimit({ upstream, max, windowMs: 1000, marginMs: MARGIN_MS })
 
 export function createMarketData(upstreams: Upstreams, outbound?: OutboundOptions): MarketData {
   const breakerOf =
@@ -47,14 +58,26 @@ export function createMarketData(upstreams: Upstreams, outbound?: OutboundOption
         burst: Math.max(1, upstreams.coinbaseMaxRps),
       }),
     ),
-    pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson, upstreams.pythApiKey),
+    pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson, {
+      ...(upstreams.pythApiKey === undefined ? {} : { apiKey: upstreams.pythApiKey }),
+      hermesLimit: perTenSeconds('Pyth Hermes', upstreams.pythMaxPer10s),
+      benchmarksLimit: perTenSeconds('Pyth Benchmarks', upstreams.pythTradingViewMaxPer10s),
+    }),
     gtrade: createGtradeBackend(upstreams.gtradeBackend, fetchJson),
     gtradeHistory: createGtradeHistory(upstreams.gtradeHistory, fetchJson),
     midnight: createMorphoMidnight(upstreams.morphoApi, fetchJson),
     zeroEx:
       upstreams.zeroExApiKey === undefined
         ? null
-        : createZeroEx(upstreams.zeroEx, upstreams.zeroExApiKey, fetchJson),
-    explorer: createExplorer(upstreams.explorer, fetchJson),
+        : createZeroEx(
+            upstreams.zeroEx,
+            upstreams.zeroExApiKey,
+            fetchJson,
+            perSecond('0x Swap API', upstreams.zeroExMaxRps),
+          ),
+    explorer: createExplorer(upstreams.explorer, fetchJson, {
+      ...(upstreams.explorerApiKey === undefined ? {} : { apiKey: upstreams.explorerApiKey }),
+      limit: perSecond('block explorer', upstreams.explorerMaxRps),
+    }),
   }
 }

@@ -24,7 +24,8 @@ afterAll(async () => {
 describe('startUpstreams', () => {
   test('every upstream listens on 127.0.0.1 and answers in its wire format', async () => {
     const { urls } = upstreams
-    for (const url of Object.values(urls)) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    // Blockscout's PRO API URLs carry the chain id.
+    for (const url of Object.values(urls)) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+(\/8453)?$/)
 
     const ticker = (await (await fetch(`${urls.coinbaseExchange}/products/BTC-USD/ticker`)).json()) as {
       price: string

@@ -13,6 +13,7 @@ import { createLogger } from '../../src/logger.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { WORLD_DATE_ENV } from '../helpers/serviceWorld.js'
+import { EXPLORER_KEY } from '../helpers/upstreamKeys.js'
 
 let config: Config
 // A frozen clock makes the simulator's reference prices exact for the comparisons below.
@@ -91,7 +92,7 @@ describe('devnet world', () => {
     // Account #2 has no positions, so its balances are exactly the demo funding.
     const holder = demoAccounts[2]!.address
     const balances = (await (
-      await fetch(`${config.upstreams.explorer}/api/v2/addresses/${holder}/token-balances`)
+      await fetch(`${config.upstreams.explorer}/api/v2/addresses/${holder}/token-balances`, EXPLORER_KEY)
     ).json()) as {
       token: { symbol: string; exchange_rate: string | null }
       value: string

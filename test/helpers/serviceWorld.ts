@@ -65,6 +65,9 @@ const BASE_ENV: NodeJS.ProcessEnv = {
   // The shared test world automines (a block per transaction): tests that measure no timing run at the
   // machine's speed. The 200 ms world Base runs today is npm start's (test/process.test.ts checks it).
   DEVNET_BLOCK_TIME: '0',
+  // Tests read the simulators directly to recompute answers: no simulator 429s here (the documented limits
+  // and their 429s are held in test/upstreams/; the service's own client-side limits stay on).
+  DEVNET_UPSTREAM_LIMITS: 'off',
   DATA_DIR: 'memory://',
   RATE_LIMIT_UNPAID: '1000000',
   RATE_LIMIT_PAID: '1000000',

@@ -72,7 +72,12 @@ async function basisBars(symbol: string, gran = DAY, count = 365): Promise<RawBa
   }
   const resolution = gran === DAY ? '1D' : String(gran / 60)
   const url = `${up.pythBenchmarks}/v1/shims/tradingview/history?symbol=${encodeURIComponent(inst.pythSymbol)}&resolution=${resolution}&from=${start}&to=${end - 1}`
-  const h = (await (await fetch(url)).json()) as { t: number[]; h: number[]; l: number[]; c: number[] }
+  const h = (await (await fetch(url, HERMES_KEY)).json()) as {
+    t: number[]
+    h: number[]
+    l: number[]
+    c: number[]
+  }
   return h.t.map((t, i) => ({ t, high: h.h[i] as number, low: h.l[i] as number, close: h.c[i] as number }))
 }
 const dailyBars = (symbol: string) => basisBars(symbol)

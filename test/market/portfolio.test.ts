@@ -27,6 +27,7 @@ import { getPortfolioRoute } from '../../src/routes/portfolio/getPortfolio.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { headroomHttp } from '../helpers/headroomHttp.js'
 import { type Instance, payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
+import { EXPLORER_KEY } from '../helpers/upstreamKeys.js'
 
 // Every balance is checked against the chain (balanceOf / getBalance at the answer's block, read here);
 // every usd against this file's own arithmetic over the Coinbase simulator's spot, fetched here.
@@ -186,7 +187,7 @@ describe.concurrent('GET /v1/portfolio/{address} (paid with @x402/fetch)', () =>
 
     // Every token the explorer lists with a balance is in the answer (the chain confirmed it).
     const listed = (await (
-      await fetch(`${svc.config.upstreams.explorer}/api/v2/addresses/${DEMO}/token-balances`)
+      await fetch(`${svc.config.upstreams.explorer}/api/v2/addresses/${DEMO}/token-balances`, EXPLORER_KEY)
     ).json()) as { token: { address_hash: string } }[]
     for (const row of listed)
       expect(byToken.has(getAddress(row.token.address_hash)), row.token.address_hash).toBe(true)
@@ -206,7 +207,7 @@ describe.concurrent('GET /v1/portfolio/{address} (paid with @x402/fetch)', () =>
 
     // The explorer simulator indexed both from their Transfer logs, without a price.
     const rows = (await (
-      await fetch(`${svc.config.upstreams.explorer}/api/v2/addresses/${owner}/token-balances`)
+      await fetch(`${svc.config.upstreams.explorer}/api/v2/addresses/${owner}/token-balances`, EXPLORER_KEY)
     ).json()) as { token: { address_hash: string; exchange_rate: string | null; symbol: string } }[]
     for (const token of [scam, fake]) {
       const row = rows.find((r) => getAddress(r.token.address_hash) === token)

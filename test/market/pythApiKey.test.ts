@@ -48,7 +48,18 @@ describe('the Pyth API key', () => {
       PAY_TO: `0x${'1'.repeat(40)}`,
       RELAYER_PRIVATE_KEY: `0x${'2'.repeat(64)}`,
     }
-    expect(missingUpstreamKeys(loadConfig(base))).toMatch(/^PYTH_API_KEY is not set/)
-    expect(missingUpstreamKeys(loadConfig({ ...base, PYTH_API_KEY: 'k' }))).toBeUndefined()
+    // Every key an upstream refuses calls without is named, each on its own.
+    expect(missingUpstreamKeys(loadConfig(base))).toMatch(
+      /^PYTH_API_KEY is not set.*; EXPLORER_API_KEY is not set/,
+    )
+    expect(missingUpstreamKeys(loadConfig({ ...base, PYTH_API_KEY: 'k' }))).toMatch(
+      /^EXPLORER_API_KEY is not set/,
+    )
+    expect(missingUpstreamKeys(loadConfig({ ...base, EXPLORER_API_KEY: 'e' }))).toMatch(
+      /^PYTH_API_KEY is not set/,
+    )
+    expect(
+      missingUpstreamKeys(loadConfig({ ...base, PYTH_API_KEY: 'k', EXPLORER_API_KEY: 'e' })),
+    ).toBeUndefined()
   })
 })

@@ -4,6 +4,7 @@ import type { ErrorBody } from '../../src/errors.js'
 import type { Signal, Signals } from '../../src/market/getSignals.js'
 import { macdHistogram, percentB, wilderRsi } from '../helpers/referenceIndicators.js'
 import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
+import { PYTH_KEY } from '../helpers/upstreamKeys.js'
 
 const sw = useWorld()
 const svc = useInstance(sw)
@@ -48,7 +49,12 @@ async function exchangeBars(product: string, lastBarTime: number): Promise<RawBa
 /** The oracle-history simulator's hourly bars for the same window (it serves no volume). */
 async function oracleBars(symbol: string, lastBarTime: number): Promise<RawBar[]> {
   const url = `${svc.config.upstreams.pythBenchmarks}/v1/shims/tradingview/history?symbol=${encodeURIComponent(symbol)}&resolution=60&from=${lastBarTime - (BARS - 1) * HOUR}&to=${lastBarTime}`
-  const h = (await (await fetch(url)).json()) as { t: number[]; h: number[]; l: number[]; c: number[] }
+  const h = (await (await fetch(url, PYTH_KEY)).json()) as {
+    t: number[]
+    h: number[]
+    l: number[]
+    c: number[]
+  }
   return h.t.map((time, i) => ({
     time,
     high: h.h[i] as number,

@@ -5,6 +5,7 @@ import { type ChartReadAnswer, getChartRead } from '../../src/market/getChartRea
 import { getTaScan, type TaScan } from '../../src/market/getTaScan.js'
 import { wilderRsi } from '../helpers/referenceIndicators.js'
 import { type Instance, payer, useWorld } from '../helpers/serviceWorld.js'
+import { PYTH_KEY } from '../helpers/upstreamKeys.js'
 
 const sw = useWorld()
 /** When the world's simulated history starts (its path's origin, seen through DEVNET_DATE's shift). */
@@ -58,7 +59,7 @@ async function oracleBars(
   count: number,
 ): Promise<RawBar[]> {
   const url = `${svc.config.upstreams.pythBenchmarks}/v1/shims/tradingview/history?symbol=${encodeURIComponent(symbol)}&resolution=${gran / 60}&from=${lastBarTime - (count - 1) * gran}&to=${lastBarTime}`
-  const h = (await (await fetch(url)).json()) as {
+  const h = (await (await fetch(url, PYTH_KEY)).json()) as {
     t: number[]
     o: number[]
     h: number[]

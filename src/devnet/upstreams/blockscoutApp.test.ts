@@ -37,11 +37,13 @@ const balances: TokenBalanceSource = {
       : [],
 }
 
-const app = createBlockscoutApp({ sim, balances })
+// Shapes only: the documented rate limit is held in test/upstreams/*.contract.test.ts.
+const ROOMY = { max: 1000, windowMs: 1000 }
+const app = createBlockscoutApp({ sim, balances, rateLimit: ROOMY })
 
 describe('blockscout v2 simulator', () => {
   test('token-balances: array of {token, token_id, token_instance, value} with string numbers', async () => {
-    const res = await app.request(`/api/v2/addresses/${HOLDER.toLowerCase()}/token-balances`)
+    const res = await app.request(`/8453/api/v2/addresses/${HOLDER.toLowerCase()}/token-balances`)
     expect(res.status).toBe(200)
     const rows = (await res.json()) as {
       token: Record<string, unknown>
@@ -68,7 +70,7 @@ describe('blockscout v2 simulator', () => {
   })
 
   test('address: native coin balance in wei as a string', async () => {
-    const res = await app.request(`/api/v2/addresses/${HOLDER}`)
+    const res = await app.request(`/8453/api/v2/addresses/${HOLDER}`)
     const body = (await res.json()) as { hash: string; coin_balance: string; exchange_rate: string }
     expect(body.hash).toBe(HOLDER)
     expect(body.coin_balance).toBe('1500000000000000000')
@@ -76,7 +78,7 @@ describe('blockscout v2 simulator', () => {
   })
 
   test('invalid hash → 422', async () => {
-    const res = await app.request('/api/v2/addresses/0xnothex/token-balances')
+    const res = await app.request('/8453/api/v2/addresses/0xnothex/token-balances')
     expect(res.status).toBe(422)
     expect(((await res.json()) as { errors: unknown[] }).errors).toHaveLength(1)
   })

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { MarketSimulator, SimClock } from '../simulator/marketSimulator.js'
 import type { Instrument } from '../simulator/universe.js'
+import { limitRate, type RateLimit } from './upstreamGuards.js'
 import { fixed, isoMicros, parseTimeParam, quoteDecimals, roundTo } from './wireFormat.js'
 
 /**
@@ -16,7 +17,16 @@ const BASE_DECIMALS = 8
 export interface CoinbaseExchangeAppOptions {
   sim: MarketSimulator
   clock?: SimClock
+  /** Default: the public endpoints' documented 10 requests per second per IP (COINBASE_RATE_LIMIT). */
+  rateLimit?: RateLimit
 }
+
+/**
+ * Coinbase documents a lazy-fill token bucket for public endpoints: 10 requests per second per IP, bursts
+ * to 15; past it a 429 with the body third parties report ("Public rate limit exceeded"; Coinbase
+ * documents the status only).
+ */
+export const COINBASE_RATE_LIMIT: RateLimit = { max: 10, windowMs: 1000, burst: 15 }
 
 export function createCoinbaseExchangeApp(options: CoinbaseExchangeAppOptions): Hono {
   const { sim } = options
@@ -27,6 +37,9 @@ export function createCoinbaseExchangeApp(options: CoinbaseExchangeAppOptions): 
   const app = new Hono()
   const notFound = { message: 'NotFound' }
   app.notFound((c) => c.json(notFound, 404))
+  limitRate(app, options.rateLimit ?? COINBASE_RATE_LIMIT, (c) =>
+    c.json({ message: 'Public rate limit exceeded' }, 429),
+  )
 
   const productJson = (inst: Instrument) => {
     const decimals = quoteDecimals(inst.basePrice)

@@ -288,7 +288,8 @@ function historyRecord(e: GtradeHistoryEvent, inst: Instrument | undefined) {
     action: e.action,
     address: e.trader,
     block: e.block,
-    long: e.long,
+    // The SDK types both flags 0 | 1.
+    long: e.long ? 1 : 0,
     collateralPriceUsd: e.collateralPriceUsd,
     collateralIndex: e.collateralIndex,
     date: new Date(e.timestampSec * 1000).toISOString(),
@@ -302,7 +303,7 @@ function historyRecord(e: GtradeHistoryEvent, inst: Instrument | undefined) {
     collateralDelta: e.collateralDelta ?? null,
     leverageDelta: e.leverageDelta ?? null,
     marketPrice: e.marketPrice,
-    isCounterTrade: e.isCounterTrade ?? false,
+    isCounterTrade: e.isCounterTrade === true ? 1 : 0,
     meta: null,
   }
 }

@@ -1,16 +1,23 @@
 import { Hono } from 'hono'
 import type { MarketSimulator } from '../simulator/marketSimulator.js'
 import type { Instrument } from '../simulator/universe.js'
+import { guardPyth } from './pythHermesApp.js'
+import type { RateLimit } from './upstreamGuards.js'
 import { quoteDecimals, roundTo } from './wireFormat.js'
 
 /**
  * Pyth Benchmarks TradingView shim (benchmarks.pyth.network/v1/shims/tradingview/history), the
- * candle source for non-crypto classes. TradingView UDF shape: {s, t, o, h, l, c, v}, oldest first,
- * bar times in unix seconds; {s: "no_data"} when the range holds no bar.
+ * candle source for non-crypto classes, in its OpenAPI contract (test/fixtures/upstreams/pyth/
+ * benchmarks.openapi.json): {s: "ok", t, o, h, l, c, v}, oldest first, bar times in unix seconds, and
+ * `s: "ok"` with empty arrays when the range holds no bar; a missing or non-integer parameter is
+ * FastAPI's 422 {detail: [{loc, msg, type}]}; resolutions are the contract's list.
+ *
+ * Gates: the Pyth API key (required since 2026-08-18, `Authorization: Bearer`) and the TradingView
+ * endpoints' documented limit, 90 requests per 10 s per IP, then 60 s of 429s.
  *
  * UNCERTAIN: Pyth has no volume, so v is all zeros (what we believe the shim returns); unknown symbols
- * answer 200 {s: "error", errmsg} per the UDF convention; the per-request bar cap (10 000 here) and
- * the exact errmsg strings are our choice.
+ * answer 200 {s: "error", errmsg}; the per-request bar cap (10 000 here), the errmsg strings, the 1M
+ * resolution (calendar months, refused here) are our choice.
  */
 
 const MAX_BARS = 10_000
@@ -19,11 +26,37 @@ const WEEK_ALIGN_SEC = 4 * 86_400
 
 export interface PythBenchmarksAppOptions {
   sim: MarketSimulator
+  /** The Pyth API key every request must carry (`Authorization: Bearer`); undefined: none asked. */
+  apiKey?: string
+  /** Default: the TradingView endpoints' documented limit, PYTH_TRADINGVIEW_RATE_LIMIT. */
+  rateLimit?: RateLimit
 }
+
+/** Pyth's documented limit for the TradingView endpoints: 90 requests per 10 s per IP, then 60 s of 429s. */
+export const PYTH_TRADINGVIEW_RATE_LIMIT: RateLimit = { max: 90, windowMs: 10_000, lockOutMs: 60_000 }
+
+/** The resolutions the contract lists (minutes, days, weeks; months are not simulated). */
+const RESOLUTIONS = new Set([
+  '1',
+  '2',
+  '5',
+  '15',
+  '30',
+  '60',
+  '120',
+  '240',
+  '360',
+  '720',
+  'D',
+  '1D',
+  'W',
+  '1W',
+])
 
 /** TradingView resolution → bar seconds: "1".."720" minutes, "D"/"1D", "W"/"1W" (plus "2D" style multiples). */
 export function parseResolution(raw: string): number | undefined {
   const r = raw.trim().toUpperCase()
+  if (!RESOLUTIONS.has(r)) return undefined
   if (/^\d+$/.test(r)) {
     const minutes = Number(r)
     return minutes > 0 ? minutes * 60 : undefined
@@ -42,15 +75,27 @@ export function createPythBenchmarksApp(options: PythBenchmarksAppOptions): Hono
 
   const app = new Hono()
   app.notFound((c) => c.json({ detail: 'Not Found' }, 404))
+  guardPyth(app, options.apiKey, options.rateLimit ?? PYTH_TRADINGVIEW_RATE_LIMIT, '/v1/shims/tradingview/*')
 
   app.get('/v1/shims/tradingview/history', (c) => {
-    const symbol = c.req.query('symbol')
-    const resolution = parseResolution(c.req.query('resolution') ?? '')
+    // FastAPI validates the query first: every parameter required, from and to integers.
+    const detail: { loc: string[]; msg: string; type: string }[] = []
+    for (const name of ['symbol', 'resolution', 'from', 'to']) {
+      const raw = c.req.query(name)
+      if (raw === undefined) detail.push({ loc: ['query', name], msg: 'Field required', type: 'missing' })
+      else if ((name === 'from' || name === 'to') && !/^-?\d+$/.test(raw))
+        detail.push({
+          loc: ['query', name],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          type: 'int_parsing',
+        })
+    }
+    if (detail.length > 0) return c.json({ detail }, 422)
+    const symbol = c.req.query('symbol') as string
+    const resolution = parseResolution(c.req.query('resolution') as string)
     const from = Number(c.req.query('from'))
     const to = Number(c.req.query('to'))
-    if (!symbol || resolution === undefined || !Number.isFinite(from) || !Number.isFinite(to)) {
-      return c.json({ s: 'error', errmsg: 'symbol, resolution, from and to are required' })
-    }
+    if (resolution === undefined) return c.json({ s: 'error', errmsg: 'Unsupported resolution' })
     const inst = bySymbol.get(symbol.toUpperCase())
     if (!inst) return c.json({ s: 'error', errmsg: `Symbol not found: ${symbol}` })
     if (to < from) return c.json({ s: 'error', errmsg: 'from must be before to' })
@@ -62,7 +107,7 @@ export function createPythBenchmarksApp(options: PythBenchmarksAppOptions): Hono
     const bars = sim
       .candles(inst.symbol, from, to + 1, resolution, { alignOffsetSec: align })
       .filter((b) => b.time >= from)
-    if (bars.length === 0) return c.json({ s: 'no_data' })
+    if (bars.length === 0) return c.json({ s: 'ok', t: [], o: [], h: [], l: [], c: [], v: [] })
     const d = quoteDecimals(inst.basePrice)
     return c.json({
       s: 'ok',

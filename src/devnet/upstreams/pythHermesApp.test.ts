@@ -5,7 +5,9 @@ import { createPythHermesApp } from './pythHermesApp.js'
 
 const NOW = Date.UTC(2026, 10, 15, 12, 34, 56, 789)
 const sim = createMarketSimulator({ seed: 11, clock: { now: () => NOW } })
-const app = createPythHermesApp({ sim })
+// Shapes only: the documented rate limit is held in test/upstreams/*.contract.test.ts.
+const ROOMY = { max: 1000, windowMs: 1000 }
+const app = createPythHermesApp({ sim, rateLimit: ROOMY })
 const BTC_ID = 'e62df6c8b4a85fe1a67db44dc12de5db330f7ac66b72dc658afedf0f4a415b43'
 
 interface Feed {
@@ -60,7 +62,7 @@ describe('pyth hermes simulator', () => {
     const unknown = 'ab'.repeat(32)
     const res = await app.request(`/v2/updates/price/latest?ids[]=${unknown}`)
     expect(res.status).toBe(404)
-    expect(await res.text()).toBe(`Price ids not found: ${unknown}`)
+    expect(await res.text()).toBe(`Price ids not found: 0x${unknown}`)
     const ignored = await app.request(
       `/v2/updates/price/latest?ids[]=${unknown}&ids[]=${BTC_ID}&ignore_invalid_price_ids=true`,
     )

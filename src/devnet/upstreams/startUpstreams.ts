@@ -13,6 +13,7 @@ import { createPythBenchmarksApp } from './pythBenchmarksApp.js'
 import { createPythHermesApp } from './pythHermesApp.js'
 import { NO_SWAP_LIQUIDITY, type SwapLiquiditySource } from './swapLiquiditySource.js'
 import type { TokenBalanceSource } from './tokenBalanceSource.js'
+import { NO_RATE_LIMIT } from './upstreamGuards.js'
 import { createZeroExApp } from './zeroExApp.js'
 
 export type UpstreamName =
@@ -37,40 +38,61 @@ export interface StartUpstreamsOptions {
   ports?: Partial<Record<UpstreamName, number>>
   /** For gTrade's currentBlock; defaults to a clock-derived Base block number. */
   currentBlock?: () => Promise<number>
-  /** The Pyth API key the Hermes simulator demands; undefined: none asked. */
+  /** The Pyth API key the Hermes and Benchmarks simulators demand; undefined: none asked. */
   pythApiKey?: string
+  /** The key the explorer simulator demands; undefined: none asked. */
+  explorerApiKey?: string
+  /** The one key the 0x simulator accepts; undefined: any non-empty key. */
+  zeroExApiKey?: string
+  /** `off`: no simulator answers 429 (DEVNET_UPSTREAM_LIMITS); default `documented`. */
+  rateLimits?: 'documented' | 'off'
 }
 
 export interface RunningUpstreams {
   /**
    * Base URLs without a trailing slash. gtradeBackend also serves the backend-global history path
-   * (/api/personal-trading-history/…), so use it for both gTrade hosts.
+   * (/api/personal-trading-history/…), so use it for both gTrade hosts. blockscout's ends in the chain id
+   * (`/8453`), as Blockscout's PRO API URLs do.
    */
   urls: Record<UpstreamName, string>
   stop(): Promise<void>
 }
 
+const keyOf = (apiKey: string | undefined) => (apiKey === undefined ? {} : { apiKey })
+
 /** Starts every upstream simulator on 127.0.0.1. */
 export async function startUpstreams(options: StartUpstreamsOptions): Promise<RunningUpstreams> {
   const { sim } = options
   const clock = options.clock ?? sim.clock
+  // Undefined: each simulator's documented default.
+  const rateLimit = options.rateLimits === 'off' ? { rateLimit: NO_RATE_LIMIT } : {}
   const apps: Record<UpstreamName, Hono> = {
-    coinbaseExchange: createCoinbaseExchangeApp({ sim, clock }),
+    coinbaseExchange: createCoinbaseExchangeApp({ sim, clock, ...rateLimit }),
     pythHermes: createPythHermesApp({
       sim,
       clock,
-      ...(options.pythApiKey === undefined ? {} : { apiKey: options.pythApiKey }),
+      ...keyOf(options.pythApiKey),
+      ...rateLimit,
     }),
-    pythBenchmarks: createPythBenchmarksApp({ sim }),
+    pythBenchmarks: createPythBenchmarksApp({ sim, ...keyOf(options.pythApiKey), ...rateLimit }),
     gtradeBackend: createGtradeBackendApp({
       sim,
       clock,
       trades: options.gtradeTrades,
       ...(options.currentBlock ? { currentBlock: options.currentBlock } : {}),
     }),
-    blockscout: createBlockscoutApp({ sim, balances: options.tokenBalances }),
+    blockscout: createBlockscoutApp({
+      sim,
+      balances: options.tokenBalances,
+      ...keyOf(options.explorerApiKey),
+      ...rateLimit,
+    }),
     morphoApi: createMorphoApiApp({ books: options.midnightBooks ?? { markets: async () => [] }, clock }),
-    zeroEx: createZeroExApp({ liquidity: options.swapLiquidity ?? NO_SWAP_LIQUIDITY }),
+    zeroEx: createZeroExApp({
+      liquidity: options.swapLiquidity ?? NO_SWAP_LIQUIDITY,
+      ...keyOf(options.zeroExApiKey),
+      ...rateLimit,
+    }),
   }
 
   const servers: ServerType[] = []
@@ -96,7 +118,8 @@ export async function startUpstreams(options: StartUpstreamsOptions): Promise<Ru
         )
         servers.push(server)
       })
-      urls[name] = `http://127.0.0.1:${port}`
+      // Blockscout's PRO API puts the chain id first: the explorer's base URL includes it.
+      urls[name] = `http://127.0.0.1:${port}${name === 'blockscout' ? '/8453' : ''}`
     }
   } catch (err) {
     await closeAll(servers)

@@ -22,7 +22,9 @@ const liquidity: SwapLiquiditySource = {
   nativeBalance: async () => 10n ** 18n,
   estimateGas: async () => null,
 }
-const app = createZeroExApp({ liquidity })
+// Shapes only: the documented rate limit is held in test/upstreams/*.contract.test.ts.
+const ROOMY = { max: 1000, windowMs: 1000 }
+const app = createZeroExApp({ liquidity, rateLimit: ROOMY })
 const HEADERS = { '0x-api-key': 'k', '0x-version': 'v2' }
 
 async function get(path: string, query: Record<string, string>, headers: Record<string, string> = HEADERS) {

@@ -5,6 +5,7 @@ import { BASE_ADDRESSES, erc20Of, isNative, NATIVE_SENTINEL } from '../../chain/
 import { aerodromeRouterAbi, swapRouter02Abi } from '../../chain/swapVenueAbis.js'
 import { ZEROX_ADDRESSES, zeroExStandInAbi } from '../deploy/zeroEx.js'
 import type { PoolFill, SwapLiquiditySource } from './swapLiquiditySource.js'
+import { limitRate, type RateLimit } from './upstreamGuards.js'
 
 /**
  * 0x Swap API v2, AllowanceHolder flow (api.0x.org, protocols.md §4): `GET /swap/allowance-holder/price`
@@ -26,7 +27,14 @@ import type { PoolFill, SwapLiquiditySource } from './swapLiquiditySource.js'
  */
 export interface ZeroExAppOptions {
   liquidity: SwapLiquiditySource
+  /** The one key accepted; undefined: any non-empty `0x-api-key`. */
+  apiKey?: string
+  /** Default: the free tier's documented 5 requests per second (fixed 1 s windows). */
+  rateLimit?: RateLimit
 }
+
+/** 0x's free tier: about 5 requests per second across every endpoint, counted in fixed 1 s windows. */
+export const ZEROX_RATE_LIMIT: RateLimit = { max: 5, windowMs: 1000 }
 
 const CHAIN_ID = '8453'
 const BPS = 10_000n
@@ -66,15 +74,25 @@ export function createZeroExApp(options: ZeroExAppOptions): Hono {
   const { liquidity } = options
   const app = new Hono()
   app.notFound((c) => c.json({ name: 'NOT_FOUND', message: 'Not Found', data: { zid: newZid() } }, 404))
+  // UNCERTAIN: the 429's body (0x documents the limit, not the answer).
+  limitRate(app, options.rateLimit ?? ZEROX_RATE_LIMIT, (c) =>
+    c.json({ name: 'RATE_LIMITED', message: 'Too many requests', data: { zid: newZid() } }, 429),
+  )
 
   const invalid = (c: Context, zid: Hex, details: Detail[]) =>
     c.json({ name: 'INPUT_INVALID', message: 'The input is invalid', data: { zid, details } }, 400)
 
   /** Header and query checks shared by price and quote; a Response when the request is refused. */
   function parse(c: Context, zid: Hex, takerRequired: boolean): Params | Response {
-    if (!c.req.header('0x-api-key')) {
+    const key = c.req.header('0x-api-key')
+    if (!key || (options.apiKey !== undefined && key !== options.apiKey)) {
+      // The body third parties report (0x documents neither the status nor the body): UNCERTAIN.
       return c.json(
-        { name: 'UNAUTHORIZED', message: 'Invalid or missing 0x-api-key header', data: { zid } },
+        {
+          message:
+            'No API key provided. Please visit https://0x.org/pricing to get a free API key or sign up to a paid plan',
+          request_id: zid.slice(2),
+        },
         401,
       )
     }
@@ -267,6 +285,8 @@ export function createZeroExApp(options: ZeroExAppOptions): Hono {
       fees: { integratorFee: null, integratorFees: null, zeroExFee: null, gasFee: null },
       issues: { allowance, balance, simulationIncomplete: gas === null, invalidSourcesPassed: [] },
       liquidityAvailable: true,
+      // Required by the contract since exact-out quotes came (`buyAmount`); ours are exact-in only.
+      mode: 'exact-in',
       minBuyAmount: minBuyAmount.toString(),
       route: {
         fills: [{ from: p.sellToken, to: p.buyToken, source, proportionBps: '10000' }],

@@ -3,14 +3,23 @@ import { UpstreamError } from '../../errors.js'
 import { createTtlCache } from '../../ttlCache.js'
 import type { FetchJson } from './fetchJson.js'
 import { createTokenBucket, type TokenBucket } from './tokenBucket.js'
+import { wireNumber, wirePrice } from './wireNumbers.js'
 
 const NAME = 'Coinbase Exchange'
-const num = z.coerce.number()
+const num = wireNumber
 const productsSchema = z.array(z.object({ id: z.string(), status: z.string().optional() }))
-const tickerSchema = z.object({ price: num, volume: num })
-const statsSchema = z.object({ open: num, high: num, low: num, last: num, volume: num })
+const tickerSchema = z.object({ price: wirePrice, volume: num })
+const statsSchema = z.object({
+  open: wirePrice,
+  high: wirePrice,
+  low: wirePrice,
+  last: wirePrice,
+  volume: num,
+})
 /** Rows are [time, low, high, open, close, volume], newest first. */
-const candlesSchema = z.array(z.tuple([num, num, num, num, num, num]).rest(z.unknown()))
+const candlesSchema = z.array(
+  z.tuple([num, wirePrice, wirePrice, wirePrice, wirePrice, num]).rest(z.unknown()),
+)
 
 export interface ExchangeCandle {
   time: number

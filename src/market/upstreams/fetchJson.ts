@@ -41,6 +41,30 @@ export type FetchJson = (
 class UpstreamRefusal extends UpstreamError {}
 
 /**
+ * A 429: the upstream limits our rate. `retryAfterMs` is its Retry-After (seconds or an HTTP date), when
+ * it sends one; the adapter pauses its own sends that long, or for the upstream's documented lock-out.
+ */
+export class UpstreamRateLimited extends UpstreamError {
+  constructor(
+    upstream: string,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(
+      upstream,
+      'HTTP 429',
+      retryAfterMs === undefined ? {} : { retryAfterSec: Math.ceil(retryAfterMs / 1000) },
+    )
+  }
+}
+
+function retryAfterMsOf(header: string | null, now = Date.now()): number | undefined {
+  if (header === null) return undefined
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000
+  const at = Date.parse(header)
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined
+}
+
+/**
  * What pauses an upstream: no answer, a 5xx, a 429, a refusal of our key (`keyRefusals`), an unreadable body.
  * Never its 404 or its refusals of a request (another 4xx).
  */
@@ -81,6 +105,8 @@ export function createFetchJson(options: FetchJsonOptions = {}): FetchJson {
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => {})
+      if (res.status === 429)
+        throw new UpstreamRateLimited(upstream, retryAfterMsOf(res.headers.get('retry-after')))
       // Only the statuses the adapter names as its key refused are an outage among the 4xx: a caller able to
       // provoke any other (a 0x 403 for a sanctioned taker, a firewall's 403) must not pause it for all.
       const refused =

@@ -2,9 +2,10 @@ import { z } from 'zod'
 import { UpstreamError } from '../../errors.js'
 import { createTtlCache } from '../../ttlCache.js'
 import type { FetchJson } from './fetchJson.js'
+import { wireNumber, wirePrice } from './wireNumbers.js'
 
 const NAME = 'gTrade backend'
-const num = z.coerce.number().refine(Number.isFinite, { error: 'must be a finite number' })
+const num = wireNumber
 
 /**
  * The parts of GlobalTradingVariablesBackend (protocols.md §1) the reads use. Integers and fixed-point
@@ -20,7 +21,7 @@ const tradingVariablesSchema = z.object({
         collateralIndex: num,
         symbol: z.string(),
         isActive: z.boolean().optional(),
-        prices: z.object({ collateralPriceUsd: num }),
+        prices: z.object({ collateralPriceUsd: wirePrice }),
         collateralConfig: z.object({ decimals: num }),
         pairOis: z.array(
           z.object({

@@ -2,6 +2,7 @@ import { type Address, getAddress, isAddress, isAddressEqual } from 'viem'
 import { z } from 'zod'
 import { UpstreamError } from '../../errors.js'
 import { type FetchJson, UpstreamNotFound } from './fetchJson.js'
+import { wireNumber } from './wireNumbers.js'
 
 const NAME = 'gTrade history'
 const BASE_CHAIN_ID = 8453
@@ -10,16 +11,18 @@ const BASE_CHAIN_ID = 8453
  * garbage, and summed over a history (stats) it would overflow to Infinity, which JSON sends as null.
  */
 const MAX_MAGNITUDE = 1e15
-const num = z.coerce
-  .number()
-  .refine((n) => Number.isFinite(n) && Math.abs(n) <= MAX_MAGNITUDE, { error: 'must be a finite number' })
+const num = wireNumber.refine((n) => Math.abs(n) <= MAX_MAGNITUDE, { error: 'must be within 1e15' })
 
-/** TradeHistoryRecord (protocols.md §1, SDK field names); numbers may arrive as strings. */
+/**
+ * The SDK's `TradeHistoryRecord` (@gainsnetwork/sdk 1.8.7, vendored in test/fixtures/upstreams/gtrade):
+ * `long` and `isCounterTrade` are 0/1 numbers there; a boolean is read too. Numbers may arrive as strings.
+ */
+const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1)
 const recordSchema = z.object({
   action: z.string(),
   address: z.string(),
   block: num,
-  long: z.boolean(),
+  long: flag,
   leverage: num,
   pair: z.string(),
   pnl_net: num.nullable().optional(),

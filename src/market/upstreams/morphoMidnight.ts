@@ -1,12 +1,12 @@
 import { type Address, getAddress, type Hex } from 'viem'
 import { z } from 'zod'
-import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import type { MidnightOffer } from '../../chain/midnight.js'
 import { CHAIN_ID } from '../../chain/network.js'
 import { WAD } from '../../chain/units.js'
 import { UpstreamError } from '../../errors.js'
 import { createTtlCache } from '../../ttlCache.js'
 import { type FetchJson, UpstreamNotFound } from './fetchJson.js'
+import { wireNumber } from './wireNumbers.js'
 
 /** The upstream's name in a 502 (`upstream_unavailable`, details.upstream). */
 export const MIDNIGHT_API = 'Morpho Midnight'
@@ -41,7 +41,7 @@ const levelSchema = z.object({
 
 const bookSchema = z.object({
   market_id: wireId,
-  chain_id: z.coerce.number().int(),
+  chain_id: wireNumber.pipe(z.number().int()),
   midnight: wireAddress,
   loan_token: wireAddress,
   collaterals: z
@@ -68,17 +68,18 @@ const wireBytes = z
 const wireTime = uint
 
 /**
- * A takeable offer (SDK `ApiTakeableOfferResponse`): the offer inline, with what is left to take and the
- * ratifier data `take` needs. The SDK's offer market omits `chain_id` and `midnight` (implied by the API's
- * chain) and its offer omits `continuous_fee_cap`; they default to Base, Base's Midnight and 0 when absent.
+ * A takeable offer (SDK `ApiTakeableOfferResponse`, @morpho-org/midnight-sdk 1.6.0, vendored in
+ * test/fixtures/upstreams/morpho-midnight): the offer inline, with what is left to take and the ratifier
+ * data `take` needs. Every field of the offer is required, as the SDK declares it: the offer is signed
+ * as a whole, so a field filled in here (a fee cap of 0) would build a `take` of another offer.
  */
 const takeableSchema = z.object({
   market_id: wireId,
   units: uint,
   offer: z.object({
     market: z.object({
-      chain_id: z.coerce.number().int().optional(),
-      midnight: wireAddress.optional(),
+      chain_id: wireNumber.pipe(z.number().int()),
+      midnight: wireAddress,
       loan_token: wireAddress,
       collaterals: z
         .array(z.object({ token: wireAddress, lltv: uint, liquidation_cursor: uint, oracle: wireAddress }))
@@ -101,7 +102,7 @@ const takeableSchema = z.object({
     reduce_only: z.boolean(),
     max_units: uint128,
     max_assets: uint128,
-    continuous_fee_cap: uint.optional(),
+    continuous_fee_cap: uint,
   }),
   ratifier_data: wireBytes,
 })
@@ -260,8 +261,8 @@ function toTakeable(t: z.infer<typeof takeableSchema>): MidnightTakeableOffer {
     ratifierData: t.ratifier_data,
     offer: {
       market: {
-        chainId: BigInt(m.chain_id ?? CHAIN_ID),
-        midnight: m.midnight ?? BASE_ADDRESSES.MorphoMidnight,
+        chainId: BigInt(m.chain_id),
+        midnight: m.midnight,
         loanToken: m.loan_token,
         collateralParams: m.collaterals.map((c) => ({
           token: c.token,
@@ -287,7 +288,7 @@ function toTakeable(t: z.infer<typeof takeableSchema>): MidnightTakeableOffer {
       reduceOnly: o.reduce_only,
       maxUnits: o.max_units,
       maxAssets: o.max_assets,
-      continuousFeeCap: o.continuous_fee_cap ?? 0n,
+      continuousFeeCap: o.continuous_fee_cap,
     },
   }
 }

@@ -5,6 +5,8 @@ import { UpstreamError } from '../../errors.js'
 import { createTtlCache } from '../../ttlCache.js'
 import type { SwapFill, SwapQuote, SwapQuoteRequest, SwapQuoteSource } from '../swapQuoteSource.js'
 import type { FetchJson } from './fetchJson.js'
+import { type SendLimit, throughLimit, UNLIMITED } from './windowLimit.js'
+import { wireNumber } from './wireNumbers.js'
 
 /** 0x refuses a bad or missing key with 401; its 403 refuses a taker (sanctions screening), not our key. */
 const KEY_REFUSED = [401] as const
@@ -28,7 +30,7 @@ const fills = z.array(
     from: addressString,
     to: addressString,
     source: z.string(),
-    proportionBps: z.coerce.number().int().min(0).max(10_000),
+    proportionBps: wireNumber.pipe(z.number().int().min(0).max(10_000)),
   }),
 )
 
@@ -152,12 +154,19 @@ function assertAnswers(
  * `liquidityAvailable: false` is no quote (null); a document that does not answer the question asked
  * (another pair or amount) is a 502.
  */
-export function createZeroEx(baseUrl: string, apiKey: string, fetchJson: FetchJson): ZeroEx {
+export function createZeroEx(
+  baseUrl: string,
+  apiKey: string,
+  fetchJson: FetchJson,
+  limit: SendLimit = UNLIMITED,
+): ZeroEx {
   const headers = { '0x-api-key': apiKey, '0x-version': 'v2' }
+  // 0x counts fixed 1 s windows; a 429 pauses our sends for one (it names no Retry-After).
+  const get = (url: string) => throughLimit(limit, 1000, () => fetchJson(NAME, url, headers, KEY_REFUSED))
   const cache = createTtlCache<ZeroExPrice>(ZEROX_PRICE_TTL_MS)
   const price = async (req: SwapQuoteRequest): Promise<ZeroExPrice> => {
     const query = queryOf(req)
-    const raw = await fetchJson(NAME, `${baseUrl}/swap/allowance-holder/price?${query}`, headers, KEY_REFUSED)
+    const raw = await get(`${baseUrl}/swap/allowance-holder/price?${query}`)
     const parsed = priceSchema.safeParse(raw)
     if (!parsed.success) throw new UpstreamError(NAME, 'unexpected shape at /swap/allowance-holder/price')
     return parsed.data
@@ -188,12 +197,7 @@ export function createZeroEx(baseUrl: string, apiKey: string, fetchJson: FetchJs
       }
     },
     async firmQuote(req): Promise<ZeroExFirmQuote | null> {
-      const raw = await fetchJson(
-        NAME,
-        `${baseUrl}/swap/allowance-holder/quote?${queryOf(req)}`,
-        headers,
-        KEY_REFUSED,
-      )
+      const raw = await get(`${baseUrl}/swap/allowance-holder/quote?${queryOf(req)}`)
       const parsed = quoteSchema.safeParse(raw)
       if (!parsed.success) throw new UpstreamError(NAME, 'unexpected shape at /swap/allowance-holder/quote')
       const q = parsed.data
