@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import ts from 'typescript'
+import { PROJECT_ROOT } from '../../src/projectRoot.js'
 
 /**
  * Checks a JSON value against a type of an upstream's official SDK, as that SDK's own users' compiler
@@ -9,13 +10,18 @@ import ts from 'typescript'
  * field). Imports the declaration file makes of the SDK's other modules are not vendored: the types they
  * name are `any` to the probe, so only what the file itself declares is checked.
  */
+/** `typeName`: a type the file exports, or an array of it (`Name[]`). */
 export function sdkTypeProblems(declarationFixture: string, typeName: string, value: unknown): string[] {
   const dts = readFileSync(new URL(`../fixtures/upstreams/${declarationFixture}`, import.meta.url), 'utf8')
+  // Virtual files inside the checkout, so the SDK's imports of viem resolve to our node_modules (Address
+  // is `0x${string}`, not any).
+  const at = `${PROJECT_ROOT}/.cache/sdk-probe`
+  mkdirSync(at, { recursive: true })
   const files = new Map([
-    ['/sdk/types.d.ts', dts],
+    [`${at}/vendored.d.ts`, dts],
     [
-      '/sdk/probe.ts',
-      `import type { ${typeName} } from './types'\nexport const probe: ${typeName} = ${JSON.stringify(value, null, 1)}\n`,
+      `${at}/probe.ts`,
+      `import type { ${typeName.replace(/\[\]$/, '')} } from './vendored'\nexport const probe: ${typeName} = ${JSON.stringify(value, null, 1)}\n`,
     ],
   ])
   const options: ts.CompilerOptions = {
@@ -36,8 +42,8 @@ export function sdkTypeProblems(declarationFixture: string, typeName: string, va
     const text = files.get(f)
     return text === undefined ? getSourceFile(f, language) : ts.createSourceFile(f, text, language)
   }
-  const program = ts.createProgram(['/sdk/probe.ts'], options, host)
-  const probe = program.getSourceFile('/sdk/probe.ts')
+  const program = ts.createProgram([`${at}/probe.ts`], options, host)
+  const probe = program.getSourceFile(`${at}/probe.ts`)
   return [...program.getSyntacticDiagnostics(probe), ...program.getSemanticDiagnostics(probe)].map((d) =>
     ts.flattenDiagnosticMessageText(d.messageText, '\n'),
   )

@@ -80,8 +80,9 @@ export function createCoinbaseExchangeApp(options: CoinbaseExchangeAppOptions): 
     const tick = 10 ** -decimals
     const price = sim.spot(inst.symbol, nowMs)
     const stats = sim.stats24h(inst.symbol, nowMs)
-    // Last trade: one every 100 ms on average; its size scales with the product's turnover.
-    const tradeId = Math.floor(nowMs / 100) - 14_000_000_000
+    // Last trade: one every 100 ms on average; its size scales with the product's turnover. The id is an
+    // int32 in the contract (apiProductTicker): about 950 million in late 2026, within int32 until 2032.
+    const tradeId = Math.floor(nowMs / 100) - 17_000_000_000
     const size = (inst.dailyVolumeUsd / 864_000 / price) * (0.2 + ((tradeId * 2654435761) % 1000) / 500)
     return c.json({
       ask: fixed(roundTo(price, decimals) + tick, decimals),

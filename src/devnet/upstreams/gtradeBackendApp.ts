@@ -97,12 +97,15 @@ export function createGtradeBackendApp(options: GtradeBackendAppOptions): Hono {
         oraclePositionSizeFeeP: pct1e10(f.oraclePositionSizeFeePct),
         minPositionSizeUsd: String(f.minPositionSizeUsd * 1000),
       })),
-      // UNCERTAIN: protocols.md names `pairDepthBands`; the SDK backend types name `pairDepths` (used here).
       pairInfos: {
         maxLeverages: universe.map((inst) => lev1e3(inst.maxLeverage)),
-        pairDepths: universe.map((inst) => ({
-          onePercentDepthAboveUsd: String(Math.round(inst.openInterestUsd * 20)),
-          onePercentDepthBelowUsd: String(Math.round(inst.openInterestUsd * 20)),
+        // SDK 1.8.7's PairInfosBackend: packed depth-band slots (uint256 strings). UNCERTAIN: the packing;
+        // the simulator models no depth bands (all zero), and nothing of ours reads them.
+        pairDepthBands: universe.map(() => ({
+          aboveSlot1: '0',
+          aboveSlot2: '0',
+          belowSlot1: '0',
+          belowSlot2: '0',
         })),
         pairFactors: universe.map(() => ({
           cumulativeFactor: '1000000000000000000',
@@ -161,7 +164,15 @@ export function createGtradeBackendApp(options: GtradeBackendAppOptions): Hono {
       blockConfirmations: 1,
       oiWindowsSettings: { startTs: 0, windowsDuration: 0, windowsCount: 0 },
       oiWindows: [],
-      feeTiers: { tiers: [], multipliers: [], currentDay: Math.floor(nowMs / 86_400_000) },
+      depthBandsMapping: { slot1: '0', slot2: '0' },
+      feeTiers: {
+        tiers: [],
+        multipliers: [],
+        currentDay: Math.floor(nowMs / 86_400_000),
+        stakingTiers: [],
+        gnsVaultAddress: '0x0000000000000000000000000000000000000000',
+        useGnsVaultBalance: false,
+      },
       // Empty upstream since 2025-10-27 (protocols.md §1).
       allTrades: [],
       currentBlock: block,
@@ -304,6 +315,104 @@ function historyRecord(e: GtradeHistoryEvent, inst: Instrument | undefined) {
     leverageDelta: e.leverageDelta ?? null,
     marketPrice: e.marketPrice,
     isCounterTrade: e.isCounterTrade === true ? 1 : 0,
-    meta: null,
+    meta: historyMeta(e),
+  }
+}
+
+const ZERO_FEES = {
+  realizedTradingFeesCollateral: 0,
+  realizedPnlCollateral: 0,
+  manuallyRealizedNegativePnlCollateral: 0,
+  alreadyTransferredNegativePnlCollateral: 0,
+  virtualAvailableCollateralInDiamond: 0,
+  initialAccFundingFeeP: 0,
+  initialAccBorrowingFeeP: 0,
+}
+const ZERO_UI_PNL = {
+  realizedTradingFeesCollateral: 0,
+  realizedOldBorrowingFeesCollateral: 0,
+  realizedNewBorrowingFeesCollateral: 0,
+  realizedFundingFeesCollateral: 0,
+  realizedPnlPartialCloseCollateral: 0,
+  pnlWithdrawnCollateral: 0,
+}
+
+/**
+ * The record's `meta`, shaped as the SDK's metadata type of its action (OpenTradeHistoryMetaData for opens
+ * and closes, LeverageUpdateHistoryMetaData, Partial{Open,Close}TradeHistoryMetaData). UNCERTAIN: only the
+ * figures the event carries are real (price, collateral, PnL); fees and liquidation prices are 0: the
+ * simulator models neither, and nothing of ours reads `meta`.
+ */
+function historyMeta(e: GtradeHistoryEvent) {
+  const priceImpact = {
+    fixedSpreadP: 0,
+    priceAfterImpact: e.price,
+    skewPriceImpactP: 0,
+    positionSizeToken: (e.collateral * e.leverage) / e.price,
+    totalPriceImpactP: 0,
+    cumulVolPriceImpactP: 0,
+  }
+  const fees = { tradeFeesData: ZERO_FEES, uiRealizedPnlData: ZERO_UI_PNL }
+  const collateral = e.collateral + (e.collateralDelta ?? 0)
+  const leverage = e.leverage + (e.leverageDelta ?? 0)
+  if (e.action === 'TradeLeverageUpdate')
+    return {
+      availableCollateralInDiamond: 0,
+      existingLiqPrice: 0,
+      govFeeCollateral: 0,
+      newCollateralAmount: collateral,
+      newEffectiveLeverage: leverage,
+      newLeverage: leverage,
+      newLiqPrice: 0,
+      totalTradeAvailableCollateralInDiamond: 0,
+      ...fees,
+    }
+  if (e.action === 'TradePositionSizeIncrease')
+    return {
+      newLeverage: leverage,
+      newLiqPrice: 0,
+      newOpenPrice: e.price,
+      existingLiqPrice: 0,
+      newCollateralAmount: collateral,
+      newEffectiveLeverage: leverage,
+      existingPnlCollateral: 0,
+      openingFeesCollateral: 0,
+      isCounterTradeValidated: false,
+      newPositionSizeCollateral: collateral * leverage,
+      oldPosSizePlusPnlCollateral: e.collateral * e.leverage,
+      positionSizeCollateralDelta: (e.collateralDelta ?? 0) * leverage,
+      counterTradeCollateralToReturn: 0,
+      existingPositionSizeCollateral: e.collateral * e.leverage,
+      exceedingPositionSizeCollateral: 0,
+      priceImpact,
+      ...fees,
+    }
+  if (e.action === 'TradePositionSizeDecrease')
+    return {
+      newLeverage: leverage,
+      newLiqPrice: 0,
+      existingLiqPrice: 0,
+      isLeverageUpdate: false,
+      existingPnlPercent: 0,
+      newCollateralAmount: collateral,
+      closingFeeCollateral: 0,
+      collateralSentToTrader: -(e.collateralDelta ?? 0) + (e.pnlNet ?? 0),
+      pnlToRealizeCollateral: e.pnlNet ?? 0,
+      partialNetPnlCollateral: e.pnlNet ?? 0,
+      partialRawPnlCollateral: e.pnlNet ?? 0,
+      positionSizeCollateralDelta: (e.collateralDelta ?? 0) * leverage,
+      availableCollateralInDiamond: 0,
+      existingPositionSizeCollateral: e.collateral * e.leverage,
+      totalAvailableCollateralInDiamond: 0,
+      priceImpact,
+      ...fees,
+    }
+  const closing = e.action.startsWith('TradeClosed')
+  return {
+    liqPrice: 0,
+    amountSentToTrader: closing ? Math.max(0, e.collateral + (e.pnlNet ?? 0)) : 0,
+    percentProfit: closing && e.collateral > 0 ? ((e.pnlNet ?? 0) / e.collateral) * 100 : 0,
+    priceImpact,
+    ...fees,
   }
 }

@@ -58,7 +58,10 @@ export interface GtradeOpenTrade {
   tradeInfo: GtradeTradeInfo
 }
 
-/** Backend history action names (UNCERTAIN: the SDK lists these strings; the full set is larger). */
+/**
+ * Backend history action names. UNCERTAIN: @gainsnetwork/sdk 1.8.7 lists none of them; third-party readers of
+ * the backend spell the size changes `TradePosSizeIncrease`/`Decrease`; the full set is larger.
+ */
 export type GtradeHistoryAction =
   | 'TradeOpenedMarket'
   | 'TradeOpenedLimit'

@@ -25,7 +25,8 @@ const tradingVariablesSchema = z.object({
         collateralConfig: z.object({ decimals: num }),
         pairOis: z.array(
           z.object({
-            // UNCERTAIN: pre-v10 OI in 1e10 collateral units (the SDK's convertOpenInterest).
+            // Pre-v10 OI in 1e10 collateral units (the SDK's convertOpenInterest, vendored in
+            // test/fixtures/upstreams/gtrade).
             beforeV10: z.object({ long: num, short: num }).optional(),
             collateral: z.object({ oiLongCollateral: num, oiShortCollateral: num }),
           }),
