@@ -100,6 +100,8 @@ interface Service {
 async function startService(extraEnv: Record<string, string>): Promise<Service> {
   const env = {
     DEVNET_BLOCK_TIME: '0',
+    // Our code is measured here, not the upstreams' documented limits (test/upstreams/ holds those).
+    DEVNET_UPSTREAM_LIMITS: 'off',
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',

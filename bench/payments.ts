@@ -39,6 +39,8 @@ async function main(): Promise<void> {
   const rpcPort = await freePort()
   const env = {
     DEVNET_BLOCK_TIME: '0',
+    // Our code is measured here, not the upstreams' documented limits (test/upstreams/ holds those).
+    DEVNET_UPSTREAM_LIMITS: 'off',
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,

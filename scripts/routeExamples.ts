@@ -64,6 +64,8 @@ export async function startExampleWorld(): Promise<ExampleWorld> {
   const world = await onFreePort(async (rpcPort) => {
     config = loadConfig({
       DEVNET_BLOCK_TIME: '0',
+      // Our code is measured here, not the upstreams' documented limits (test/upstreams/ holds those).
+      DEVNET_UPSTREAM_LIMITS: 'off',
       DATA_DIR: 'memory://',
       LOG_LEVEL: 'silent',
       QUOTE_SECRET: 'route-examples-quote-secret',

@@ -118,7 +118,11 @@ export async function createServices(
   // A key the upstreams refuse calls without, unset: /ready names it at start instead of every read failing.
   const missingKeys = missingUpstreamKeys(config)
   if (missingKeys === undefined) readiness.markReady('upstream keys')
-  else readiness.markDown('upstream keys', missingKeys)
+  else {
+    // At start, in the log: the variable's name, never a key.
+    logger.warn({ msg: 'upstream keys missing: /ready stays 503', problem: missingKeys })
+    readiness.markDown('upstream keys', missingKeys)
+  }
   const ledger = createLedger(db)
   const creditBook = createCreditBook(db)
   const propBook = createPropBook(db)

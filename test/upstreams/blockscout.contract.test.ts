@@ -3,7 +3,7 @@ import { type Address, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { createMarketSimulator } from '../../src/devnet/simulator/marketSimulator.js'
-import { createBlockscoutApp } from '../../src/devnet/upstreams/blockscoutApp.js'
+import { BLOCKSCOUT_RATE_LIMIT, createBlockscoutApp } from '../../src/devnet/upstreams/blockscoutApp.js'
 import type { TokenBalanceSource } from '../../src/devnet/upstreams/tokenBalanceSource.js'
 import { createExplorer } from '../../src/market/upstreams/explorer.js'
 import { createFetchJson } from '../../src/market/upstreams/fetchJson.js'
@@ -88,7 +88,12 @@ describe('Blockscout simulator answers as the PRO API', () => {
     expect((await app.request(path(HOLDER))).status).toBe(401)
     expect((await app.request(`${path(HOLDER)}?apikey=${KEY}`)).status).toBe(200)
     expect((await app.request(path(HOLDER), { headers: { 'x-api-key': KEY } })).status).toBe(200)
-    const limited = createBlockscoutApp({ sim, balances, apiKey: KEY })
+    const limited = createBlockscoutApp({
+      sim,
+      balances,
+      apiKey: KEY,
+      rateLimit: { ...BLOCKSCOUT_RATE_LIMIT, now: () => 0 },
+    })
     const statuses: number[] = []
     for (let i = 0; i < 6; i++)
       statuses.push(

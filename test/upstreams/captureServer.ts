@@ -13,14 +13,20 @@ export interface Captured {
  * test reads the adapter's path, query and headers off the wire.
  */
 export async function startCaptureServer(
-  answer: (url: URL) => { body: unknown; status?: number; headers?: Record<string, string> },
+  answer: (url: URL) => {
+    body: unknown
+    status?: number
+    headers?: Record<string, string>
+    delayMs?: number
+  },
 ): Promise<{ url: string; requests: Captured[]; stop(): Promise<void> }> {
   const requests: Captured[] = []
   const app = new Hono()
-  app.get('*', (c) => {
+  app.get('*', async (c) => {
     const url = new URL(c.req.url)
     requests.push({ url, headers: new Headers(c.req.raw.headers) })
-    const { body, status, headers } = answer(url)
+    const { body, status, headers, delayMs } = answer(url)
+    if (delayMs !== undefined) await new Promise((r) => setTimeout(r, delayMs))
     for (const [k, v] of Object.entries(headers ?? {})) c.header(k, v)
     return c.json(body as object, (status ?? 200) as 200)
   })

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createMarketSimulator } from '../../src/devnet/simulator/marketSimulator.js'
-import { createCoinbaseExchangeApp } from '../../src/devnet/upstreams/coinbaseExchangeApp.js'
+import {
+  COINBASE_RATE_LIMIT,
+  createCoinbaseExchangeApp,
+} from '../../src/devnet/upstreams/coinbaseExchangeApp.js'
 import { createCoinbaseExchange } from '../../src/market/upstreams/coinbaseExchange.js'
 import { createFetchJson } from '../../src/market/upstreams/fetchJson.js'
 import { startCaptureServer } from './captureServer.js'
@@ -54,7 +57,8 @@ describe('Coinbase Exchange simulator answers as the spec', () => {
   })
 
   test('gate: the public bucket answers bursts of 15, then 429', async () => {
-    const limited = createCoinbaseExchangeApp({ sim })
+    // The documented bucket on a clock held still: no refill between requests, however slow the machine.
+    const limited = createCoinbaseExchangeApp({ sim, rateLimit: { ...COINBASE_RATE_LIMIT, now: () => 0 } })
     const statuses: number[] = []
     for (let i = 0; i < 16; i++) statuses.push((await limited.request('/products/BTC-USD/ticker')).status)
     expect(statuses.slice(0, 15).every((s) => s === 200)).toBe(true)
@@ -81,6 +85,7 @@ describe('Coinbase Exchange adapter speaks the spec', () => {
     await exchange.stats('BTC-USD')
     await exchange.candles('BTC-USD', 3600, 1_700_000_000, 1_700_360_000)
     const ops = [PRODUCTS, TICKER, STATS, CANDLES]
+    expect(server.requests).toHaveLength(4)
     server.requests.forEach((r, i) => {
       expect(requestProblems(ops[i] as never, r.url, r.headers), r.url.pathname).toEqual([])
       // Coinbase asks every client for a User-Agent.

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createMarketSimulator } from '../../src/devnet/simulator/marketSimulator.js'
-import { createPythBenchmarksApp } from '../../src/devnet/upstreams/pythBenchmarksApp.js'
-import { createPythHermesApp } from '../../src/devnet/upstreams/pythHermesApp.js'
+import {
+  createPythBenchmarksApp,
+  PYTH_TRADINGVIEW_RATE_LIMIT,
+} from '../../src/devnet/upstreams/pythBenchmarksApp.js'
+import { createPythHermesApp, PYTH_RATE_LIMIT } from '../../src/devnet/upstreams/pythHermesApp.js'
 import { UpstreamError } from '../../src/errors.js'
 import { createFetchJson } from '../../src/market/upstreams/fetchJson.js'
 import { createPyth } from '../../src/market/upstreams/pyth.js'
@@ -63,7 +66,7 @@ describe('Hermes simulator answers as the SDK', () => {
     expect(
       (await hermes.request('/v2/price_feeds', { headers: { authorization: 'Bearer other' } })).status,
     ).toBe(401)
-    const limited = createPythHermesApp({ sim, apiKey: KEY })
+    const limited = createPythHermesApp({ sim, apiKey: KEY, rateLimit: { ...PYTH_RATE_LIMIT, now: () => 0 } })
     const statuses: number[] = []
     for (let i = 0; i < 12; i++)
       statuses.push((await limited.request('/v2/price_feeds', { headers: AUTH })).status)
@@ -101,7 +104,11 @@ describe('Benchmarks simulator answers as the OpenAPI', () => {
     expect(
       (await shim.request('/v1/shims/tradingview/history?symbol=x&resolution=1&from=1&to=2')).status,
     ).toBe(401)
-    const limited = createPythBenchmarksApp({ sim, apiKey: KEY })
+    const limited = createPythBenchmarksApp({
+      sim,
+      apiKey: KEY,
+      rateLimit: { ...PYTH_TRADINGVIEW_RATE_LIMIT, now: () => 0 },
+    })
     let last = 0
     for (let i = 0; i < 91; i++)
       last = (
@@ -178,6 +185,23 @@ describe('Pyth adapter speaks the contracts', () => {
     }
     const bars = await pyth.history('Crypto.BTC/USD', '1', 1, 2)
     expect(bars.map((b) => [b.time, b.close])).toEqual(official.t.map((t, i) => [t, official.c[i]]))
+  })
+
+  test('limits: callers arriving while a latest request is on the wire wait for it and send nothing', async () => {
+    const slow = await startCaptureServer(() => ({ body: latestExample, delayMs: 200 }))
+    try {
+      const pyth = createPyth(slow.url, slow.url, createFetchJson(), { apiKey: KEY })
+      const id = latestExample.parsed[0]?.id as string
+      const reads: Promise<Map<string, unknown>>[] = []
+      for (let i = 0; i < 12; i++) {
+        reads.push(pyth.latest([id]))
+        await new Promise((r) => setTimeout(r, 5))
+      }
+      expect((await Promise.all(reads)).every((m) => m.has(id))).toBe(true)
+      expect(slow.requests).toHaveLength(1)
+    } finally {
+      await slow.stop()
+    }
   })
 
   test('limits: concurrent latest reads share one request; past our own 10 per 10 s we refuse, never drawing Pyth’s 429', async () => {

@@ -3,7 +3,7 @@ import { type Address, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import type { SwapLiquiditySource } from '../../src/devnet/upstreams/swapLiquiditySource.js'
-import { createZeroExApp } from '../../src/devnet/upstreams/zeroExApp.js'
+import { createZeroExApp, ZEROX_RATE_LIMIT } from '../../src/devnet/upstreams/zeroExApp.js'
 import { createFetchJson } from '../../src/market/upstreams/fetchJson.js'
 import { createWindowLimit } from '../../src/market/upstreams/windowLimit.js'
 import { createZeroEx } from '../../src/market/upstreams/zeroEx.js'
@@ -82,7 +82,11 @@ describe('0x simulator answers as the contract', () => {
   })
 
   test('gate: past the free tier’s 5 requests in a second the answer is 429', async () => {
-    const limited = createZeroExApp({ liquidity, apiKey: KEY })
+    const limited = createZeroExApp({
+      liquidity,
+      apiKey: KEY,
+      rateLimit: { ...ZEROX_RATE_LIMIT, now: () => 0 },
+    })
     const statuses: number[] = []
     for (let i = 0; i < 6; i++) {
       const res = await limited.request(`/swap/allowance-holder/price?${new URLSearchParams(query)}`, {
@@ -159,7 +163,8 @@ describe('0x adapter speaks the contract', () => {
     })
     const port = (s.address() as { port: number }).port
     try {
-      const limit = createWindowLimit({ upstream: '0x Swap API', max: 5, windowMs: 1000, marginMs: 250 })
+      // A wider margin than the service's 250 ms: this machine's load must not make the test flaky.
+      const limit = createWindowLimit({ upstream: '0x Swap API', max: 5, windowMs: 1000, marginMs: 500 })
       const zeroEx = createZeroEx(`http://127.0.0.1:${port}`, KEY, createFetchJson(), limit)
       const quotes = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>

@@ -92,6 +92,9 @@ export function createFetchJson(options: FetchJsonOptions = {}): FetchJson {
     try {
       res = await fetch(url, {
         headers: { accept: 'application/json', 'user-agent': 'agentdesk/1.0', ...headers },
+        // A redirect would carry our key headers (0x-api-key, x-api-key: fetch strips only Authorization)
+        // to whatever host it names: no upstream of ours redirects its API, so one is a fault.
+        redirect: 'error',
         signal,
       })
     } catch (err) {

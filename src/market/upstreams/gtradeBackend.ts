@@ -15,25 +15,23 @@ const tradingVariablesSchema = z.object({
   pairs: z.array(z.object({ from: z.string(), to: z.string(), spreadP: num, groupIndex: num.optional() })),
   groups: z.array(z.object({ name: z.string(), minLeverage: num, maxLeverage: num })).optional(),
   pairInfos: z.object({ maxLeverages: z.array(num).optional() }).optional(),
-  collaterals: z
-    .array(
-      z.object({
-        collateralIndex: num,
-        symbol: z.string(),
-        isActive: z.boolean().optional(),
-        prices: z.object({ collateralPriceUsd: wirePrice }),
-        collateralConfig: z.object({ decimals: num }),
-        pairOis: z.array(
-          z.object({
-            // Pre-v10 OI in 1e10 collateral units (the SDK's convertOpenInterest, vendored in
-            // test/fixtures/upstreams/gtrade).
-            beforeV10: z.object({ long: num, short: num }).optional(),
-            collateral: z.object({ oiLongCollateral: num, oiShortCollateral: num }),
-          }),
-        ),
-      }),
-    )
-    .optional(),
+  // Read one by one in openInterest(): an inactive or odd collateral must not sink the pairs and groups.
+  collaterals: z.array(z.unknown()).optional(),
+})
+const collateralSchema = z.object({
+  collateralIndex: num,
+  symbol: z.string(),
+  isActive: z.boolean().optional(),
+  prices: z.object({ collateralPriceUsd: wirePrice }),
+  collateralConfig: z.object({ decimals: num }),
+  pairOis: z.array(
+    z.object({
+      // Pre-v10 OI in 1e10 collateral units (the SDK's convertOpenInterest, vendored in
+      // test/fixtures/upstreams/gtrade).
+      beforeV10: z.object({ long: num, short: num }).optional(),
+      collateral: z.object({ oiLongCollateral: num, oiShortCollateral: num }),
+    }),
+  ),
 })
 type TradingVariables = z.infer<typeof tradingVariablesSchema>
 
@@ -119,8 +117,14 @@ export function createGtradeBackend(baseUrl: string, fetchJson: FetchJson): Gtra
       const v = await variables()
       if (v.collaterals === undefined) throw new UpstreamError(NAME, 'trading variables without collaterals')
       const book = new Map<number, GtradePairOi>()
-      for (const c of v.collaterals) {
-        if (c.isActive === false) continue
+      for (const raw of v.collaterals) {
+        // An inactive collateral is skipped before it is read; an active one must read whole: its open
+        // interest is money.
+        if (typeof raw === 'object' && raw !== null && (raw as { isActive?: unknown }).isActive === false)
+          continue
+        const parsed = collateralSchema.safeParse(raw)
+        if (!parsed.success) throw new UpstreamError(NAME, 'unexpected collateral in trading variables')
+        const c = parsed.data
         const unit = 10 ** c.collateralConfig.decimals
         const usd = c.prices.collateralPriceUsd
         c.pairOis.forEach((oi, pairIndex) => {

@@ -131,6 +131,8 @@ export function createPyth(
   const fresh = new Map<string, { at: number; price: PythPrice | null }>()
   /** The batch still gathering ids (waiting for its turn under the limit); null when none is. */
   let gathering: { ids: Set<string>; sent: Promise<void> } | null = null
+  /** The request (gathering or on the wire) that will answer each id: a stale id waits on it, never sends again. */
+  const pending = new Map<string, Promise<void>>()
 
   async function fetchLatest(ids: readonly string[]): Promise<void> {
     const query = ids.map((id) => `ids[]=${id}`).join('&')
@@ -161,23 +163,31 @@ export function createPyth(
   }
 
   /** Joins the batch still gathering, or opens one; it leaves once the limit gives it a turn. */
-  function request(ids: readonly string[]): Promise<void> {
-    if (gathering !== null && gathering.ids.size + ids.length <= LATEST_IDS_PER_REQUEST) {
-      for (const id of ids) gathering.ids.add(id)
+  function request(id: string): Promise<void> {
+    const inFlight = pending.get(id)
+    if (inFlight !== undefined) return inFlight
+    if (gathering !== null && gathering.ids.size < LATEST_IDS_PER_REQUEST) {
+      gathering.ids.add(id)
+      pending.set(id, gathering.sent)
       return gathering.sent
     }
-    const batch = { ids: new Set(ids), sent: Promise.resolve() }
+    const batch = { ids: new Set([id]), sent: Promise.resolve() }
     gathering = batch
     batch.sent = (async () => {
-      // Let the callers of this tick join before the turn is asked for.
-      await Promise.resolve()
       try {
-        await (options.hermesLimit ?? UNLIMITED).take()
+        // Let the callers of this tick join before the turn is asked for.
+        await Promise.resolve()
+        try {
+          await (options.hermesLimit ?? UNLIMITED).take()
+        } finally {
+          if (gathering === batch) gathering = null
+        }
+        await fetchLatest([...batch.ids])
       } finally {
-        if (gathering === batch) gathering = null
+        for (const id of batch.ids) if (pending.get(id) === batch.sent) pending.delete(id)
       }
-      await fetchLatest([...batch.ids])
     })()
+    pending.set(id, batch.sent)
     return batch.sent
   }
 
@@ -208,11 +218,7 @@ export function createPyth(
     async latest(ids) {
       const wanted = [...new Set(ids.map((id) => id.replace(/^0x/, '').toLowerCase()))]
       const stale = () => wanted.filter((id) => !((fresh.get(id)?.at ?? -Infinity) > now() - LATEST_TTL_MS))
-      const missing = stale()
-      const sends: Promise<void>[] = []
-      for (let i = 0; i < missing.length; i += LATEST_IDS_PER_REQUEST)
-        sends.push(request(missing.slice(i, i + LATEST_IDS_PER_REQUEST)))
-      await Promise.all(sends)
+      await Promise.all([...new Set(stale().map(request))])
       const prices = new Map<string, PythPrice>()
       for (const id of wanted) {
         const price = fresh.get(id)?.price
