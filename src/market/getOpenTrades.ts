@@ -68,7 +68,7 @@ export interface OpenTrades {
  * one at the same block for each pair's name and closing fee and each trade's getTradeLiquidationPrice
  * (the venue's own model, with additionalFeeCollateral 0: holding fees not included, the devnet stand-in
  * has none, and currentPairPrice = the stored open price). The mark is the pair's Pyth price (the perp
- * `index` of /v1/prices), cached 1 s. A chain fault throws UpstreamError; a mark fault leaves the
+ * `index` of /v1/prices), cached 2 s. A chain fault throws UpstreamError; a mark fault leaves the
  * mark-based fields null and is reported in `mark`.
  */
 export async function getOpenTrades(

@@ -29,14 +29,14 @@ export interface MarketData {
 }
 
 /**
- * Pyth counts 10 s windows, 0x and Blockscout 1 s ones. Ours are a quarter second wider (requests are
- * counted as they leave here and as they arrive there), and a turn further off than 5 s is refused.
+ * Pyth counts 10 s windows, 0x and Blockscout 1 s ones. Ours are wider (requests are counted as they
+ * leave here and as they arrive there): by 1 s for Pyth, whose 429 locks us out for 60 s, a quarter
+ * second for the others. A turn further off than 5 s is refused.
  */
-const MARGIN_MS = 250
 const perTenSeconds = (upstream: string, max: number) =>
-  createWindowLimit({ upstream, max, windowMs: 10_000, marginMs: MARGIN_MS })
+  createWindowLimit({ upstream, max, windowMs: 10_000, marginMs: 1000 })
 const perSecond = (upstream: string, max: number) =>
-  createWindowLimit({ upstream, max, windowMs: 1000, marginMs: MARGIN_MS })
+  createWindowLimit({ upstream, max, windowMs: 1000, marginMs: 250 })
 
 export function createMarketData(upstreams: Upstreams, outbound?: OutboundOptions): MarketData {
   const breakerOf =

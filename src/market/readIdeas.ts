@@ -62,7 +62,7 @@ export interface IdeaMarketReads {
   unavailable: string[]
 }
 
-/** The reads of one universe are the oracle's latest prices (cached 1 s upstream): as long, here. */
+/** The reads of one universe are the oracle's latest prices (cached 2 s upstream): kept 1 s here. */
 export const IDEA_READS_TTL_MS = 1000
 
 const caches = new WeakMap<MarketData, TtlCache<IdeaMarketReads>>()
