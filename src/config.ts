@@ -165,8 +165,8 @@ export interface RateLimitOptions {
 export interface Upstreams {
   coinbaseExchange: string
   /**
-   * Requests per second the service sends the exchange at most (bursts of as many): its public limit is
-   * 10 per second per IP. 0 = no limit (the devnet's simulator has none).
+   * Requests per second the service sends the exchange at most (a sliding window): its public limit is a
+   * bucket of 10 per second per IP with bursts to 15, which the devnet's simulator enforces. 0 = no limit.
    */
   coinbaseMaxRps: number
   /** Requests Hermes is sent in any 10 s at most (Pyth's documented limit: 10 per 10 s per IP). 0 = none. */

@@ -7,7 +7,6 @@ import { createGtradeBackend, type GtradeBackend } from './upstreams/gtradeBacke
 import { createGtradeHistory, type GtradeHistory } from './upstreams/gtradeHistory.js'
 import { createMorphoMidnight, type MorphoMidnight } from './upstreams/morphoMidnight.js'
 import { createPyth, type Pyth } from './upstreams/pyth.js'
-import { createTokenBucket } from './upstreams/tokenBucket.js'
 import { createWindowLimit } from './upstreams/windowLimit.js'
 import { createZeroEx, type ZeroEx } from './upstreams/zeroEx.js'
 
@@ -37,6 +36,15 @@ const perTenSeconds = (upstream: string, max: number) =>
   createWindowLimit({ upstream, max, windowMs: 10_000, marginMs: 1000 })
 const perSecond = (upstream: string, max: number) =>
   createWindowLimit({ upstream, max, windowMs: 1000, marginMs: 250 })
+/**
+ * `rps` a second, fractions too (0.5: one every 2 s); within Coinbase's bucket, which allows bursts of 15.
+ * A read's own fan-out can be long (a week of minute bars is 34 requests): a turn may be 15 s off.
+ */
+const perRate = (upstream: string, rps: number) => {
+  const max = rps === 0 ? 0 : Math.max(1, Math.floor(rps))
+  const windowMs = max === 0 ? 1000 : (1000 * max) / rps
+  return createWindowLimit({ upstream, max, windowMs, marginMs: 250, maxWaitMs: 15_000 })
+}
 
 export function createMarketData(upstreams: Upstreams, outbound?: OutboundOptions): MarketData {
   const breakerOf =
@@ -53,10 +61,7 @@ export function createMarketData(upstreams: Upstreams, outbound?: OutboundOption
     coinbase: createCoinbaseExchange(
       upstreams.coinbaseExchange,
       fetchJson,
-      createTokenBucket({
-        ratePerSec: upstreams.coinbaseMaxRps,
-        burst: Math.max(1, upstreams.coinbaseMaxRps),
-      }),
+      perRate('Coinbase Exchange', upstreams.coinbaseMaxRps),
     ),
     pyth: createPyth(upstreams.pythHermes, upstreams.pythBenchmarks, fetchJson, {
       ...(upstreams.pythApiKey === undefined ? {} : { apiKey: upstreams.pythApiKey }),

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { UpstreamError } from '../../errors.js'
 import { createTtlCache } from '../../ttlCache.js'
 import type { FetchJson } from './fetchJson.js'
-import { createTokenBucket, type TokenBucket } from './tokenBucket.js'
+import { type SendLimit, throughLimit, UNLIMITED } from './windowLimit.js'
 import { wireNumber, wirePrice } from './wireNumbers.js'
 
 const NAME = 'Coinbase Exchange'
@@ -47,19 +47,19 @@ export interface CoinbaseExchange {
 
 /**
  * Coinbase Exchange public REST (protocols.md §7c), cached: products 10 min, ticker and stats 2 s, candles
- * 60 s per (product, granularity, start, end). Requests go out through `bucket` (the exchange's public
- * limit, COINBASE_MAX_RPS), so a wide fan-out (a year of daily bars for 20 markets) waits rather than
- * drawing 429s.
+ * 60 s per (product, granularity, start, end). Requests go out through `limit` (within the exchange's
+ * public bucket of 10 a second, bursts to 15: COINBASE_MAX_RPS), so a wide fan-out (a year of daily bars
+ * for 20 markets) waits rather than drawing 429s; a 429 (no Retry-After is documented) pauses sends 1 s.
  */
 export function createCoinbaseExchange(
   baseUrl: string,
   fetchJson: FetchJson,
-  bucket: TokenBucket = createTokenBucket({ ratePerSec: 0, burst: 1 }),
+  limit: SendLimit = UNLIMITED,
 ): CoinbaseExchange {
   const get = async <S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> => {
     // Cache misses only reach here: each waits its turn under the exchange's public rate limit.
-    await bucket.take()
-    const parsed = schema.safeParse(await fetchJson(NAME, `${baseUrl}${path}`))
+    const body = await throughLimit(limit, 1000, () => fetchJson(NAME, `${baseUrl}${path}`))
+    const parsed = schema.safeParse(body)
     if (!parsed.success) throw new UpstreamError(NAME, `unexpected shape at ${path.split('?')[0]}`)
     return parsed.data
   }
