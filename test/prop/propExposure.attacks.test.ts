@@ -13,7 +13,7 @@ const sw = useWorld()
 const svc = useInstance(sw, { PROP_COOLDOWN_SECONDS: '0' })
 const { DESK, MEMBER_UTIL } = kit
 
-describe('open exposure: review attacks', () => {
+describe('open exposure: attacks', () => {
   test('PGlite: the EXPOSURE sums and $2::bigint[] (closedAtVenue) on the embedded ledger', async () => {
     const db = await createDatabase({ dataDir: 'memory://' })
     try {
