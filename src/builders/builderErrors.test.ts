@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { BUILD_ERRORS, BuildRefusedError } from './builderErrors.js'
 
+// Every source of the builders, their sub-folders (one per route family) included.
 const dir = new URL('./', import.meta.url)
-const sources = readdirSync(dir)
+const sources = (readdirSync(dir, { recursive: true }) as string[])
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'builderErrors.ts')
   .map((f) => readFileSync(new URL(f, dir), 'utf8'))
   .join('\n')

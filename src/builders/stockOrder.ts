@@ -20,7 +20,7 @@ import { slippageBpsBody } from './bodyFields.js'
 import { BUILD_TTL_SEC, type BuilderEngine } from './builderEngine.js'
 import { assertBalance, BuildRefusedError } from './builderErrors.js'
 import { required } from './required.js'
-import { encodeUniswapSwap } from './swapDirect.js'
+import { encodeUniswapSwap } from './swap/swapDirect.js'
 import { tokenLabel } from './tokenLabel.js'
 import type { ActionOf, BuilderEnvelope, TxStep } from './txStep.js'
 

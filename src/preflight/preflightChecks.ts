@@ -1,6 +1,6 @@
 import { type Abi, type Address, erc20Abi, getAddress, parseAbi, zeroAddress, zeroHash } from 'viem'
-import { positionManagerAbi } from '../builders/lpAbis.js'
-import { riskDiamondAbi } from '../builders/riskAbi.js'
+import { positionManagerAbi } from '../builders/lp/lpAbis.js'
+import { riskDiamondAbi } from '../builders/risk/riskAbi.js'
 import { BASE_ADDRESSES, X402_BATCH_SETTLEMENT } from '../chain/addresses.js'
 import {
   aaveOracleAbi,

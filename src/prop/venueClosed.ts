@@ -1,5 +1,5 @@
 import { type Abi, type Address, type PublicClient, parseAbi } from 'viem'
-import { riskDiamondAbi } from '../builders/riskAbi.js'
+import { riskDiamondAbi } from '../builders/risk/riskAbi.js'
 import gtradeAbiJson from '../chain/abis/gtradeDiamondReads.json' with { type: 'json' }
 import { BASE_ADDRESSES } from '../chain/addresses.js'
 import type { OpenPositionRow } from '../store/propBook.js'

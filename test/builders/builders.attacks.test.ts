@@ -11,9 +11,9 @@ import {
   zeroAddress,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { VaultDepositAction } from '../../src/builders/earn/vaultDeposit.js'
 import type { StockOrderAction } from '../../src/builders/stockOrder.js'
-import type { SwapAction } from '../../src/builders/swap.js'
-import type { VaultDepositAction } from '../../src/builders/vaultDeposit.js'
+import type { SwapAction } from '../../src/builders/swap/swap.js'
 import { BASE_ADDRESSES, DEAD_ADDRESS, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_LENDING_CATALOG, DEVNET_VAULTS } from '../../src/chain/lendingCatalog.js'
 import { type MorphoMarketParams, morphoAbi, morphoMarketId } from '../../src/chain/morpho.js'

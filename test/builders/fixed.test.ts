@@ -14,11 +14,11 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { FixedBorrowAction } from '../../src/builders/fixedBorrow.js'
-import type { FixedLendAction } from '../../src/builders/fixedLend.js'
-import type { FixedRepayAction } from '../../src/builders/fixedRepay.js'
-import type { FixedWithdrawAction } from '../../src/builders/fixedWithdraw.js'
-import type { FixedWithdrawCollateralAction } from '../../src/builders/fixedWithdrawCollateral.js'
+import type { FixedBorrowAction } from '../../src/builders/fixed/fixedBorrow.js'
+import type { FixedLendAction } from '../../src/builders/fixed/fixedLend.js'
+import type { FixedRepayAction } from '../../src/builders/fixed/fixedRepay.js'
+import type { FixedWithdrawAction } from '../../src/builders/fixed/fixedWithdraw.js'
+import type { FixedWithdrawCollateralAction } from '../../src/builders/fixed/fixedWithdrawCollateral.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import {
   type MidnightMarket,

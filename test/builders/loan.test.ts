@@ -14,13 +14,13 @@ import {
 } from 'viem'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createBuilderEngine } from '../../src/builders/builderEngine.js'
-import type { LoanBorrowAction } from '../../src/builders/loanBorrow.js'
-import type { LoanRepayAction } from '../../src/builders/loanRepay.js'
+import type { LoanBorrowAction } from '../../src/builders/loan/loanBorrow.js'
+import type { LoanRepayAction } from '../../src/builders/loan/loanRepay.js'
 import {
   buildLoanSupplyCollateral,
   type LoanSupplyCollateralAction,
-} from '../../src/builders/loanSupplyCollateral.js'
-import type { LoanWithdrawCollateralAction } from '../../src/builders/loanWithdrawCollateral.js'
+} from '../../src/builders/loan/loanSupplyCollateral.js'
+import type { LoanWithdrawCollateralAction } from '../../src/builders/loan/loanWithdrawCollateral.js'
 import type { BuilderEnvelope } from '../../src/builders/txStep.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { morphoIrmAbi } from '../../src/chain/lendingAbis.js'

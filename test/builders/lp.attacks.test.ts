@@ -11,10 +11,10 @@ import {
   zeroAddress,
 } from 'viem'
 import { describe, expect, test } from 'vitest'
-import type { AeroAddAction } from '../../src/builders/lpAeroAdd.js'
-import type { AeroRemoveAction } from '../../src/builders/lpAeroRemove.js'
-import type { UniAddAction } from '../../src/builders/lpUniAdd.js'
-import type { UniRemoveAction } from '../../src/builders/lpUniRemove.js'
+import type { AeroAddAction } from '../../src/builders/lp/lpAeroAdd.js'
+import type { AeroRemoveAction } from '../../src/builders/lp/lpAeroRemove.js'
+import type { UniAddAction } from '../../src/builders/lp/lpUniAdd.js'
+import type { UniRemoveAction } from '../../src/builders/lp/lpUniRemove.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import {
   bareStep,

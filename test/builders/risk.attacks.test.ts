@@ -1,8 +1,8 @@
 import { type Address, decodeFunctionData, erc20Abi, type Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { riskDiamondAbi } from '../../src/builders/riskAbi.js'
-import type { RiskModifyAction } from '../../src/builders/riskModify.js'
-import type { RiskOpenAction } from '../../src/builders/riskOpen.js'
+import { riskDiamondAbi } from '../../src/builders/risk/riskAbi.js'
+import type { RiskModifyAction } from '../../src/builders/risk/riskModify.js'
+import type { RiskOpenAction } from '../../src/builders/risk/riskOpen.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { gtradeStandInAbi } from '../../src/devnet/deploy/gtrade.js'
 import {

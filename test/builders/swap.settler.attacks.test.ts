@@ -9,7 +9,7 @@ import {
   parseUnits,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { SwapAction } from '../../src/builders/swap.js'
+import type { SwapAction } from '../../src/builders/swap/swap.js'
 import { BASE_ADDRESSES } from '../../src/chain/addresses.js'
 import { zeroExStandInAbi } from '../../src/devnet/deploy/zeroEx.js'
 import { builderClient, ownerWallet } from '../helpers/builderCalls.js'

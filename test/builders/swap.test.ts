@@ -14,9 +14,9 @@ import {
   type TransactionReceipt,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { assertSimulatedOutcome, type SwapAction } from '../../src/builders/swap.js'
-import type { SwapRequest } from '../../src/builders/swapState.js'
-import { checkZeroExQuote } from '../../src/builders/swapZeroEx.js'
+import { assertSimulatedOutcome, type SwapAction } from '../../src/builders/swap/swap.js'
+import type { SwapRequest } from '../../src/builders/swap/swapState.js'
+import { checkZeroExQuote } from '../../src/builders/swap/swapZeroEx.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { UpstreamError } from '../../src/errors.js'

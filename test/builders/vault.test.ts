@@ -2,8 +2,8 @@ import { encodeFunctionData, erc20Abi, type Hex, parseAbi, parseEther } from 'vi
 import { describe, expect, test } from 'vitest'
 import type { BuildPlan } from '../../src/builders/builderEngine.js'
 import { SimulationRevertedError, UnlistedTargetError } from '../../src/builders/builderErrors.js'
-import type { VaultDepositAction } from '../../src/builders/vaultDeposit.js'
-import type { VaultWithdrawAction } from '../../src/builders/vaultWithdraw.js'
+import type { VaultDepositAction } from '../../src/builders/earn/vaultDeposit.js'
+import type { VaultWithdrawAction } from '../../src/builders/earn/vaultWithdraw.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import {
   BASE_LENDING_CATALOG,

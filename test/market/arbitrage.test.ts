@@ -3,7 +3,7 @@ import { type Address, createWalletClient, erc20Abi, type Hex, parseEther, parse
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { beforeAll, describe, expect, test } from 'vitest'
-import type { SwapAction } from '../../src/builders/swap.js'
+import type { SwapAction } from '../../src/builders/swap/swap.js'
 import { BASE_ADDRESSES, NATIVE_SENTINEL } from '../../src/chain/addresses.js'
 import type { Arbitrage, ArbitrageRoute } from '../../src/market/getArbitrage.js'
 import { broadcast, builderClient, ownerWallet } from '../helpers/builderCalls.js'

@@ -1,4 +1,4 @@
-import { buildSwap, swapAction, swapBody } from '../../builders/swap.js'
+import { buildSwap, swapAction, swapBody } from '../../builders/swap/swap.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { builder } from '../shared/builder.js'

@@ -1,4 +1,4 @@
-import { buildVaultDeposit, vaultBody, vaultDepositAction } from '../../../builders/vaultDeposit.js'
+import { buildVaultDeposit, vaultBody, vaultDepositAction } from '../../../builders/earn/vaultDeposit.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { exampleOutput } from '../../shared/exampleOutput.js'

@@ -1,5 +1,5 @@
-import { vaultBody } from '../../../builders/vaultDeposit.js'
-import { buildVaultWithdraw, vaultWithdrawAction } from '../../../builders/vaultWithdraw.js'
+import { vaultBody } from '../../../builders/earn/vaultDeposit.js'
+import { buildVaultWithdraw, vaultWithdrawAction } from '../../../builders/earn/vaultWithdraw.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'
 import { exampleOutput } from '../../shared/exampleOutput.js'

@@ -1,4 +1,4 @@
-import { buildFixedBorrow, fixedBorrowAction, fixedBorrowBody } from '../../../builders/fixedBorrow.js'
+import { buildFixedBorrow, fixedBorrowAction, fixedBorrowBody } from '../../../builders/fixed/fixedBorrow.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

@@ -1,4 +1,4 @@
-import { buildFixedLend, fixedLendAction, fixedLendBody } from '../../../builders/fixedLend.js'
+import { buildFixedLend, fixedLendAction, fixedLendBody } from '../../../builders/fixed/fixedLend.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

@@ -1,4 +1,4 @@
-import { buildFixedRepay, fixedRepayAction, unitsBody } from '../../../builders/fixedRepay.js'
+import { buildFixedRepay, fixedRepayAction, unitsBody } from '../../../builders/fixed/fixedRepay.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

@@ -2,7 +2,7 @@ import {
   buildFixedSupplyCollateral,
   fixedCollateralBody,
   fixedSupplyCollateralAction,
-} from '../../../builders/fixedSupplyCollateral.js'
+} from '../../../builders/fixed/fixedSupplyCollateral.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

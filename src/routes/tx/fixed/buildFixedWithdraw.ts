@@ -1,5 +1,5 @@
-import { unitsBody } from '../../../builders/fixedRepay.js'
-import { buildFixedWithdraw, fixedWithdrawAction } from '../../../builders/fixedWithdraw.js'
+import { unitsBody } from '../../../builders/fixed/fixedRepay.js'
+import { buildFixedWithdraw, fixedWithdrawAction } from '../../../builders/fixed/fixedWithdraw.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

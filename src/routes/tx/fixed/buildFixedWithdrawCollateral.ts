@@ -1,8 +1,8 @@
-import { fixedCollateralBody } from '../../../builders/fixedSupplyCollateral.js'
+import { fixedCollateralBody } from '../../../builders/fixed/fixedSupplyCollateral.js'
 import {
   buildFixedWithdrawCollateral,
   fixedWithdrawCollateralAction,
-} from '../../../builders/fixedWithdrawCollateral.js'
+} from '../../../builders/fixed/fixedWithdrawCollateral.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

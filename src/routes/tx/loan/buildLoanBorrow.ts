@@ -1,5 +1,5 @@
-import { buildLoanBorrow, loanBorrowAction } from '../../../builders/loanBorrow.js'
-import { loanBody } from '../../../builders/loanPositionFields.js'
+import { buildLoanBorrow, loanBorrowAction } from '../../../builders/loan/loanBorrow.js'
+import { loanBody } from '../../../builders/loan/loanPositionFields.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

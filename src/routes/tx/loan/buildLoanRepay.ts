@@ -1,5 +1,5 @@
-import { loanBody } from '../../../builders/loanPositionFields.js'
-import { buildLoanRepay, loanRepayAction } from '../../../builders/loanRepay.js'
+import { loanBody } from '../../../builders/loan/loanPositionFields.js'
+import { buildLoanRepay, loanRepayAction } from '../../../builders/loan/loanRepay.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

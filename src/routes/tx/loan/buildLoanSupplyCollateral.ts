@@ -1,8 +1,8 @@
-import { loanBody } from '../../../builders/loanPositionFields.js'
+import { loanBody } from '../../../builders/loan/loanPositionFields.js'
 import {
   buildLoanSupplyCollateral,
   loanSupplyCollateralAction,
-} from '../../../builders/loanSupplyCollateral.js'
+} from '../../../builders/loan/loanSupplyCollateral.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

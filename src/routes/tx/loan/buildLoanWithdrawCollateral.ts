@@ -1,8 +1,8 @@
-import { loanBody } from '../../../builders/loanPositionFields.js'
+import { loanBody } from '../../../builders/loan/loanPositionFields.js'
 import {
   buildLoanWithdrawCollateral,
   loanWithdrawCollateralAction,
-} from '../../../builders/loanWithdrawCollateral.js'
+} from '../../../builders/loan/loanWithdrawCollateral.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

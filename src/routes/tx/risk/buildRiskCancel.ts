@@ -1,4 +1,4 @@
-import { buildRiskCancel, riskCancelAction, riskCancelBody } from '../../../builders/riskCancel.js'
+import { buildRiskCancel, riskCancelAction, riskCancelBody } from '../../../builders/risk/riskCancel.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

@@ -1,4 +1,4 @@
-import { buildRiskClose, riskCloseAction, riskCloseBody } from '../../../builders/riskClose.js'
+import { buildRiskClose, riskCloseAction, riskCloseBody } from '../../../builders/risk/riskClose.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

@@ -1,4 +1,4 @@
-import { buildRiskModify, riskModifyAction, riskModifyBody } from '../../../builders/riskModify.js'
+import { buildRiskModify, riskModifyAction, riskModifyBody } from '../../../builders/risk/riskModify.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

@@ -1,4 +1,4 @@
-import { buildRiskOpen, riskOpenAction, riskOpenBody } from '../../../builders/riskOpen.js'
+import { buildRiskOpen, riskOpenAction, riskOpenBody } from '../../../builders/risk/riskOpen.js'
 import { prose } from '../../../prose.js'
 import { PRICES } from '../../prices.js'
 import { builder } from '../../shared/builder.js'

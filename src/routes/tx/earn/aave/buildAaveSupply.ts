@@ -1,4 +1,4 @@
-import { aaveSupplyAction, aaveSupplyBody, buildAaveSupply } from '../../../../builders/aaveSupply.js'
+import { aaveSupplyAction, aaveSupplyBody, buildAaveSupply } from '../../../../builders/earn/aaveSupply.js'
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'

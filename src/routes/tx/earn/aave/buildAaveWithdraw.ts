@@ -1,4 +1,8 @@
-import { aaveWithdrawAction, aaveWithdrawBody, buildAaveWithdraw } from '../../../../builders/aaveWithdraw.js'
+import {
+  aaveWithdrawAction,
+  aaveWithdrawBody,
+  buildAaveWithdraw,
+} from '../../../../builders/earn/aaveWithdraw.js'
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'

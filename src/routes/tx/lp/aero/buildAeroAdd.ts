@@ -1,4 +1,4 @@
-import { aeroAddAction, aeroAddBody, buildAeroAdd } from '../../../../builders/lpAeroAdd.js'
+import { aeroAddAction, aeroAddBody, buildAeroAdd } from '../../../../builders/lp/lpAeroAdd.js'
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'

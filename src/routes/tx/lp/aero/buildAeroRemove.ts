@@ -1,4 +1,4 @@
-import { aeroRemoveAction, aeroRemoveBody, buildAeroRemove } from '../../../../builders/lpAeroRemove.js'
+import { aeroRemoveAction, aeroRemoveBody, buildAeroRemove } from '../../../../builders/lp/lpAeroRemove.js'
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'

@@ -1,4 +1,4 @@
-import { buildUniAdd, uniAddAction, uniAddBody } from '../../../../builders/lpUniAdd.js'
+import { buildUniAdd, uniAddAction, uniAddBody } from '../../../../builders/lp/lpUniAdd.js'
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'

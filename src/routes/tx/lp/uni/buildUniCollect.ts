@@ -1,4 +1,4 @@
-import { buildUniCollect, uniCollectAction, uniCollectBody } from '../../../../builders/lpUniCollect.js'
+import { buildUniCollect, uniCollectAction, uniCollectBody } from '../../../../builders/lp/lpUniCollect.js'
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'

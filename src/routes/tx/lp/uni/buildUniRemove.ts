@@ -1,4 +1,4 @@
-import { buildUniRemove, uniRemoveAction, uniRemoveBody } from '../../../../builders/lpUniRemove.js'
+import { buildUniRemove, uniRemoveAction, uniRemoveBody } from '../../../../builders/lp/lpUniRemove.js'
 import { prose } from '../../../../prose.js'
 import { PRICES } from '../../../prices.js'
 import { builder } from '../../../shared/builder.js'
