@@ -3,10 +3,10 @@ import type { Bar } from '../analytics/bar.js'
 import { readChart } from '../analytics/readChart.js'
 import { symbol, unixSeconds } from '../chain/fields.js'
 import { UpstreamError } from '../errors.js'
-import { getRecentBars } from './getCandles.js'
-import { canonicalSymbol } from './getPrices.js'
+import { getRecentBars } from './candles/getCandles.js'
 import type { MarketData } from './marketData.js'
 import { round, significant } from './numbers.js'
+import { canonicalSymbol } from './prices/getPrices.js'
 
 /** Bars a chart read asks for: one exchange call (its limit is 300 bars). */
 export const CHART_BARS = 300

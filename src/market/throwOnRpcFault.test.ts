@@ -1,8 +1,8 @@
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { UpstreamError } from '../errors.js'
-import { getStockPrice } from './getStockPrice.js'
-import { getStocks } from './getStocks.js'
+import { getStockPrice } from './stocks/getStockPrice.js'
+import { getStocks } from './stocks/getStocks.js'
 
 // Nothing listens on port 1: every RPC request fails at the transport.
 const deadChain = createPublicClient({

@@ -6,7 +6,7 @@ import { STOCK_TICKERS, TOKENIZED_STOCKS } from '../../src/chain/tokenizedStocks
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { DEFAULT_PRICES } from '../../src/devnet/buildState.js'
 import { PUSHER_MAX_VENUE_GAP } from '../../src/devnet/pricePusher.js'
-import type { Arbitrage } from '../../src/market/getArbitrage.js'
+import type { Arbitrage } from '../../src/market/arbitrage/getArbitrage.js'
 import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 
 // The devnet's price pusher keeps every pool the service quotes near the reference the feeds carry:

@@ -24,7 +24,7 @@ import {
   singleLeafRatifierData,
 } from '../../src/devnet/deploy/midnight.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { type FixedBooks, getFixedBooks } from '../../src/market/getFixedBooks.js'
+import { type FixedBooks, getFixedBooks } from '../../src/market/loan/getFixedBooks.js'
 import { createFetchJson } from '../../src/market/upstreams/fetchJson.js'
 import { createMorphoMidnight, type MidnightBook } from '../../src/market/upstreams/morphoMidnight.js'
 import { getFixedBooksRoute } from '../../src/routes/loan/getFixedBooks.js'

@@ -3,9 +3,9 @@ import { loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.js'
 import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
 import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../../src/logger.js'
-import { getCandles, UnknownInstrumentError } from '../../src/market/getCandles.js'
-import { getPrices } from '../../src/market/getPrices.js'
+import { getCandles, UnknownInstrumentError } from '../../src/market/candles/getCandles.js'
 import { createMarketData, type MarketData } from '../../src/market/marketData.js'
+import { getPrices } from '../../src/market/prices/getPrices.js'
 import { WORLD_DATE_ENV } from '../helpers/serviceWorld.js'
 
 // Reads through the real adapters, over HTTP, against the devnet world's upstream simulators.

@@ -1,7 +1,7 @@
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { describe, expect, test } from 'vitest'
 import type { ErrorBody } from '../../src/errors.js'
-import type { Signal, Signals } from '../../src/market/getSignals.js'
+import type { Signal, Signals } from '../../src/market/signals/getSignals.js'
 import { macdHistogram, percentB, wilderRsi } from '../helpers/referenceIndicators.js'
 import { payer, useInstance, useWorld } from '../helpers/serviceWorld.js'
 import { PYTH_KEY } from '../helpers/upstreamKeys.js'

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { getCandles } from '../../src/market/getCandles.js'
+import { getCandles } from '../../src/market/candles/getCandles.js'
 import { defineRoute } from '../../src/routes/route.js'
 import { testApp } from '../helpers/testApp.js'
 

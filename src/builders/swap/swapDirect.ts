@@ -3,13 +3,13 @@ import { minOutAfterSlippage } from '../../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import { multiRead } from '../../chain/multiRead.js'
 import { aerodromeRouterAbi, swapRouter02Abi } from '../../chain/swapVenueAbis.js'
-import { NoLiquidityError } from '../../market/getSwapPrice.js'
+import { NoLiquidityError } from '../../market/swap/getSwapPrice.js'
 import {
   aerodromeServes,
   bestPoolVenue,
   type PoolVenue,
   poolQuoteCalls,
-} from '../../market/onchainSwapSource.js'
+} from '../../market/swap/onchainSwapSource.js'
 import { approveIfShort } from '../approveIfShort.js'
 import type { BuilderEngine } from '../builderEngine.js'
 import { tokenLabel } from '../tokenLabel.js'

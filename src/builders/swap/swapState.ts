@@ -1,7 +1,7 @@
 import { type Abi, type Address, erc20Abi, multicall3Abi } from 'viem'
 import { BASE_ADDRESSES, erc20Of, isNative } from '../../chain/addresses.js'
 import { type GroupResults, viewCall } from '../../chain/multiRead.js'
-import type { SwapFill } from '../../market/swapQuoteSource.js'
+import type { SwapFill } from '../../market/swap/swapQuoteSource.js'
 import type { MayApprove } from '../assertOutflows.js'
 import { assertBalance, BuildRefusedError } from '../builderErrors.js'
 import { required } from '../required.js'

@@ -3,13 +3,13 @@ import { minOutAfterSlippage } from '../../analytics/minOutAfterSlippage.js'
 import { BASE_ADDRESSES } from '../../chain/addresses.js'
 import { multiRead } from '../../chain/multiRead.js'
 import { UpstreamError } from '../../errors.js'
-import { NoLiquidityError } from '../../market/getSwapPrice.js'
+import { NoLiquidityError } from '../../market/swap/getSwapPrice.js'
 import {
   aerodromeServes,
   bestPoolVenue,
   type PoolVenue,
   poolQuoteCalls,
-} from '../../market/onchainSwapSource.js'
+} from '../../market/swap/onchainSwapSource.js'
 import type { ZeroEx, ZeroExFirmQuote } from '../../market/upstreams/zeroEx.js'
 import type { AddressBook } from '../addressBook.js'
 import { approveIfShort } from '../approveIfShort.js'

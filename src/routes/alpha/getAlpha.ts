@@ -1,4 +1,4 @@
-import { alphaOutput, alphaQuery, getAlpha } from '../../market/getAlpha.js'
+import { alphaOutput, alphaQuery, getAlpha } from '../../market/alpha/getAlpha.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,4 +1,4 @@
-import { arbitrageOutput, arbitrageQuery, getArbitrage } from '../../market/getArbitrage.js'
+import { arbitrageOutput, arbitrageQuery, getArbitrage } from '../../market/arbitrage/getArbitrage.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,4 +1,4 @@
-import { candlesOutput, candlesQuery, getCandles } from '../../market/getCandles.js'
+import { candlesOutput, candlesQuery, getCandles } from '../../market/candles/getCandles.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

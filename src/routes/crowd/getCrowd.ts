@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { crowdOutput, getCrowd } from '../../market/getCrowd.js'
+import { crowdOutput, getCrowd } from '../../market/crowd/getCrowd.js'
 import { symbolList } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'

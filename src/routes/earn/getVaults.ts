@@ -1,4 +1,4 @@
-import { getVaults, vaultsOutput } from '../../market/getVaults.js'
+import { getVaults, vaultsOutput } from '../../market/earn/getVaults.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

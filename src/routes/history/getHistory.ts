@@ -1,6 +1,6 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
-import { getHistory, historyOutput } from '../../market/getHistory.js'
+import { getHistory, historyOutput } from '../../market/history/getHistory.js'
 import { queryInt } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'

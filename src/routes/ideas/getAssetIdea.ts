@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ideaBasis } from '../../analytics/ideaFromBars.js'
 import { symbol } from '../../chain/fields.js'
-import { assetIdeaOutput, getAssetIdea } from '../../market/getAssetIdea.js'
+import { assetIdeaOutput, getAssetIdea } from '../../market/ideas/getAssetIdea.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,4 +1,4 @@
-import { getIdeas, ideasOutput, ideasQuery } from '../../market/getIdeas.js'
+import { getIdeas, ideasOutput, ideasQuery } from '../../market/ideas/getIdeas.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ideaBasis } from '../../analytics/ideaFromBars.js'
 import { symbol } from '../../chain/fields.js'
-import { getIdeasCompare, ideasCompareOutput } from '../../market/getIdeasCompare.js'
+import { getIdeasCompare, ideasCompareOutput } from '../../market/ideas/getIdeasCompare.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

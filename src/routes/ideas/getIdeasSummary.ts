@@ -1,4 +1,4 @@
-import { getIdeasSummary, summaryOutput, summaryQuery } from '../../market/getIdeasSummary.js'
+import { getIdeasSummary, summaryOutput, summaryQuery } from '../../market/ideas/getIdeasSummary.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

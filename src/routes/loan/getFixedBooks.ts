@@ -1,4 +1,4 @@
-import { fixedBooksOutput, getFixedBooks } from '../../market/getFixedBooks.js'
+import { fixedBooksOutput, getFixedBooks } from '../../market/loan/getFixedBooks.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem'
 import { z } from 'zod'
 import { address } from '../../chain/fields.js'
-import { getLoanAnalysis, loanAnalysisOutput } from '../../market/getLoanAnalysis.js'
+import { getLoanAnalysis, loanAnalysisOutput } from '../../market/loan/getLoanAnalysis.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,4 +1,4 @@
-import { getLoanMarkets, loanMarketsOutput } from '../../market/getLoanMarkets.js'
+import { getLoanMarkets, loanMarketsOutput } from '../../market/loan/getLoanMarkets.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem'
-import { getPendingOrders, pendingOrdersOutput } from '../../market/getPendingOrders.js'
+import { getPendingOrders, pendingOrdersOutput } from '../../market/pendingOrders/getPendingOrders.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

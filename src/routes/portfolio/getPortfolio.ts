@@ -1,5 +1,5 @@
 import { getAddress } from 'viem'
-import { getPortfolio, portfolioOutput } from '../../market/getPortfolio.js'
+import { getPortfolio, portfolioOutput } from '../../market/portfolio/getPortfolio.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem'
-import { getPositions, positionsOutput } from '../../market/getPositions.js'
+import { getPositions, positionsOutput } from '../../market/positions/getPositions.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { getPrices, pricesOutput } from '../../market/getPrices.js'
+import { getPrices, pricesOutput } from '../../market/prices/getPrices.js'
 import { symbolList } from '../../market/queryFields.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'

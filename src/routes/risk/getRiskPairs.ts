@@ -1,4 +1,4 @@
-import { getRiskPairs, riskPairsOutput } from '../../market/getRiskPairs.js'
+import { getRiskPairs, riskPairsOutput } from '../../market/risk/getRiskPairs.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

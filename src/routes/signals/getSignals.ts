@@ -1,4 +1,4 @@
-import { getSignals, signalsOutput, signalsQuery } from '../../market/getSignals.js'
+import { getSignals, signalsOutput, signalsQuery } from '../../market/signals/getSignals.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

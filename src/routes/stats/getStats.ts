@@ -1,5 +1,5 @@
 import { getAddress } from 'viem'
-import { getStats, statsOutput } from '../../market/getStats.js'
+import { getStats, statsOutput } from '../../market/stats/getStats.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,5 +1,5 @@
-import { getStockPrice, stockPriceOutput, stockPriceQuery } from '../../market/getStockPrice.js'
 import { STOCK_STATE_ERRORS } from '../../market/readErrors.js'
+import { getStockPrice, stockPriceOutput, stockPriceQuery } from '../../market/stocks/getStockPrice.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,4 +1,4 @@
-import { getStocks, stocksOutput } from '../../market/getStocks.js'
+import { getStocks, stocksOutput } from '../../market/stocks/getStocks.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,4 +1,4 @@
-import { getSwapPrice, swapPriceOutput, swapPriceQuery } from '../../market/getSwapPrice.js'
+import { getSwapPrice, swapPriceOutput, swapPriceQuery } from '../../market/swap/getSwapPrice.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { getTaScan, taScanOutput } from '../../market/getTaScan.js'
 import { symbolList } from '../../market/queryFields.js'
+import { getTaScan, taScanOutput } from '../../market/ta/getTaScan.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
