@@ -115,4 +115,21 @@ describe('route files', () => {
       )
     expect(long.map((l) => l.at)).toEqual([])
   })
+
+  test('behavior: a route’s logic is found from its URL: each sub-folder of src/market and src/builders is a route folder’s name', () => {
+    // GET /v1/loan/analysis/{address}: src/routes/loan/ → its logic in src/market/loan/; POST /v1/tx/fixed/borrow:
+    // src/routes/tx/fixed/ → src/builders/fixed/ (the swap builder's, a route file at the top of tx/, in swap/).
+    const folders = new Set(routeTable.map((r) => routeFolder(r.path)))
+    const logicFolders = (dir: string, under: string) =>
+      readdirSync(join(root, dir), { withFileTypes: true })
+        .filter((e) => e.isDirectory() && e.name !== 'upstreams')
+        .map((e) => ({ at: `${dir}/${e.name}`, route: under === '' ? e.name : `${under}/${e.name}` }))
+    const unmatched = [...logicFolders('src/market', ''), ...logicFolders('src/builders', 'tx')].filter(
+      // A logic folder names a route folder, or the parent of several (builders/lp for tx/lp/aero and tx/lp/uni).
+      ({ route }) =>
+        ![...folders].some((f) => f === route || f.startsWith(`${route}/`)) &&
+        !(route === 'tx/swap' && folders.has('tx')),
+    )
+    expect(unmatched.map((u) => u.at)).toEqual([])
+  })
 })
