@@ -8,12 +8,11 @@ import { DEVNET_LENDING_CATALOG, DEVNET_VAULTS } from '../src/chain/lendingCatal
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
-import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
+import type { DevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { withGasHeadroom } from '../src/devnet/withGasHeadroom.js'
 import { createLogger } from '../src/logger.js'
-import { createReadiness } from '../src/readiness.js'
 import { routeTable } from '../src/routes/table.js'
-import { createServices } from '../src/services.js'
+import { startStack } from '../src/stack.js'
 import { countingProxy, percentile } from './countingProxy.js'
 
 /**
@@ -144,15 +143,17 @@ async function main(): Promise<void> {
     DEVNET_RPC_PORT: String(await freePort()),
     DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
   }
-  const world = await startDevnetWorld({
-    config: loadConfig(env),
-    logger: createLogger('silent'),
-    clock: Date.now,
-    pushIntervalMs: 0,
+  const worldConfig = loadConfig(env)
+  // The services reach the world's chain through a proxy counting their round trips.
+  const proxy = await countingProxy(worldConfig.rpcUrl)
+  const stack = await startStack({
+    config: worldConfig,
+    servicesConfig: loadConfig({ ...env, RPC_URL: proxy.url }),
+    world: { clock: Date.now, pushIntervalMs: 0 },
   })
-  const proxy = await countingProxy(world.rpcUrl)
+  const world = stack.world as DevnetWorld
+  const { services } = stack
   const logger = createLogger('silent')
-  const services = await createServices(loadConfig({ ...env, RPC_URL: proxy.url }), logger, createReadiness())
   const wallet = createWalletClient({
     account: privateKeyToAccount(owner.privateKey),
     chain: base,
@@ -219,8 +220,7 @@ async function main(): Promise<void> {
     `${JSON.stringify({ at: new Date().toISOString(), node: process.version, samples: SAMPLES, rows }, null, 2)}\n`,
   )
   proxy.server.close()
-  await services.close()
-  await world.stop()
+  await stack.stop()
 }
 
 main().catch((err: unknown) => {

@@ -20,11 +20,9 @@ import { USDC } from '../src/chain/network.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
-import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
-import { createHttpService } from '../src/httpService.js'
-import { createLogger } from '../src/logger.js'
-import { createReadiness } from '../src/readiness.js'
-import { createServices } from '../src/services.js'
+import type { DevnetWorld } from '../src/devnet/startDevnetWorld.js'
+import type { createServices } from '../src/services.js'
+import { startStack } from '../src/stack.js'
 import { fundWallets, sendUtil } from './devnetFunding.js'
 import { startBareHono, startReferenceStack } from './referenceStack.js'
 import { type VoucherAgent, voucherAgent } from './voucherAgent.js'
@@ -113,14 +111,9 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
     ...extraEnv,
   }
   const config = loadConfig(env)
-  const world = await startDevnetWorld({
-    config,
-    logger: createLogger('silent'),
-    clock: Date.now,
-    pushIntervalMs: 0,
-  })
-  const services = await createServices(config, createLogger('silent'), createReadiness())
-  const { app, createServer } = createHttpService({ deps: services.deps })
+  const stack = await startStack({ config, world: { clock: Date.now, pushIntervalMs: 0 } })
+  const { services, world } = stack as typeof stack & { world: DevnetWorld }
+  const { app, createServer } = stack.http
   const server = serve({ fetch: app.fetch, createServer, port: 0, hostname: '127.0.0.1' })
   await new Promise((r) => server.once('listening', r))
   return {
@@ -131,8 +124,7 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
     services,
     async close() {
       server.close()
-      await services.close()
-      await world.stop()
+      await stack.stop()
     },
   }
 }

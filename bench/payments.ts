@@ -11,10 +11,7 @@ import { createApp } from '../src/app.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
-import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
-import { createLogger } from '../src/logger.js'
-import { createReadiness } from '../src/readiness.js'
-import { createServices } from '../src/services.js'
+import { startStack } from '../src/stack.js'
 
 /**
  * `npm run bench` (payments): paid calls to GET /v1/prices on the devnet, through the whole gate with
@@ -52,13 +49,8 @@ async function main(): Promise<void> {
     SURGE_CAPACITY_RPS: '1000000',
   }
   const config = loadConfig(env)
-  const world = await startDevnetWorld({
-    config,
-    logger: createLogger('silent'),
-    clock: Date.now,
-    pushIntervalMs: 0,
-  })
-  const services = await createServices(config, createLogger('silent'), createReadiness())
+  const stack = await startStack({ config, world: { clock: Date.now, pushIntervalMs: 0 } })
+  const { services } = stack
   const app = createApp({ deps: services.deps })
   const port = await freePort()
   const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' })
@@ -151,8 +143,7 @@ async function main(): Promise<void> {
   writeFileSync('bench/results/payments.json', `${JSON.stringify(record, null, 2)}\n`)
 
   server.close()
-  await services.close()
-  await world.stop()
+  await stack.stop()
   rmSync(dataDir, { recursive: true, force: true })
 }
 

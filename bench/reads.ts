@@ -4,7 +4,7 @@ import { ideaFromBars } from '../src/analytics/ideaFromBars.js'
 import { rankIdeas } from '../src/analytics/rankIdeas.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
-import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
+import type { DevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { createLogger } from '../src/logger.js'
 import { getCandleBars } from '../src/market/candles/getCandles.js'
 import { DEFAULT_IDEA_BASIS, IDEA_MAJORS, readIdeas } from '../src/market/ideas/readIdeas.js'
@@ -13,6 +13,7 @@ import { createReadiness } from '../src/readiness.js'
 import type { Route } from '../src/routes/route.js'
 import { routeTable } from '../src/routes/table.js'
 import { createServices, type Services } from '../src/services.js'
+import { startStack } from '../src/stack.js'
 import { countingProxy, percentile } from './countingProxy.js'
 
 /**
@@ -92,14 +93,15 @@ async function main(): Promise<void> {
     DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
   }
   const worldConfig = loadConfig(env)
-  const world = await startDevnetWorld({
-    config: worldConfig,
-    logger: createLogger('silent'),
-    clock: Date.now,
-    pushIntervalMs: 0,
-  })
-  const proxy = await countingProxy(world.rpcUrl)
+  // The services reach the world's chain through a proxy counting their round trips.
+  const proxy = await countingProxy(worldConfig.rpcUrl)
   const config = loadConfig({ ...env, RPC_URL: proxy.url })
+  const stack = await startStack({
+    config: worldConfig,
+    servicesConfig: config,
+    world: { clock: Date.now, pushIntervalMs: 0 },
+  })
+  const world = stack.world as DevnetWorld
   const logger = createLogger('silent')
   const fresh = () => createServices(config, logger, createReadiness())
   const run = async (services: Services, route: Route) => {
@@ -183,7 +185,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(row))
   }
   // Signals' compute alone: ten symbols' bars read once (cached candles), then computeSignal over all ten.
-  const services = await fresh()
+  const { services } = stack
   const symbols = ['BTC', 'ETH', 'SOL', 'XRP', 'ADA', 'DOGE', 'LINK', 'AVAX', 'DOT', 'LTC']
   const bars = await Promise.all(
     symbols.map(async (sym) => {
@@ -195,7 +197,6 @@ async function main(): Promise<void> {
       return read.bars
     }),
   )
-  await services.close()
   const compute: number[] = []
   for (let i = 0; i < 220; i++) {
     const started = performance.now()
@@ -252,7 +253,7 @@ async function main(): Promise<void> {
     `${JSON.stringify({ at: new Date().toISOString(), node: process.version, coldSamples: COLD_SAMPLES, cachedSamples: CACHED_SAMPLES, rows }, null, 2)}\n`,
   )
   proxy.server.close()
-  await world.stop()
+  await stack.stop()
 }
 
 main().catch((err: unknown) => {

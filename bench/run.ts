@@ -5,10 +5,7 @@ import autocannon from 'autocannon'
 import { createApp } from '../src/app.js'
 import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePort, freePortRange } from '../src/devnet/anvil.js'
-import { startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
-import { createLogger } from '../src/logger.js'
-import { createReadiness } from '../src/readiness.js'
-import { createServices } from '../src/services.js'
+import { startStack } from '../src/stack.js'
 
 /**
  * `npm run bench`: throughput and latency of the HTTP layer, measured with autocannon over loopback
@@ -50,15 +47,8 @@ async function main(): Promise<void> {
     DEVNET_RPC_PORT: String(await freePort()),
     DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
   })
-  const world = await startDevnetWorld({
-    config,
-    logger: createLogger('silent'),
-    clock: Date.now,
-    pushIntervalMs: 0,
-  })
-  const readiness = createReadiness()
-  const services = await createServices(config, createLogger('silent'), readiness)
-  const app = createApp({ deps: services.deps })
+  const stack = await startStack({ config, world: { clock: Date.now, pushIntervalMs: 0 } })
+  const app = createApp({ deps: stack.services.deps })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise((r) => server.once('listening', r))
   const { port } = server.address() as AddressInfo
@@ -91,8 +81,7 @@ async function main(): Promise<void> {
   }
   writeFileSync('bench/results/http.json', `${JSON.stringify(record, null, 2)}\n`)
   server.close()
-  await services.close()
-  await world.stop()
+  await stack.stop()
 }
 
 main().catch((err: unknown) => {

@@ -18,17 +18,17 @@
  *   (and its authorization is signed against the wall clock).
  */
 import { join } from 'node:path'
-import { type Config, loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
+import { loadConfig, UPSTREAM_PORT_COUNT } from '../src/config.js'
 import { freePortRange, onFreePort } from '../src/devnet/anvil.js'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
-import { type DevnetWorld, startDevnetWorld } from '../src/devnet/startDevnetWorld.js'
+import type { DevnetWorld } from '../src/devnet/startDevnetWorld.js'
 import { NotImplementedError } from '../src/errors.js'
 import { createLogger } from '../src/logger.js'
 import { CACHE_DIR, PROJECT_ROOT } from '../src/projectRoot.js'
-import { createReadiness } from '../src/readiness.js'
 import type { Route } from '../src/routes/route.js'
 import { routeTable } from '../src/routes/table.js'
-import { createServices, type Services } from '../src/services.js'
+import type { Services } from '../src/services.js'
+import { startStack } from '../src/stack.js'
 
 /** The examples' clock: 2026-11-22 00:00 UTC, for the simulator, the service and the chain. */
 export const EXAMPLE_NOW = Date.UTC(2026, 10, 22)
@@ -60,9 +60,8 @@ export const exampleRoutes = (): Route[] => routeTable.filter((r) => r.priceUsd 
 export async function startExampleWorld(): Promise<ExampleWorld> {
   const clock = () => EXAMPLE_NOW
   const logger = createLogger('silent')
-  let config: Config | undefined
-  const world = await onFreePort(async (rpcPort) => {
-    config = loadConfig({
+  const stack = await onFreePort(async (rpcPort) => {
+    const config = loadConfig({
       DEVNET_BLOCK_TIME: '0',
       // Our code is measured here, not the upstreams' documented limits (test/upstreams/ holds those).
       DEVNET_UPSTREAM_LIMITS: 'off',
@@ -72,18 +71,21 @@ export async function startExampleWorld(): Promise<ExampleWorld> {
       DEVNET_RPC_PORT: String(rpcPort),
       DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
     })
-    return startDevnetWorld({
+    return startStack({
       config,
       logger,
       clock,
-      pushIntervalMs: 0,
-      // setTimeout's longest delay: the keeper never ticks on its own.
-      keeperIntervalMs: 2 ** 31 - 1,
-      pinned: EXAMPLE_STATE,
+      world: {
+        clock,
+        pushIntervalMs: 0,
+        // setTimeout's longest delay: the keeper never ticks on its own.
+        keeperIntervalMs: 2 ** 31 - 1,
+        pinned: EXAMPLE_STATE,
+      },
     })
   })
-  if (config === undefined) throw new Error('no config for the example world')
-  const services = await createServices(config, logger, createReadiness(), clock)
+  const { services } = stack
+  const world = stack.world as DevnetWorld
   // Priced handlers learn who paid from the gate; the examples are paid by demo account #1 (it holds UTIL,
   // so the prop desk's quote is a member's).
   const ctx = { deps: services.deps, routes: routeTable, logger, payer: demoAccounts[1]?.address }
@@ -107,10 +109,7 @@ export async function startExampleWorld(): Promise<ExampleWorld> {
         throw new Error(`${route.id}: its example input is not served: ${String(err)}`, { cause: err })
       }
     },
-    async stop() {
-      await services.close()
-      await world.stop()
-    },
+    stop: () => stack.stop(),
   }
 }
 

@@ -1,13 +1,11 @@
 import { serve } from '@hono/node-server'
 import { waitForChain } from './chain/createChainClient.js'
 import { ConfigError, loadConfig } from './config.js'
-import { type DevnetWorld, startDevnetWorld } from './devnet/startDevnetWorld.js'
 import { startExitWatchdog } from './exitWatchdog.js'
 import { KEEP_ALIVE_TIMEOUT_MS } from './http/keepAlive.js'
-import { createHttpService } from './httpService.js'
 import { createLogger } from './logger.js'
 import { createReadiness } from './readiness.js'
-import { createServices } from './services.js'
+import { startStack } from './stack.js'
 
 /**
  * Process entry: config → devnet world (default profile only) → app → listen; graceful shutdown on
@@ -30,24 +28,17 @@ async function main(): Promise<void> {
   readiness.register('http')
   readiness.register('chain')
   const started = performance.now()
-  // The world (anvil, simulators; unless DEVNET_WORLD=external runs it in a process of its own) and the store (PGlite opening, migrations) start side by side: neither
-  // needs the other until the first request.
-  const [worldStart, servicesStart] = await Promise.allSettled([
-    config.profile === 'devnet' && config.devnet.world === 'embedded'
-      ? startDevnetWorld({ config, logger, clock: Date.now })
-      : undefined,
-    createServices(config, logger, readiness),
-  ])
-  const world: DevnetWorld | undefined = worldStart.status === 'fulfilled' ? worldStart.value : undefined
-  if (worldStart.status === 'rejected' || servicesStart.status === 'rejected') {
-    await world?.stop()
-    if (servicesStart.status === 'fulfilled') await servicesStart.value.close()
-    throw worldStart.status === 'rejected'
-      ? worldStart.reason
-      : (servicesStart as PromiseRejectedResult).reason
-  }
-  const services = servicesStart.value
-  const { app, createServer } = createHttpService({ deps: services.deps })
+  // The world (anvil, simulators) on the default profile, unless DEVNET_WORLD=external runs it in a process
+  // of its own.
+  const embedded = config.profile === 'devnet' && config.devnet.world === 'embedded'
+  const stack = await startStack({
+    config,
+    logger,
+    readiness,
+    ...(embedded ? { world: { clock: Date.now } } : {}),
+  })
+  const { services } = stack
+  const { app, createServer } = stack.http
   waitForChain(services.deps.chain, 30_000).then(
     () => {
       readiness.markReady('chain')
@@ -93,13 +84,10 @@ async function main(): Promise<void> {
     // sit out the long keep-alive timeout, so they are closed as soon as they are.
     setInterval(() => (server as { closeIdleConnections(): void }).closeIdleConnections(), 50).unref()
     server.close(() => {
-      void services
-        .close()
-        .then(() => world?.stop())
-        .finally(() => {
-          logger.info({ msg: 'stopped' })
-          process.exit(0)
-        })
+      void stack.stop().finally(() => {
+        logger.info({ msg: 'stopped' })
+        process.exit(0)
+      })
     })
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))

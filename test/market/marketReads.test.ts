@@ -1,38 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { loadConfig, UPSTREAM_PORT_COUNT } from '../../src/config.js'
-import { freePortRange, onFreePort } from '../../src/devnet/anvil.js'
-import { type DevnetWorld, startDevnetWorld } from '../../src/devnet/startDevnetWorld.js'
-import { createLogger } from '../../src/logger.js'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { loadConfig } from '../../src/config.js'
 import { getCandles, UnknownInstrumentError } from '../../src/market/candles/getCandles.js'
 import { createMarketData, type MarketData } from '../../src/market/marketData.js'
 import { getPrices } from '../../src/market/prices/getPrices.js'
-import { WORLD_DATE_ENV } from '../helpers/serviceWorld.js'
+import { useWorld } from '../helpers/serviceWorld.js'
 
-// Reads through the real adapters, over HTTP, against the devnet world's upstream simulators.
-let world: DevnetWorld
+// Reads through the real adapters, over HTTP, against the worker's devnet world's upstream simulators.
+const sw = useWorld()
 let market: MarketData
 
-beforeAll(async () => {
-  // On ports taken in between (a neighbour's test run), again on fresh ones.
-  const config = await onFreePort(async (rpcPort) => {
-    const config = loadConfig({
-      ...WORLD_DATE_ENV,
-      DEVNET_BLOCK_TIME: '0',
-      DEVNET_RPC_PORT: String(rpcPort),
-      DEVNET_UPSTREAM_PORT: String(await freePortRange(UPSTREAM_PORT_COUNT)),
-    })
-    world = await startDevnetWorld({
-      config,
-      logger: createLogger('silent'),
-      clock: Date.now,
-      pushIntervalMs: 0,
-    })
-    return config
-  })
-  market = createMarketData(config.upstreams)
-}, 120_000)
-afterAll(async () => {
-  await world?.stop()
+beforeAll(() => {
+  market = createMarketData(loadConfig(sw.env).upstreams)
 })
 
 describe('candles', () => {
@@ -59,7 +37,7 @@ describe('candles', () => {
       // simulator's price at the bar's end.
       const [lastStart, , , , lastClose] = c.series.at(-1) ?? [0, 0, 0, 0, 0]
       expect(lastStart + 2 * bar).toBeGreaterThan(Date.now() / 1000)
-      expect(lastClose).toBeCloseTo(world.sim.spot('BTC', (lastStart + bar) * 1000), -1)
+      expect(lastClose).toBeCloseTo(sw.world.sim.spot('BTC', (lastStart + bar) * 1000), -1)
     },
   )
 
@@ -103,7 +81,7 @@ describe('prices', () => {
     expect(btc?.spot?.high24h).toBeGreaterThanOrEqual(btc?.spot?.low24h ?? Number.POSITIVE_INFINITY)
     expect(btc?.perp).toMatchObject({ venue: 'gtrade', pairIndex: 0 })
     expect(xau?.spot).toBeNull()
-    expect(xau?.perp?.index).toBeCloseTo(world.sim.spot('XAU'), 0)
+    expect(xau?.perp?.index).toBeCloseTo(sw.world.sim.spot('XAU'), 0)
     expect(prices).toHaveLength(2)
     expect(unknown).toEqual(['ZZZ'])
     await expect(getPrices(market, ['ZZZ', '1e309'])).rejects.toMatchObject({
