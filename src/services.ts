@@ -92,37 +92,7 @@ export async function createServices(
       stillAnswers: rpcAnswers(config.rpcUrl, Math.min(2_000, config.outbound.rpcTimeoutMs)),
     }),
   })
-  // The production preflight: /ready stays false, naming the contract and the call, while a contract of
-  // the address book is missing or does not answer a view the service depends on.
-  const checks = preflightChecks(config)
-  readiness.addCheck(
-    'preflight',
-    async () => {
-      let problems: Awaited<ReturnType<typeof runPreflight>>
-      try {
-        problems = await runPreflight(chain, checks)
-      } catch (err) {
-        // The RPC's message stays in the log: it can carry the RPC URL, and /ready is public.
-        logger.warn({ msg: 'preflight could not reach the RPC', err })
-        return 'the RPC did not answer the preflight'
-      }
-      const problem = describePreflight(problems)
-      if (problem !== undefined) logger.warn({ msg: 'preflight failed', problem })
-      return problem
-    },
-    {
-      everyMs: config.preflightIntervalSeconds * 1000,
-      retryMs: Math.min(5_000, config.preflightIntervalSeconds * 1000),
-    },
-  )
-  // A key the upstreams refuse calls without, unset: /ready names it at start instead of every read failing.
-  const missingKeys = missingUpstreamKeys(config)
-  if (missingKeys === undefined) readiness.markReady('upstream keys')
-  else {
-    // At start, in the log: the variable's name, never a key.
-    logger.warn({ msg: 'upstream keys missing: /ready stays 503', problem: missingKeys })
-    readiness.markDown('upstream keys', missingKeys)
-  }
+  addStartChecks(readiness, chain, config, logger)
   const ledger = createLedger(db)
   const creditBook = createCreditBook(db)
   const propBook = createPropBook(db)
@@ -243,60 +213,21 @@ export async function createServices(
       creditRound(),
       propRound(),
     ]).then(([stillPending]) => stillPending)
-  // One round at a time. A caller always gets a round that starts after its call (queued behind a
-  // running one if need be), so it sees every chain change made before it asked.
-  let running: Promise<number> | undefined
-  let queued: Promise<number> | undefined
-  const reconcile = (): Promise<number> => {
-    if (running === undefined) {
-      running = round().finally(() => {
-        running = undefined
-      })
-      return running
-    }
-    queued ??= running.then(() => {
-      queued = undefined
-      return reconcile()
-    })
-    return queued
-  }
-  const timer = setInterval(() => void reconcile(), config.payments.reconcileIntervalMs)
-  timer.unref()
-  // After a settlement is served pending, reconcile soon (2, 4, 8, 16 s), not only on the interval:
-  // until its row is decided, its funds reservation also holds the payer's balance.
-  let soon: NodeJS.Timeout | undefined
-  let attempt = 0
-  const reconcileSoon = () => {
-    attempt = 0
-    if (soon === undefined) schedule()
-  }
-  const schedule = () => {
-    soon = setTimeout(
-      async () => {
-        const stillPending = await reconcile()
-        soon = undefined
-        if (stillPending > 0 && ++attempt < FAST_RECONCILE_ROUNDS) schedule()
-      },
-      FAST_RECONCILE_MS * 2 ** attempt,
-    )
-    soon.unref()
-  }
-  deps.reconcileSoon = reconcileSoon
+  const rounds = scheduleRounds(round, config.payments.reconcileIntervalMs)
+  deps.reconcileSoon = rounds.soon
   batch.start()
   return {
     deps,
-    reconcile,
+    reconcile: rounds.run,
     async close() {
-      clearInterval(timer)
+      rounds.stopTimers()
       clearInterval(indexTimer)
-      clearTimeout(soon)
       // The vouchers taken so far are claimed and swept before the process lets go (best effort: what is
       // left stays in the channel storage for the next start).
       await batch
         .stop({ flush: true })
         .catch((err: unknown) => logger.warn({ msg: 'batch flush failed', err }))
-      await queued
-      await running
+      await rounds.settled()
       // Outcomes recorded after their response must reach the books before the store closes.
       await ledger.drain()
       await state.close()
@@ -323,4 +254,102 @@ function advanceOnTimer(
   timer.unref()
   advance()
   return timer
+}
+
+/**
+ * The checks /ready holds from the start: the production preflight (/ready stays false, naming the
+ * contract and the call, while a contract of the address book is missing or does not answer a view the
+ * service depends on), and the upstream keys (a key the upstreams refuse calls without, unset, is named at
+ * start instead of every read failing).
+ */
+function addStartChecks(
+  readiness: Readiness,
+  chain: ReturnType<typeof createChainClient>,
+  config: Config,
+  logger: Logger,
+): void {
+  const checks = preflightChecks(config)
+  readiness.addCheck(
+    'preflight',
+    async () => {
+      let problems: Awaited<ReturnType<typeof runPreflight>>
+      try {
+        problems = await runPreflight(chain, checks)
+      } catch (err) {
+        // The RPC's message stays in the log: it can carry the RPC URL, and /ready is public.
+        logger.warn({ msg: 'preflight could not reach the RPC', err })
+        return 'the RPC did not answer the preflight'
+      }
+      const problem = describePreflight(problems)
+      if (problem !== undefined) logger.warn({ msg: 'preflight failed', problem })
+      return problem
+    },
+    {
+      everyMs: config.preflightIntervalSeconds * 1000,
+      retryMs: Math.min(5_000, config.preflightIntervalSeconds * 1000),
+    },
+  )
+  const missingKeys = missingUpstreamKeys(config)
+  if (missingKeys === undefined) readiness.markReady('upstream keys')
+  else {
+    // At start, in the log: the variable's name, never a key.
+    logger.warn({ msg: 'upstream keys missing: /ready stays 503', problem: missingKeys })
+    readiness.markDown('upstream keys', missingKeys)
+  }
+}
+
+/**
+ * The reconcile rounds: on an interval, and soon after a settlement is served pending (2, 4, 8, 16 s, not
+ * only on the interval: until its row is decided, its funds reservation also holds the payer's balance).
+ * One round at a time. A caller always gets a round that starts after its call (queued behind a running
+ * one if need be), so it sees every chain change made before it asked. `round` resolves to the rows still
+ * pending.
+ */
+function scheduleRounds(round: () => Promise<number>, intervalMs: number) {
+  let running: Promise<number> | undefined
+  let queued: Promise<number> | undefined
+  const run = (): Promise<number> => {
+    if (running === undefined) {
+      running = round().finally(() => {
+        running = undefined
+      })
+      return running
+    }
+    queued ??= running.then(() => {
+      queued = undefined
+      return run()
+    })
+    return queued
+  }
+  const timer = setInterval(() => void run(), intervalMs)
+  timer.unref()
+  let soonTimer: NodeJS.Timeout | undefined
+  let attempt = 0
+  const schedule = () => {
+    soonTimer = setTimeout(
+      async () => {
+        const stillPending = await run()
+        soonTimer = undefined
+        if (stillPending > 0 && ++attempt < FAST_RECONCILE_ROUNDS) schedule()
+      },
+      FAST_RECONCILE_MS * 2 ** attempt,
+    )
+    soonTimer.unref()
+  }
+  return {
+    run,
+    soon: () => {
+      attempt = 0
+      if (soonTimer === undefined) schedule()
+    },
+    stopTimers: () => {
+      clearInterval(timer)
+      clearTimeout(soonTimer)
+    },
+    /** The round running and the one queued, finished. */
+    settled: async () => {
+      await queued
+      await running
+    },
+  }
 }

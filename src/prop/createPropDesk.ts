@@ -138,14 +138,7 @@ export function createPropDesk(deps: PropDeskDeps) {
         matchFactor: a.factor,
         eligible: a.member.eligible,
         reasons,
-        membership: {
-          heldUsd: round2(a.standing.heldUsd),
-          burnedUsd: round2(a.standing.burnedUsd),
-          sentUsd: round2(a.standing.sentUsd),
-          combinedUsd: round2(a.member.combinedUsd),
-          thresholdUsd: PROP_TERMS.qualificationUsd,
-          executedActions: a.standing.executedActions,
-        },
+        membership: membershipOf(a),
         allotment: { ...a.allot, pairs: [...a.allot.pairs] },
         cooldownRemainingSec: a.cooldownRemainingSec,
         send: {
@@ -251,6 +244,21 @@ export function createPropDesk(deps: PropDeskDeps) {
         position: result.position,
       }
     },
+  }
+}
+
+/** A member's standing as a quote shows it: what counts toward membership, against the threshold. */
+function membershipOf(a: {
+  standing: { heldUsd: number; burnedUsd: number; sentUsd: number; executedActions: number }
+  member: { combinedUsd: number }
+}) {
+  return {
+    heldUsd: round2(a.standing.heldUsd),
+    burnedUsd: round2(a.standing.burnedUsd),
+    sentUsd: round2(a.standing.sentUsd),
+    combinedUsd: round2(a.member.combinedUsd),
+    thresholdUsd: PROP_TERMS.qualificationUsd,
+    executedActions: a.standing.executedActions,
   }
 }
 
