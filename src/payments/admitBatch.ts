@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { NETWORK, USDC } from '../chain/network.js'
 import { FROZEN } from './claimRound.js'
 import type { EncodedChallenge } from './encodeChallenge.js'
-import type { GateOutcome, GateRequest } from './gateOutcome.js'
+import { type Admission, decided, type GateOutcome, type GateRequest, type RouteRun } from './gateOutcome.js'
 import {
   FacilitatorUnavailableError,
   fromBatchReason,
@@ -82,7 +82,22 @@ export interface BatchAdmission {
  * consumes nothing. A refund is the request itself: settled (claim of the last voucher + refund, one
  * transaction) and answered without the handler.
  */
-export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
+export async function admitBatch(a: BatchAdmission): Promise<Admission> {
+  const decision = await decideBatch(a)
+  if (decision.kind !== 'verified') return decided(decision)
+  const { proceed, cancel } = decision
+  return a.retry === undefined ? proceed() : withRetry(a.retry, cancel, proceed)
+}
+
+/**
+ * The checks before the route: the outcome of a payment refused, or a verified payment (its channel reserved
+ * for this call) that `proceed` admits (a voucher, a deposit) or decides (a refund); `cancel` releases it.
+ */
+type BatchDecision =
+  | GateOutcome
+  | { kind: 'verified'; proceed: () => Promise<Admission>; cancel: () => Promise<unknown> }
+
+async function decideBatch(a: BatchAdmission): Promise<BatchDecision> {
   const { services } = a
   const { batch, config, limiter } = services
   const parsed = batchPayloadSchema.safeParse(a.decoded)
@@ -184,27 +199,22 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
   }
 
   // From here the voucher is verified and the channel reserved for this call.
-  const serve = async (): Promise<GateOutcome> => {
-    if (verified.skipHandler !== undefined) {
-      // A refund: nothing to serve but the refund itself.
-      const settled = await settle(services, payload, requirements)
-      if (settled instanceof Error) return { kind: 'error', error: settled, discard: false }
-      if (!settled.success) return refused(settled.errorReason, false)
-      batch.noteRefundClaim()
-      return { kind: 'answer', body: verified.skipHandler.body ?? {}, receipt: receiptOf(settled, payer) }
-    }
+  const refund = async (skipped: { body?: unknown }): Promise<GateOutcome> => {
+    // A refund: nothing to serve but the refund itself.
+    const settled = await settle(services, payload, requirements)
+    if (settled instanceof Error) return { kind: 'error', error: settled, discard: false }
+    if (!settled.success) return refused(settled.errorReason, false)
+    batch.noteRefundClaim()
+    return { kind: 'answer', body: skipped.body ?? {}, receipt: receiptOf(settled, payer) }
+  }
 
-    services.surge.record()
-    const handlerStarted = performance.now()
-    let status: number
-    try {
-      status = await a.request.next(provenPayer)
-    } catch (err) {
+  const commit = async (run: RouteRun): Promise<GateOutcome> => {
+    if (!run.ok) {
       await cancel()
-      throw err
+      throw run.error
     }
-    const handlerMs = performance.now() - handlerStarted
-    if (status >= 400) {
+    const { handlerMs } = run
+    if (run.status >= 400) {
       await cancel()
       return { kind: 'pass' }
     }
@@ -248,7 +258,12 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
     })
     return { kind: 'serve', receipt: receiptOf(settled, payer), serverTiming }
   }
-  return a.retry === undefined ? serve() : withRetry(a.retry, cancel, serve)
+  const proceed = async (): Promise<Admission> => {
+    if (verified.skipHandler !== undefined) return decided(await refund(verified.skipHandler))
+    services.surge.record()
+    return { kind: 'admitted', payer: provenPayer, conclude: commit }
+  }
+  return { kind: 'verified', proceed, cancel }
 }
 
 /**
@@ -259,8 +274,8 @@ export async function admitBatch(a: BatchAdmission): Promise<GateOutcome> {
 async function withRetry(
   retry: NonNullable<BatchAdmission['retry']>,
   cancel: () => Promise<unknown>,
-  serve: () => Promise<GateOutcome>,
-): Promise<GateOutcome> {
+  proceed: () => Promise<Admission>,
+): Promise<Admission> {
   let begun: GateOutcome | undefined
   try {
     begun = await retry.begin()
@@ -270,17 +285,30 @@ async function withRetry(
   }
   if (begun !== undefined) {
     await cancel()
-    return begun
+    return decided(begun)
   }
-  let outcome: GateOutcome
+  // The call's own outcome is stored, or frees the identifier, whichever phase decides it.
+  const admission = await storedAfter(retry, proceed)
+  if (admission.kind === 'decided') return admission
+  const { payer, conclude } = admission
+  return { kind: 'admitted', payer, conclude: (run) => storedAfter(retry, () => conclude(run)) }
+}
+
+/** `decide`'s outcome (a decided admission's, or a conclusion's) stored under the identifier, or freeing it. */
+async function storedAfter<T extends Admission | GateOutcome>(
+  retry: NonNullable<BatchAdmission['retry']>,
+  decide: () => Promise<T>,
+): Promise<T> {
+  let result: T
   try {
-    outcome = await serve()
+    result = await decide()
   } catch (err) {
     await retry.settle({ kind: 'error', error: err, discard: false })
     throw err
   }
-  await retry.settle(outcome)
-  return outcome
+  if (result.kind === 'admitted') return result
+  await retry.settle(result.kind === 'decided' ? result.result : (result as GateOutcome))
+  return result
 }
 
 /** The served call's ledger row, written off the response path (its failure is logged, never the caller's). */

@@ -60,3 +60,23 @@ export type GateOutcome =
   | { kind: 'error'; error: unknown; discard: boolean }
   /** The outcome was decided and applied, then releasing the authorization's claim failed: the store's error replaces it. */
   | { kind: 'release_failed'; error: unknown; decided: GateOutcome }
+
+/** What the route did between a rail's two phases: the status it answered, or what it threw. */
+export type RouteRun =
+  | { ok: true; status: number; handlerMs: number }
+  | { ok: false; error: unknown; handlerMs: number }
+
+/**
+ * A rail's first phase, for one call: the payment admitted (the route may run, for `payer`: the wallet the
+ * payment proves, undefined when it proves none), or the call decided without the route (a refusal, a
+ * replay, a refund). `conclude` is the second phase: the rail settles or gives back what it took, given
+ * what the route did. The gate runs the route once, between the two (paymentGate.ts).
+ */
+export type Admission<T = GateOutcome> =
+  | { kind: 'decided'; result: T }
+  | { kind: 'admitted'; payer: `0x${string}` | undefined; conclude: (run: RouteRun) => Promise<T> }
+
+/** A call decided without the route. */
+export function decided<T>(result: T): Admission<T> {
+  return { kind: 'decided', result }
+}

@@ -3,13 +3,13 @@ import type { Hex } from 'viem'
 import { NETWORK } from '../chain/network.js'
 import { AppError, RateLimitedError } from '../errors.js'
 import { creditCost } from './creditRail.js'
-import type { GateOutcome } from './gateOutcome.js'
+import { type Admission, decided, type GateOutcome, type RouteRun } from './gateOutcome.js'
 import { FacilitatorUnavailableError, PaymentError } from './paymentError.js'
 import { AUTHORIZATION_TYPES, USDC_DOMAIN } from './recoverAuthorizer.js'
 import type { ClaimedPayment, Held } from './settleClaimed.js'
 
-/** Where a claimed payment goes next: paid by credit (decided here), or on to the USDC settlement. */
-export type CreditStep = { kind: 'usdc' } | ({ kind: 'credit' } & Held)
+/** Where a claimed payment goes next: paid by credit (this rail's admission), or on to the USDC settlement. */
+export type CreditStep = { kind: 'usdc' } | Admission<Held>
 
 /** How many atomic units make a dollar: credit is kept in USDC atomic units. */
 const ATOMIC_PER_USD = 1_000_000
@@ -45,7 +45,7 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
       proven = await proveSmartWallet(claim)
     }
   } catch (err) {
-    return { kind: 'credit', outcome: await refusedFree(claim, err), keepClaim: false, funds: 'none' }
+    return decided({ outcome: await refusedFree(claim, err), keepClaim: false, funds: 'none' })
   }
 
   const holdStarted = performance.now()
@@ -59,12 +59,11 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
       validBefore: payment.validBefore,
     })
   } catch (err) {
-    return {
-      kind: 'credit',
+    return decided({
       outcome: { kind: 'error', error: err, discard: false },
       keepClaim: false,
       funds: 'none',
-    }
+    })
   }
   switch (hold.kind) {
     case 'short':
@@ -72,12 +71,11 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
       return { kind: 'usdc' }
     case 'used':
       // The authorization paid a call before (a copy, replayed after its claim lapsed): it stays used.
-      return {
-        kind: 'credit',
+      return decided({
         outcome: await refusedFree(claim, new PaymentError('payment_replayed')),
         keepClaim: true,
         funds: 'none',
-      }
+      })
     case 'held':
       break
     default:
@@ -88,19 +86,26 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
     await services.limiter.paid(payment.payer)
   } catch (err) {
     await giveBack(claim, hold.id)
-    return { kind: 'credit', outcome: await refusedFree(claim, err), keepClaim: false, funds: 'none' }
+    return decided({ outcome: await refusedFree(claim, err), keepClaim: false, funds: 'none' })
   }
   const holdMs = performance.now() - holdStarted
   services.surge.record()
-  const handlerStarted = performance.now()
-  let status: number
-  try {
-    status = await request.next(payment.payer)
-  } catch (err) {
-    return notServed(claim, hold.id, { kind: 'error', error: err, discard: true })
-  }
-  const handlerMs = performance.now() - handlerStarted
-  if (status >= 400) return notServed(claim, hold.id, { kind: 'pass' })
+  const held = { id: hold.id, balance: hold.balance, cost, holdMs }
+  return { kind: 'admitted', payer: payment.payer, conclude: (run) => spendServed(claim, held, run) }
+}
+
+/** Once the route ran: the debit spent for a call served (< 400), given back otherwise. */
+async function spendServed(
+  claim: ClaimedPayment,
+  hold: { id: number; balance: bigint; cost: bigint; holdMs: number },
+  run: RouteRun,
+): Promise<Held> {
+  const { services, payment } = claim
+  const { credit } = services
+  const { cost, holdMs } = hold
+  const { handlerMs } = run
+  if (!run.ok) return notServed(claim, hold.id, { kind: 'error', error: run.error, discard: true })
+  if (run.status >= 400) return notServed(claim, hold.id, { kind: 'pass' })
   try {
     if (!(await credit.spend(hold.id))) {
       // Released meanwhile (only the reconciler's sweep of debits held for minutes does that): the call was
@@ -137,7 +142,7 @@ export async function payByCredit(claim: ClaimedPayment, baseAmount: bigint): Pr
   ]
     .map(([name, ms]) => `${name};dur=${(ms as number).toFixed(3)}`)
     .join(', ')
-  return { kind: 'credit', outcome: { kind: 'serve', receipt, serverTiming }, keepClaim: true, funds: 'none' }
+  return { outcome: { kind: 'serve', receipt, serverTiming }, keepClaim: true, funds: 'none' }
 }
 
 /**
@@ -195,9 +200,9 @@ async function refusedFree(claim: ClaimedPayment, err: unknown): Promise<GateOut
 }
 
 /** The call was not served: its debit goes back and its authorization is free again; `outcome` answers. */
-async function notServed(claim: ClaimedPayment, id: number, outcome: GateOutcome): Promise<CreditStep> {
+async function notServed(claim: ClaimedPayment, id: number, outcome: GateOutcome): Promise<Held> {
   await giveBack(claim, id)
-  return { kind: 'credit', outcome, keepClaim: false, funds: 'none' }
+  return { outcome, keepClaim: false, funds: 'none' }
 }
 
 /** The call was not served: its debit goes back. A failure here leaves it held, for the reconciler. */

@@ -1,28 +1,26 @@
 import type { PaymentRequirements } from '@x402/core/types'
-import { isAddress, isAddressEqual } from 'viem'
+import { isAddress } from 'viem'
 import { address } from '../chain/fields.js'
 import { InvalidInputError } from '../errors.js'
 import { admitBatch } from './admitBatch.js'
+import { admitExact } from './admitExact.js'
 import type { DescribedRoute } from './bazaarExtension.js'
 import { buildChallenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { challengeExtensions, headerExtensions } from './challengeExtensions.js'
-import { type CheckedPayment, checkPayment } from './checkPayment.js'
 import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
-import type { GateOutcome, GateRequest } from './gateOutcome.js'
-import { payByCredit } from './payByCredit.js'
+import { type Admission, decided, type GateOutcome, type GateRequest, type RouteRun } from './gateOutcome.js'
 import { CLAIM_GRACE_SECONDS } from './payerSettlements.js'
 import { ChallengeTooLongError, PaymentError } from './paymentError.js'
 import { paymentRail } from './paymentRail.js'
 import {
   beginRetryable,
+  concludeRetry,
   earlyRetry,
   type RetryKey,
   type RetryVerdict,
   retryKeyOf,
-  storeAnswer,
 } from './paymentRetries.js'
 import type { PaymentServices } from './paymentServices.js'
-import { type ClaimedPayment, settleClaimed } from './settleClaimed.js'
 import { surgedAmount } from './surgeMeter.js'
 import { TopUpError } from './topUpErrors.js'
 import { usdToAtomic } from './usdToAtomic.js'
@@ -70,7 +68,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
   if (route.priceUsd === null) throw new Error(`${route.id} is free`)
   const baseAmount = usdToAtomic(route.priceUsd)
   const scope = `${route.method} ${route.path}`
-  const { config, surge, quotes, state, limiter, payerSettlements } = services
+  const { config, surge, quotes, state, limiter } = services
   const extensions = challengeExtensions(route, config)
   const extensionsJson = {
     header: JSON.stringify(headerExtensions(extensions)),
@@ -118,7 +116,8 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     return encoded
   }
 
-  const admitPayment = async (request: GateRequest, payment: string): Promise<GateOutcome> => {
+  /** A paid request's first phase: its rail's admission, or the gate's own refusal. */
+  const admitPayment = async (request: GateRequest, payment: string): Promise<Admission> => {
     const started = performance.now()
     const nowSec = Math.floor(services.clock() / 1000)
     const currentAmount = surgedAmount(baseAmount, surge.multiplier())
@@ -129,7 +128,6 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     // traffic of the client that sent it: before an RPC is spent on it the client must have unpaid room
     // left, and a refusal counts against that ceiling. A replayed, forged, unfunded or throwaway-key
     // payment never spends a wallet's paid ceiling, and a flood of them stops at the sender's ceiling.
-    const unpaidRoom = () => limiter.unpaidRoom(request.client)
     const refuse = async (err: PaymentError, discard: boolean): Promise<GateOutcome> => {
       await limiter.unpaid(request.client)
       return { kind: 'refuse', challenge: challenge(err), discard }
@@ -140,7 +138,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     const ref = parseRef(request.ref)
     if (ref instanceof InvalidInputError) {
       await limiter.unpaid(request.client)
-      return { kind: 'error', error: ref, discard: false }
+      return decided({ kind: 'error', error: ref, discard: false })
     }
 
     // A payment identifier (the `payment-identifier` extension) makes the call idempotent for its payer:
@@ -152,7 +150,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     try {
       retry = await retryKeyOf(rail.decoded, request)
     } catch (err) {
-      if (err instanceof PaymentError) return refuse(err, false)
+      if (err instanceof PaymentError) return decided(await refuse(err, false))
       throw err
     }
     // Replays and 409s are free traffic: they count against the sender's unpaid ceiling.
@@ -163,144 +161,59 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
         : { kind: 'error', error: verdict.error, discard: false }
     }
     const early = retry === undefined ? undefined : await earlyRetry(state, retry)
-    if (early !== undefined) return retried(early)
+    if (early !== undefined) return decided(await retried(early))
 
-    // One branch per way of paying; each admits, serves and books the call its own way.
-    if (rail.kind === 'batch') {
-      // A voucher proves the channel's payer authorizer, not the wallet that sent the UTIL: top-ups ride
-      // on `exact` payments only.
-      if (request.topUp !== undefined) {
-        await limiter.unpaid(request.client)
-        return { kind: 'error', error: new TopUpError('topup_unproven'), discard: false }
-      }
-      const ttlMs = (MAX_TIMEOUT_SECONDS + CLAIM_GRACE_SECONDS) * 1000
-      const key = retry
-      return admitBatch({
+    if (rail.kind === 'exact') {
+      return admitExact({
         services,
         decoded: rail.decoded,
         scope,
-        requirements: batchAccept,
+        baseAmount,
+        currentAmount,
+        nowSec,
         ref,
         request,
-        challenge: (error, wire, batch) =>
-          challengeOf(request, currentAmount, nowSec, batch ?? batchAccept, error, wire),
-        refuse: async (encoded, discard) => {
-          await limiter.unpaid(request.client)
-          return { kind: 'refuse', challenge: encoded, discard }
-        },
+        extensions,
+        retry,
         started,
-        retry:
-          key === undefined
-            ? undefined
-            : {
-                begin: async () => {
-                  const begun = await beginRetryable(state, key, ttlMs)
-                  return begun === undefined ? undefined : retried(begun)
-                },
-                settle: (outcome) => settleRetry(request, key, outcome, ttlMs),
-              },
+        challenge,
+        refuse,
+        retried,
       })
     }
-    let checked: CheckedPayment
-    try {
-      checked = await checkPayment(rail.decoded, {
-        route: scope,
-        currentAmount,
-        payTo: config.payTo,
-        nowSec,
-        quotes,
-        // Only for signatures that do not recover locally (smart wallets): an RPC.
-        isContract: async (address) => {
-          await unpaidRoom()
-          return services.isContract(address)
-        },
-      })
-    } catch (err) {
-      if (err instanceof PaymentError) return refuse(err, false)
-      throw err
+    // A voucher proves the channel's payer authorizer, not the wallet that sent the UTIL: top-ups ride
+    // on `exact` payments only.
+    if (request.topUp !== undefined) {
+      await limiter.unpaid(request.client)
+      return decided({ kind: 'error', error: new TopUpError('topup_unproven'), discard: false })
     }
-    // A wallet cannot refer itself.
-    const referrer = ref !== undefined && !isAddressEqual(ref, checked.payer) ? ref : undefined
-    // A payer whose settlement reverted lately is refused before anything is spent on it.
-    // A smart-wallet signature (one that does not recover) proves the payer holds code.
-    if (await payerSettlements.coolingDown(checked.payer, !checked.signatureRecovered)) {
-      return refuse(new PaymentError('payment_payer_cooling_down'), false)
-    }
-    const verifiedAt = performance.now()
-
-    const claimKey = `auth:${checked.payer.toLowerCase()}:${checked.nonce.toLowerCase()}`
-    const claimTtlMs = (Math.max(0, checked.validBefore - nowSec) + CLAIM_GRACE_SECONDS) * 1000
-    // The identifier is taken for this call on every instance (its record lives as long as the claim, so a
-    // retry within the authorization's validity finds it); a copy racing it, or another payment or request
-    // under the same identifier, is answered from what it finds.
-    if (retry !== undefined) {
-      const begun = await beginRetryable(state, retry, claimTtlMs)
-      if (begun !== undefined) return retried(begun)
-    }
-    // A copy of an authorization in use or used proves nothing about who sends it.
-    if (!(await state.claim(claimKey, claimTtlMs))) {
-      if (retry !== undefined) await state.release(retry.key)
-      return refuse(new PaymentError('payment_replayed'), false)
-    }
-    const claimedMs = performance.now() - verifiedAt
-
-    // From here on every exit either keeps the claim (money moved or may have) or releases it, and the
-    // funds reservation follows the money: kept while a settlement may land, released when none will.
-    const claimed: ClaimedPayment = {
+    const ttlMs = (MAX_TIMEOUT_SECONDS + CLAIM_GRACE_SECONDS) * 1000
+    const key = retry
+    return admitBatch({
       services,
-      payment: checked,
+      decoded: rail.decoded,
       scope,
-      referrer,
-      nowSec,
-      claimTtlMs,
-      extensions,
+      requirements: batchAccept,
+      ref,
       request,
-      challenge,
-      refuse,
-      timing: { started, verifiedAt, claimedMs },
-    }
-    // The UTIL credit rail first (a top-up, then half-price calls without surge); else USDC.
-    const byCredit = await payByCredit(claimed, baseAmount)
-    const held = byCredit.kind === 'credit' ? byCredit : await settleClaimed(claimed)
-    const { payer, nonce } = checked
-    let outcome = held.outcome
-    try {
-      await Promise.all([
-        held.keepClaim ? undefined : state.release(claimKey),
-        // Best effort: a lost update only leaves the reservation to expire with the authorization, which
-        // errs towards refusing, and must never turn a paid, served call into an error.
-        (held.funds === 'release'
-          ? services.funds.release(payer, nonce)
-          : held.funds === 'settled'
-            ? services.funds.settled(payer, nonce)
-            : Promise.resolve()
-        ).catch((err: unknown) => services.logger.warn({ msg: 'funds book update failed', err })),
-      ])
-    } catch (err) {
-      outcome = { kind: 'release_failed', error: err, decided: held.outcome }
-    }
-    if (retry !== undefined) await settleRetry(request, retry, outcome, claimTtlMs)
-    return outcome
-  }
-
-  /**
-   * A served call's answer is stored before it leaves (a response lost after the settlement can be asked
-   * again). A call not served stores nothing and frees the identifier: its retry runs again, and meets the
-   * authorization's claim (`payment_replayed`) wherever money moved or may have. Best effort: a paid,
-   * served call never turns into an error over it (its retry then meets that claim, never a second charge).
-   */
-  const settleRetry = async (request: GateRequest, retry: RetryKey, outcome: GateOutcome, ttlMs: number) => {
-    if (outcome.kind === 'serve') {
-      try {
-        await storeAnswer(state, retry, { ...(await request.answer()), receipt: outcome.receipt }, ttlMs)
-        return
-      } catch (err) {
-        services.logger.warn({ msg: 'payment identifier: answer not stored', err })
-      }
-    }
-    await state
-      .release(retry.key)
-      .catch((err: unknown) => services.logger.warn({ msg: 'payment identifier: release failed', err }))
+      challenge: (error, wire, batch) =>
+        challengeOf(request, currentAmount, nowSec, batch ?? batchAccept, error, wire),
+      refuse: async (encoded, discard) => {
+        await limiter.unpaid(request.client)
+        return { kind: 'refuse', challenge: encoded, discard }
+      },
+      started,
+      retry:
+        key === undefined
+          ? undefined
+          : {
+              begin: async () => {
+                const begun = await beginRetryable(state, key, ttlMs)
+                return begun === undefined ? undefined : retried(begun)
+              },
+              settle: (outcome) => concludeRetry(services, key, outcome, request.answer, ttlMs),
+            },
+    })
   }
 
   const probe = async (request: ProbeRequest): Promise<EncodedChallenge> => {
@@ -325,13 +238,27 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
         if (request.payment === undefined || request.method === 'HEAD') {
           return { kind: 'challenge', challenge: await probe(request) }
         }
-        return await admitPayment(request, request.payment)
+        const admission = await admitPayment(request, request.payment)
+        if (admission.kind === 'decided') return admission.result
+        // The one place the route runs on a paid call: between its rail's two phases.
+        return await admission.conclude(await runRoute(request, admission.payer))
       } catch (err) {
         // Other typed errors (429, 503) go to the error handler, which sets their headers (Retry-After).
         return { kind: 'error', error: err, discard: false }
       }
     },
     probe,
+  }
+}
+
+/** The route's handler, run for `payer`, timed; what it threw is the rail's to conclude with. */
+async function runRoute(request: GateRequest, payer: `0x${string}` | undefined): Promise<RouteRun> {
+  const started = performance.now()
+  try {
+    const status = await request.next(payer)
+    return { ok: true, status, handlerMs: performance.now() - started }
+  } catch (error) {
+    return { ok: false, error, handlerMs: performance.now() - started }
   }
 }
 

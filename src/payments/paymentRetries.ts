@@ -187,3 +187,31 @@ export async function storeAnswer(
   const done: RetryRecord = { state: 'done', payment: retry.payment, request: retry.request, answer }
   await state.put(retry.key, JSON.stringify(done), ttlMs)
 }
+
+/**
+ * A call's outcome under its payment identifier. A served call's answer is stored before it leaves (a
+ * response lost after the settlement can be asked again). A call not served stores nothing and frees the
+ * identifier: its retry runs again, and meets the authorization's claim (`payment_replayed`) wherever money
+ * moved or may have. Best effort: a paid, served call never turns into an error over it (its retry then meets
+ * that claim, never a second charge).
+ */
+export async function concludeRetry(
+  services: { state: SharedState; logger: { warn(o: object): void } },
+  retry: RetryKey,
+  outcome: { kind: string; receipt?: SettleResponse },
+  answer: () => Promise<Omit<StoredAnswer, 'receipt'>>,
+  ttlMs: number,
+): Promise<void> {
+  const { state, logger } = services
+  if (outcome.kind === 'serve' && outcome.receipt !== undefined) {
+    try {
+      await storeAnswer(state, retry, { ...(await answer()), receipt: outcome.receipt }, ttlMs)
+      return
+    } catch (err) {
+      logger.warn({ msg: 'payment identifier: answer not stored', err })
+    }
+  }
+  await state
+    .release(retry.key)
+    .catch((err: unknown) => logger.warn({ msg: 'payment identifier: release failed', err }))
+}

@@ -6,7 +6,7 @@ import { type ChallengeExtensions, settlementExtensions } from './challengeExten
 import type { CheckedPayment } from './checkPayment.js'
 import type { Facilitator } from './createFacilitator.js'
 import type { EncodedChallenge } from './encodeChallenge.js'
-import type { GateOutcome, GateRequest } from './gateOutcome.js'
+import { type Admission, decided, type GateOutcome, type GateRequest, type RouteRun } from './gateOutcome.js'
 import { FacilitatorUnavailableError, fromFacilitatorReason, PaymentError } from './paymentError.js'
 import type { PaymentServices } from './paymentServices.js'
 import { type FundsFate, fateOf, recordSettlement } from './recordSettlement.js'
@@ -40,12 +40,12 @@ export interface Held {
 }
 
 /**
- * Everything after the authorization is claimed: admission (the facilitator's verdict for signatures that
- * do not recover, the wallet's paid ceiling, funds reserved), the route's handler, the settlement in the
- * payer's turn, and the books. Never throws: a failure is an outcome, with what becomes of the claim and
- * of the reservation at the point where it happened.
+ * The USDC settlement of a claimed `exact` payment, in the rail's two phases. Admission: the facilitator's
+ * verdict for signatures that do not recover, the wallet's paid ceiling, funds reserved. Conclusion, once
+ * the route ran: the settlement in the payer's turn, and the books. Neither throws: a failure is an
+ * outcome, with what becomes of the claim and of the reservation at the point where it happened.
  */
-export async function settleClaimed(claim: ClaimedPayment): Promise<Held> {
+export async function admitUsdc(claim: ClaimedPayment): Promise<Admission<Held>> {
   const { services, payment } = claim
   const { limiter } = services
   // Whether the payer's own code decides its transfer: a smart wallet, or an EOA that delegated its
@@ -84,31 +84,38 @@ export async function settleClaimed(claim: ClaimedPayment): Promise<Held> {
     )
   } catch (err) {
     // Not admitted: a refusal is still unpaid traffic of the sender.
-    return { outcome: await notAdmitted(claim, err), keepClaim: false, funds: 'none' }
+    return decided({ outcome: await notAdmitted(claim, err), keepClaim: false, funds: 'none' })
   }
-  try {
-    return await admitted(claim, forwarded, startCodeRead())
-  } catch (err) {
-    return { outcome: admittedFailure(claim, err), keepClaim: false, funds: 'release' }
+  const hasCode = startCodeRead()
+  // Surge meters admitted work only: refused, replayed and rate-limited requests never move it.
+  services.surge.record()
+  const admittedMs = performance.now() - claim.timing.verifiedAt - claim.timing.claimedMs
+  return {
+    kind: 'admitted',
+    payer: payment.payer,
+    conclude: async (run) => {
+      try {
+        return await settleServed(claim, forwarded, hasCode, admittedMs, run)
+      } catch (err) {
+        return { outcome: admittedFailure(claim, err), keepClaim: false, funds: 'release' }
+      }
+    },
   }
 }
 
 /** From admission on: the reservation is released unless the settlement says otherwise. */
-async function admitted(
+async function settleServed(
   claim: ClaimedPayment,
   forwarded: PaymentPayload,
   codeRead: Promise<boolean>,
+  admittedMs: number,
+  run: RouteRun,
 ): Promise<Held> {
   const { services, payment } = claim
   const { payerSettlements } = services
-  // Surge meters admitted work only: refused, replayed and rate-limited requests never move it.
-  services.surge.record()
-  const admittedMs = performance.now() - claim.timing.verifiedAt - claim.timing.claimedMs
-
-  const handlerStarted = performance.now()
-  const status = await claim.request.next(payment.payer)
-  const handlerMs = performance.now() - handlerStarted
-  if (status >= 400) return { outcome: { kind: 'pass' }, keepClaim: false, funds: 'release' }
+  if (!run.ok) throw run.error
+  const { handlerMs } = run
+  if (run.status >= 400) return { outcome: { kind: 'pass' }, keepClaim: false, funds: 'release' }
 
   const hasCode = await codeRead
   // One settlement in flight per payer, and one across all payers with code: wait for the turn
