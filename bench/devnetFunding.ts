@@ -10,8 +10,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { demoAccounts } from '../src/devnet/devnetAccounts.js'
-import { createFeeBook } from '../src/payments/feeBook.js'
-import { createRelayerSender } from '../src/payments/relayerSender.js'
+import { createFeeBook } from '../src/payments/facilitator/feeBook.js'
+import { createRelayerSender } from '../src/payments/facilitator/relayerSender.js'
 
 /**
  * `count` fresh wallets holding `amount` of `token` each, sent by devnet account #0 (its nonces kept by the

@@ -1,5 +1,5 @@
+import { TOPUP_ERRORS } from '../src/payments/credit/topUpErrors.js'
 import { PAYMENT_ERRORS, PAYMENT_FAULTS } from '../src/payments/paymentError.js'
-import { TOPUP_ERRORS } from '../src/payments/topUpErrors.js'
 import { PROP_ERRORS } from '../src/prop/propErrors.js'
 import type { Route } from '../src/routes/route.js'
 import { ERROR_CODES, type ErrorCode } from '../src/routes/shared/errorCodes.js'
@@ -72,7 +72,7 @@ export function errorDocBlocks(routes: readonly Route[] = routeTable): Record<st
     ].join('\n'),
     'docs/credit.md': [
       'A top-up (`X-UTIL-TOPUP`) rides on any priced call; a refusal answers the whole request, charges nothing ' +
-        'and changes nothing (`TOPUP_ERRORS`, `src/payments/topUpErrors.ts`):',
+        'and changes nothing (`TOPUP_ERRORS`, `src/payments/credit/topUpErrors.ts`):',
       '',
       codeTable(Object.keys(TOPUP_ERRORS) as ErrorCode[], priced, 'every priced route'),
     ].join('\n'),

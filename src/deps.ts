@@ -1,10 +1,10 @@
 import type { BuilderEngine } from './builders/builderEngine.js'
 import type { LendingChain } from './market/lendingChain.js'
 import type { MarketData } from './market/marketData.js'
+import type { CreditBook } from './payments/credit/creditBook.js'
 import type { PaymentServices } from './payments/paymentServices.js'
 import type { PropDesk } from './prop/createPropDesk.js'
 import type { Readiness } from './readiness.js'
-import type { CreditBook } from './store/creditBook.js'
 import type { OpsReport } from './store/opsReport.js'
 
 // The dependency container. It sits between the route layer and the layers below it (see

@@ -6,7 +6,7 @@ import {
 } from './devnet/startDevnetWorld.js'
 import { createHttpService, type HttpService } from './httpService.js'
 import { createLogger, type Logger } from './logger.js'
-import type { SettleDeadline } from './payments/createFacilitator.js'
+import type { SettleDeadline } from './payments/facilitator/createFacilitator.js'
 import { createReadiness, type Readiness } from './readiness.js'
 import { createServices, type Services } from './services.js'
 

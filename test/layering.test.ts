@@ -25,9 +25,9 @@ const ALLOWED = new Set([join(SRC, 'main.ts'), join(SRC, 'stack.ts')])
  *   the layers below: it names only their types. The payment gate, below it, asks for `PaymentServices`
  *   (src/payments/paymentServices.ts), which the container extends.
  * - `config` sits above `chain`: its devnet defaults are chain facts (the address book, the anvil keys).
- * - `credit` (the UTIL credit rail) sits beside `builders`, above `payments`: the gate reaches it through
- *   the `CreditRail` interface of src/payments/creditRail.ts, which services.ts fills. `prop` (the prop
- *   desk) sits above both: it plans and sends builders' bundles from the desk's wallet.
+ * - `payments` is one module (src/payments/createPayments.ts builds it): the gate, the `exact`, `batch`
+ *   and UTIL credit rails, the facilitator, the ceilings. `prop` (the prop desk) sits above it and the
+ *   builders: it plans and sends builders' bundles from the desk's wallet.
  */
 const LAYERS: readonly (readonly string[])[] = [
   // The process entries: the service, and the `agentdesk` command line (a client of the service).
@@ -48,7 +48,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The prop desk runs builders' actions from the desk's wallet; the preflight calls the views the
   // builders and reads depend on, with their ABIs.
   ['prop', 'preflight'],
-  ['builders', 'credit'],
+  ['builders'],
   ['market', 'payments', 'referrals'],
   ['analytics'],
   ['config'],
@@ -65,6 +65,8 @@ const LEAVES = [
   'ttlCache',
   'prose',
   'circuitBreaker',
+  'rounds',
+  'shutdown',
 ]
 
 /** Where Hono may be imported: the HTTP layer and the two files that build and serve the app. */

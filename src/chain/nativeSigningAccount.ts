@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { type Hex, hexToBytes, keccak256, type LocalAccount, serializeTransaction, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
-/** libsecp256k1 through the `secp256k1` package's prebuilt binding (as src/payments/recoverAuthorizer.ts). */
+/** libsecp256k1 through the `secp256k1` package's prebuilt binding (as src/payments/exact/recoverAuthorizer.ts). */
 const secp256k1 = createRequire(import.meta.url)('secp256k1') as {
   ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number }
 }

@@ -1,6 +1,6 @@
 import { DEAD_ADDRESS } from '../chain/addresses.js'
 import type { Config } from '../config.js'
-import { CREDIT_TERMS } from '../payments/creditRail.js'
+import { CREDIT_TERMS } from '../payments/credit/creditRail.js'
 import { PAYMENT_ERRORS } from '../payments/paymentError.js'
 import { REFERRAL_TERMS } from '../referrals/referralStanding.js'
 import { SURGE_RULE } from '../routes/shared/catalog.js'

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js'
-import { bazaarExtension } from '../payments/bazaarExtension.js'
+import { bazaarExtension } from '../payments/gate/bazaarExtension.js'
 import type { Route } from '../routes/route.js'
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../routes/shared/catalog.js'
 import { documentUrls, paymentTerms } from '../routes/shared/paymentTerms.js'

@@ -4,16 +4,16 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppDeps } from '../deps.js'
 import { unreachable } from '../errors.js'
-import type { EncodedChallenge } from '../payments/encodeChallenge.js'
-import type { GateOutcome } from '../payments/gateOutcome.js'
-import type { PaymentGate } from '../payments/paymentGate.js'
-import type { StoredAnswer } from '../payments/paymentRetries.js'
+import type { EncodedChallenge } from '../payments/gate/encodeChallenge.js'
+import type { GateOutcome } from '../payments/gate/gateOutcome.js'
+import type { PaymentGate } from '../payments/gate/paymentGate.js'
+import type { StoredAnswer } from '../payments/gate/paymentRetries.js'
 import { bodyDigest } from './bodyDigest.js'
 import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'
 
 /**
- * The payment gate (src/payments/paymentGate.ts) in front of one priced route, as Hono middleware: the
+ * The payment gate (src/payments/gate/paymentGate.ts) in front of one priced route, as Hono middleware: the
  * request's pieces in, the gate's outcome out as a response (a 402), headers on the route's answer (the
  * receipt), or an error for the error handler.
  */

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps.js'
-import { createPaymentGate, type PaymentGate } from '../payments/paymentGate.js'
+import { createPaymentGate, type PaymentGate } from '../payments/gate/paymentGate.js'
 import type { Route } from '../routes/route.js'
 
 /** One payment gate per priced route, shared by the Hono middleware and the unpaid fast path. */

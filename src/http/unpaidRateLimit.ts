@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { RateLimiter } from '../payments/rateLimiter.js'
+import type { RateLimiter } from '../payments/limits/rateLimiter.js'
 import type { Route } from '../routes/route.js'
 import { clientAddress } from './clientAddress.js'
 import type { AppEnv } from './env.js'

@@ -4,7 +4,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { AppDeps } from '../deps.js'
 import { buildTools } from '../discovery/tools.js'
 import type { Logger } from '../logger.js'
-import type { PaymentGate } from '../payments/paymentGate.js'
+import type { PaymentGate } from '../payments/gate/paymentGate.js'
 import type { Route } from '../routes/route.js'
 import { SERVICE_NAME } from '../routes/shared/catalog.js'
 import { callTool } from './callTool.js'

@@ -1,5 +1,5 @@
 import { AppError, type ErrorStatus, retryAfterOfCause } from '../errors.js'
-import { GAS_LIMIT_REASON } from './facilitatorReasons.js'
+import { GAS_LIMIT_REASON } from './facilitator/facilitatorReasons.js'
 
 /** Stable codes for every way a payment can be refused. Each answers 402 with a fresh challenge. */
 export const PAYMENT_ERRORS = {

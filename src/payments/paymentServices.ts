@@ -3,14 +3,14 @@ import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { Ledger } from '../store/ledger.js'
 import type { SharedState } from '../store/sharedState.js'
-import type { BatchRail } from './batchRail.js'
-import type { Facilitator } from './createFacilitator.js'
-import type { CreditRail } from './creditRail.js'
-import type { FundsGuard } from './fundsGuard.js'
-import type { PayerSettlements } from './payerSettlements.js'
-import type { QuoteSigner } from './quoteToken.js'
-import type { RateLimiter } from './rateLimiter.js'
-import type { SurgeMeter } from './surgeMeter.js'
+import type { BatchRail } from './batch/batchRail.js'
+import type { CreditRail } from './credit/creditRail.js'
+import type { FundsGuard } from './exact/fundsGuard.js'
+import type { PayerSettlements } from './exact/payerSettlements.js'
+import type { Facilitator } from './facilitator/createFacilitator.js'
+import type { QuoteSigner } from './gate/quoteToken.js'
+import type { RateLimiter } from './limits/rateLimiter.js'
+import type { SurgeMeter } from './limits/surgeMeter.js'
 
 /** What the payment gate works with. The app's dependency bag (src/deps.ts) extends it. */
 export interface PaymentServices {
@@ -28,7 +28,7 @@ export interface PaymentServices {
   facilitator: Facilitator
   /** x402 `batch-settlement`: its server scheme, channel storage and claims (batchRail.ts). */
   batch: BatchRail
-  /** The UTIL prepaid credit rail: top-ups and half-price calls (src/credit/). */
+  /** The UTIL prepaid credit rail: top-ups and half-price calls (src/payments/credit/). */
   credit: CreditRail
   /** Payments in flight, reserved against each payer's USDC balance. */
   funds: FundsGuard

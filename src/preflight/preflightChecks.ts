@@ -15,7 +15,7 @@ import { aerodromePoolFactoryAbi, aerodromeRouterAbi, quoterV2Abi } from '../cha
 import { stockFeedAbi, stockRegistryAbi, TOKENIZED_STOCKS } from '../chain/tokenizedStocks.js'
 import { uniswapV3PoolAbi } from '../chain/uniswapV3Pool.js'
 import type { Config } from '../config.js'
-import { USDC_SETTLEMENT_ABI } from '../payments/settlementOutcome.js'
+import { USDC_SETTLEMENT_ABI } from '../payments/exact/settlementOutcome.js'
 
 /** One contract the service depends on, and the view call it depends on that contract answering. */
 export interface PreflightCheck {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { createQuoteSigner } from '../payments/quoteToken.js'
+import { createQuoteSigner } from '../payments/gate/quoteToken.js'
 import { requiredUtil } from './createPropDesk.js'
 import { createPropQuoteTokens, paramsDigest } from './propQuoteToken.js'
 

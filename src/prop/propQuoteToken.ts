@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Address } from 'viem'
-import type { QuoteSigner } from '../payments/quoteToken.js'
+import type { QuoteSigner } from '../payments/gate/quoteToken.js'
 import type { PropRequest } from './planAction.js'
 
 /**

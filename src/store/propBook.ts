@@ -1,5 +1,5 @@
-import { lockTransfer } from './creditBook.js'
 import type { Database, Queryable } from './database.js'
+import { lockTransfer } from './transferLock.js'
 
 export type PropStatus = 'claimed' | 'submitted' | 'executed' | 'failed'
 

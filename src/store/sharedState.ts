@@ -25,7 +25,7 @@ export interface SharedState {
   /**
    * One wallet's funds book: payments in flight, reserved against a recent balance read, so that
    * concurrent payments (on any instance) never together exceed what the wallet holds. The rules are
-   * `decideReservation`'s; payments/fundsGuard.ts is the only user.
+   * `decideReservation`'s; payments/exact/fundsGuard.ts is the only user.
    */
   funds: FundsBook
   close(): Promise<void>

@@ -15,7 +15,7 @@ import { BASE_ADDRESSES, DEAD_ADDRESS } from '../../src/chain/addresses.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { DEVNET_ADDRESSES } from '../../src/devnet/addresses.js'
 import { DEMO_FUNDING } from '../../src/devnet/buildState.js'
-import { AUTHORIZATION_TYPES } from '../../src/payments/recoverAuthorizer.js'
+import { AUTHORIZATION_TYPES } from '../../src/payments/exact/recoverAuthorizer.js'
 import { RECEIPT } from '../helpers/chainChecks.js'
 import { startTestDevnet, type TestDevnet } from './devnetFixture.js'
 

@@ -2,7 +2,7 @@ import type { PaymentPayload } from '@x402/core/types'
 import { type Hex, keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/recoverAuthorizer.js'
+import { AUTHORIZATION_TYPES, USDC_DOMAIN } from '../../src/payments/exact/recoverAuthorizer.js'
 
 const payTo = demoAccounts[9]?.address as `0x${string}`
 

@@ -9,7 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, test, vi } from 'vitest'
 import { NETWORK, USDC } from '../../src/chain/network.js'
 import { loadConfig } from '../../src/config.js'
-import { HELD_STALE_SECONDS } from '../../src/credit/reconcileCredit.js'
+import { HELD_STALE_SECONDS } from '../../src/payments/credit/reconcileCredit.js'
 import { type Answer, pay } from '../helpers/attackKit.js'
 import { type ChildService, startChildService } from '../helpers/childService.js'
 import {

@@ -16,7 +16,7 @@ import { base } from 'viem/chains'
 import { describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { BALANCE_TTL_MS } from '../../src/payments/fundsGuard.js'
+import { BALANCE_TTL_MS } from '../../src/payments/exact/fundsGuard.js'
 import { SETTLEMENT_VISIBILITY_LAG_MS } from '../../src/store/sharedState.js'
 import {
   type Answer,

@@ -3,12 +3,12 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type AnvilInstance, DEVNET_CHAIN_ID, freePort, startAnvil } from '../../src/devnet/anvil.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { createFeeBook } from '../../src/payments/feeBook.js'
+import { createFeeBook } from '../../src/payments/facilitator/feeBook.js'
 import {
   BroadcastRefusedError,
   createRelayerSender,
   type RelayerSender,
-} from '../../src/payments/relayerSender.js'
+} from '../../src/payments/facilitator/relayerSender.js'
 import { faultyRpcProxy, type RpcCall, type RpcProxy } from '../helpers/faultyRpcProxy.js'
 
 // The relayer's sender against a real anvil mining a block every second (as Base does every 2 s), behind

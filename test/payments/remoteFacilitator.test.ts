@@ -8,7 +8,7 @@ import type { Hex } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import { createFacilitator } from '../../src/payments/createFacilitator.js'
+import { createFacilitator } from '../../src/payments/facilitator/createFacilitator.js'
 import { errorOf } from '../helpers/errorOf.js'
 import { eventually } from '../helpers/eventually.js'
 import {

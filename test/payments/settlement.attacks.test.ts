@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { USDC } from '../../src/chain/network.js'
 import { pollReceipt } from '../../src/chain/pollReceipt.js'
 import { demoAccounts } from '../../src/devnet/devnetAccounts.js'
-import { USDC_SETTLEMENT_ABI } from '../../src/payments/settlementOutcome.js'
+import { USDC_SETTLEMENT_ABI } from '../../src/payments/exact/settlementOutcome.js'
 import {
   type Answer,
   clientIp,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Config } from '../../config.js'
-import { SURGE_CAP, surgedAmount } from '../../payments/surgeMeter.js'
+import { SURGE_CAP, surgedAmount } from '../../payments/limits/surgeMeter.js'
 import { usdToAtomic } from '../../payments/usdToAtomic.js'
 import type { Route } from '../route.js'
 import { documentUrls, paymentTerms } from './paymentTerms.js'

@@ -1,8 +1,8 @@
 import { BUILD_ERRORS, BUILDER_FAULTS } from '../../builders/builderErrors.js'
 import { type ErrorStatus, GENERIC_ERRORS } from '../../errors.js'
 import { READ_ERRORS } from '../../market/readErrors.js'
+import { TOPUP_ERRORS } from '../../payments/credit/topUpErrors.js'
 import { PAYMENT_ERRORS, PAYMENT_FAULTS } from '../../payments/paymentError.js'
-import { TOPUP_ERRORS } from '../../payments/topUpErrors.js'
 import { PROP_ERRORS } from '../../prop/propErrors.js'
 
 /** What the registry says of one code. */

@@ -1,5 +1,5 @@
+import { TOPUP_ERRORS } from '../../payments/credit/topUpErrors.js'
 import { PAYMENT_ERRORS } from '../../payments/paymentError.js'
-import { TOPUP_ERRORS } from '../../payments/topUpErrors.js'
 import { ERROR_CODES, type ErrorCode } from './errorCodes.js'
 
 /**

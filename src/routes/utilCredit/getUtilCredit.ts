@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { address, txHash } from '../../chain/fields.js'
-import { creditStatement } from '../../credit/creditStatement.js'
+import { creditStatement } from '../../payments/credit/creditStatement.js'
 import { prose } from '../../prose.js'
 import { PRICES } from '../prices.js'
 import { defineRoute } from '../route.js'
