@@ -426,7 +426,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems)
   const devnet = e.PROFILE === 'devnet'
-  const defaults = devnet ? devnetUpstreams(e.DEVNET_UPSTREAM_PORT) : BASE_UPSTREAMS
   const host = e.HOST ?? (e.PROFILE === 'devnet' ? '127.0.0.1' : '0.0.0.0')
   const utilToken = (e.UTIL_TOKEN ?? (devnet ? DEVNET_UTIL_TOKEN : null)) as `0x${string}` | null
   return {
@@ -450,25 +449,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: e.BREAKER_FAILURES,
       breakerCoolDownMs: Math.round(e.BREAKER_COOLDOWN_SECONDS * 1000),
     },
-    upstreams: {
-      coinbaseExchange: trim(e.COINBASE_URL ?? defaults.coinbaseExchange),
-      // The devnet's simulators enforce the upstreams' documented limits: the same defaults hold there.
-      coinbaseMaxRps: e.COINBASE_MAX_RPS,
-      pythMaxPer10s: e.PYTH_MAX_REQUESTS_PER_10S,
-      pythTradingViewMaxPer10s: e.PYTH_TRADINGVIEW_MAX_REQUESTS_PER_10S,
-      zeroExMaxRps: e.ZEROX_MAX_RPS,
-      explorerMaxRps: e.EXPLORER_MAX_RPS,
-      explorerApiKey: e.EXPLORER_API_KEY ?? (devnet ? DEVNET_EXPLORER_API_KEY : undefined),
-      pythHermes: trim(e.PYTH_HERMES_URL ?? defaults.pythHermes),
-      pythBenchmarks: trim(e.PYTH_BENCHMARKS_URL ?? defaults.pythBenchmarks),
-      gtradeBackend: trim(e.GTRADE_BACKEND_URL ?? defaults.gtradeBackend),
-      gtradeHistory: trim(e.GTRADE_HISTORY_URL ?? defaults.gtradeHistory),
-      explorer: trim(e.EXPLORER_URL ?? defaults.explorer),
-      zeroEx: trim(e.ZEROX_API_URL ?? defaults.zeroEx),
-      zeroExApiKey: e.ZEROX_API_KEY,
-      morphoApi: trim(e.MORPHO_API_URL ?? defaults.morphoApi),
-      pythApiKey: e.PYTH_API_KEY ?? (devnet ? DEVNET_PYTH_API_KEY : undefined),
-    },
+    upstreams: upstreamsOf(e),
     devnet: {
       rpcPort: e.DEVNET_RPC_PORT,
       blockTimeSeconds: e.DEVNET_BLOCK_TIME,
@@ -523,6 +504,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       trustProxy: e.TRUST_PROXY === 'true' ? 1 : e.TRUST_PROXY === 'false' ? 0 : Number(e.TRUST_PROXY),
     },
+  }
+}
+
+/** Where the upstream APIs are, their keys and their client-side limits (the devnet's simulators by default). */
+function upstreamsOf(e: z.infer<typeof envSchema>): Config['upstreams'] {
+  const devnet = e.PROFILE === 'devnet'
+  const defaults = devnet ? devnetUpstreams(e.DEVNET_UPSTREAM_PORT) : BASE_UPSTREAMS
+  return {
+    coinbaseExchange: trim(e.COINBASE_URL ?? defaults.coinbaseExchange),
+    // The devnet's simulators enforce the upstreams' documented limits: the same defaults hold there.
+    coinbaseMaxRps: e.COINBASE_MAX_RPS,
+    pythMaxPer10s: e.PYTH_MAX_REQUESTS_PER_10S,
+    pythTradingViewMaxPer10s: e.PYTH_TRADINGVIEW_MAX_REQUESTS_PER_10S,
+    zeroExMaxRps: e.ZEROX_MAX_RPS,
+    explorerMaxRps: e.EXPLORER_MAX_RPS,
+    explorerApiKey: e.EXPLORER_API_KEY ?? (devnet ? DEVNET_EXPLORER_API_KEY : undefined),
+    pythHermes: trim(e.PYTH_HERMES_URL ?? defaults.pythHermes),
+    pythBenchmarks: trim(e.PYTH_BENCHMARKS_URL ?? defaults.pythBenchmarks),
+    gtradeBackend: trim(e.GTRADE_BACKEND_URL ?? defaults.gtradeBackend),
+    gtradeHistory: trim(e.GTRADE_HISTORY_URL ?? defaults.gtradeHistory),
+    explorer: trim(e.EXPLORER_URL ?? defaults.explorer),
+    zeroEx: trim(e.ZEROX_API_URL ?? defaults.zeroEx),
+    zeroExApiKey: e.ZEROX_API_KEY,
+    morphoApi: trim(e.MORPHO_API_URL ?? defaults.morphoApi),
+    pythApiKey: e.PYTH_API_KEY ?? (devnet ? DEVNET_PYTH_API_KEY : undefined),
   }
 }
 

@@ -101,7 +101,12 @@ priced path gets the challenge and is never charged. If the service's own storag
 chain's RPC) fails, you get **502** \`upstream_unavailable\` naming it, and nothing is charged. That 502, \
 \`payment_facilitator_unavailable\` and \`store_unavailable\` carry \`Retry-After\` (seconds).
 
-## Referrals
+${laterSections(config)}`
+}
+
+/** The referral, credit, prop desk and rate-limit sections of /auth.md. */
+function laterSections(config: Config): string {
+  return `## Referrals
 
 ${REFERRAL_TERMS} \`GET /v1/referrals/{wallet}\` (free) shows the standing.
 

@@ -150,54 +150,18 @@ export function createLedger(db: Queryable): Ledger {
     )
     return write
   }
-  const update = async (
+  const update = (
     id: number,
     status: PaymentStatus,
     txHash: string | null,
     errorCode: string | null,
     served?: boolean,
-  ) => {
-    // A settled row stays settled: the gate's served-pending write runs off the response path and can land
-    // after the reconciler settled the row; it may still record that the call was served.
-    await db.query(
-      `UPDATE payments SET status = CASE WHEN status = 'settled' THEN status ELSE $2 END,
-         tx_hash = CASE WHEN status = 'settled' THEN tx_hash ELSE COALESCE($3, tx_hash) END,
-         error_code = CASE WHEN status = 'settled' THEN error_code ELSE $4 END,
-         served = COALESCE($5, served), updated_at = now() WHERE id = $1`,
-      [id, status, txHash, errorCode, served ?? null],
-    )
-  }
+  ) => updateStatus(db, id, status, txHash, errorCode, served)
   return {
     async drain() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight])
     },
-    async open(p) {
-      // A failed row means the authorization never moved money, so it may be tried again. An
-      // authorization that paid a call by UTIL credit (a debit not given back) is used as well.
-      const { rows } = await db.query<{ id: number | string }>(
-        `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before, pay_to, served)
-         SELECT $1, $2, $3, $4::bigint, $5, 'pending', $6::bigint, $7, false
-         WHERE NOT EXISTS (
-           SELECT 1 FROM credit_debits WHERE wallet = $1 AND nonce = $2 AND status <> 'released')
-         ON CONFLICT (payer, nonce) DO UPDATE
-           SET route = EXCLUDED.route, amount = EXCLUDED.amount, referrer = EXCLUDED.referrer,
-               pay_to = EXCLUDED.pay_to, status = 'pending', error_code = NULL, tx_hash = NULL, served = false,
-               updated_at = now()
-           WHERE payments.status = 'failed'
-         RETURNING id`,
-        [
-          p.payer.toLowerCase(),
-          p.nonce.toLowerCase(),
-          p.route,
-          p.amount.toString(),
-          p.referrer?.toLowerCase() ?? null,
-          p.validBefore,
-          p.payTo.toLowerCase(),
-        ],
-      )
-      const row = rows[0]
-      return row === undefined ? undefined : Number(row.id)
-    },
+    open: (p) => openPayment(db, p),
     recordVoucher: (call) =>
       tracked(
         db
@@ -306,4 +270,53 @@ function toRecord(r: Row): PaymentRecord {
     scheme: r.scheme,
     createdAt: new Date(r.created_at),
   }
+}
+
+/** Opens a payment's pending row before its settlement: its id, or undefined when the authorization is taken. */
+async function openPayment(db: Queryable, p: OpenPayment): Promise<number | undefined> {
+  // A failed row means the authorization never moved money, so it may be tried again. An
+  // authorization that paid a call by UTIL credit (a debit not given back) is used as well.
+  const { rows } = await db.query<{ id: number | string }>(
+    `INSERT INTO payments (payer, nonce, route, amount, referrer, status, valid_before, pay_to, served)
+       SELECT $1, $2, $3, $4::bigint, $5, 'pending', $6::bigint, $7, false
+       WHERE NOT EXISTS (
+         SELECT 1 FROM credit_debits WHERE wallet = $1 AND nonce = $2 AND status <> 'released')
+       ON CONFLICT (payer, nonce) DO UPDATE
+         SET route = EXCLUDED.route, amount = EXCLUDED.amount, referrer = EXCLUDED.referrer,
+             pay_to = EXCLUDED.pay_to, status = 'pending', error_code = NULL, tx_hash = NULL, served = false,
+             updated_at = now()
+         WHERE payments.status = 'failed'
+       RETURNING id`,
+    [
+      p.payer.toLowerCase(),
+      p.nonce.toLowerCase(),
+      p.route,
+      p.amount.toString(),
+      p.referrer?.toLowerCase() ?? null,
+      p.validBefore,
+      p.payTo.toLowerCase(),
+    ],
+  )
+  const row = rows[0]
+  return row === undefined ? undefined : Number(row.id)
+}
+
+/** A row's status moved (a settled row stays settled). */
+async function updateStatus(
+  db: Queryable,
+  id: number,
+  status: PaymentStatus,
+  txHash: string | null,
+  errorCode: string | null,
+  served?: boolean,
+): Promise<void> {
+  // A settled row stays settled: the gate's served-pending write runs off the response path and can land
+  // after the reconciler settled the row; it may still record that the call was served.
+  await db.query(
+    `UPDATE payments SET status = CASE WHEN status = 'settled' THEN status ELSE $2 END,
+       tx_hash = CASE WHEN status = 'settled' THEN tx_hash ELSE COALESCE($3, tx_hash) END,
+       error_code = CASE WHEN status = 'settled' THEN error_code ELSE $4 END,
+       served = COALESCE($5, served), updated_at = now() WHERE id = $1`,
+    [id, status, txHash, errorCode, served ?? null],
+  )
 }

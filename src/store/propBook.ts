@@ -173,66 +173,7 @@ const COLUMNS =
 
 export function createPropBook(db: Database): PropBook {
   return {
-    claim: (c) =>
-      db.transaction(async (tx): Promise<ClaimResult> => {
-        const member = c.member.toLowerCase()
-        // An open counts against the desk's total: opens take the desk's lock first (then the member's), so
-        // two opens on any instances never both see room for one.
-        if (c.exposure !== undefined)
-          await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['prop:desk'])
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`prop:${member}`])
-        // clock_timestamp(), not now(): now() is this transaction's start, taken before it waited for the
-        // lock, so a row another claim committed meanwhile would look younger than nothing (negative age).
-        const last = await tx.query<{ age: string | null }>(
-          `SELECT extract(epoch FROM clock_timestamp() - max(created_at))::text AS age FROM prop_actions
-           WHERE member = $1 AND status <> 'failed'`,
-          [member],
-        )
-        const age = last.rows[0]?.age
-        if (c.cooldownSec > 0 && age !== null && age !== undefined && Number(age) < c.cooldownSec) {
-          return { kind: 'cooldown', retryAfterSec: Math.max(1, Math.ceil(c.cooldownSec - Number(age))) }
-        }
-        // A transfer credited as a top-up paid already (one treasury address for both, or a burn).
-        await lockTransfer(tx, c.authTxHash)
-        const credited = await tx.query('SELECT 1 FROM credit_topups WHERE tx_hash = $1', [
-          c.authTxHash.toLowerCase(),
-        ])
-        if (credited.rows.length > 0) return { kind: 'used' }
-        // A hash that authorized an action that did not fail is `used`, whatever the exposure says.
-        const taken = await tx.query(
-          `SELECT 1 FROM prop_actions WHERE auth_tx_hash = $1 AND status <> 'failed'`,
-          [c.authTxHash.toLowerCase()],
-        )
-        if (taken.rows.length > 0) return { kind: 'used' }
-        const x = c.exposure
-        if (x !== undefined) {
-          const open = await exposureOf(tx, member, x.closedAtVenue)
-          const scope = exposureOver(x, open)
-          if (scope !== undefined) return { kind: 'exposure', scope, open }
-        }
-        const { rows } = await tx.query<{ id: number | string }>(
-          `INSERT INTO prop_actions (member, action, params, auth_tx_hash, auth_kind, util_amount, planned_steps, status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'claimed')
-           ON CONFLICT (auth_tx_hash) DO UPDATE
-             SET member = EXCLUDED.member, action = EXCLUDED.action, params = EXCLUDED.params,
-                 auth_kind = EXCLUDED.auth_kind, util_amount = EXCLUDED.util_amount,
-                 planned_steps = EXCLUDED.planned_steps, status = 'claimed',
-                 desk_txs = '[]', result = NULL, error = NULL, created_at = now(), updated_at = now()
-             WHERE prop_actions.status = 'failed'
-           RETURNING id`,
-          [
-            member,
-            c.action,
-            JSON.stringify(c.params),
-            c.authTxHash.toLowerCase(),
-            c.authKind,
-            c.utilAmount.toString(),
-            c.plannedSteps,
-          ],
-        )
-        const row = rows[0]
-        return row === undefined ? { kind: 'used' } : { kind: 'claimed', id: Number(row.id) }
-      }),
+    claim: (c) => claimAction(db, c),
     async lastActionAgeSec(member) {
       const { rows } = await db.query<{ age: string | null }>(
         `SELECT extract(epoch FROM now() - max(created_at))::text AS age FROM prop_actions
@@ -338,4 +279,69 @@ function toAction(r: Row): PropAction {
     error: r.error,
     createdAt: new Date(r.created_at),
   }
+}
+
+/**
+ * Claims one action for a member, under the desk's lock (opens) and the member's: the cool-down, the
+ * authorizing transfer unused by either registry, the exposure within the allotments; then the row.
+ */
+function claimAction(db: Database, c: PropClaim): Promise<ClaimResult> {
+  return db.transaction(async (tx): Promise<ClaimResult> => {
+    const member = c.member.toLowerCase()
+    // An open counts against the desk's total: opens take the desk's lock first (then the member's), so
+    // two opens on any instances never both see room for one.
+    if (c.exposure !== undefined) await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['prop:desk'])
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`prop:${member}`])
+    // clock_timestamp(), not now(): now() is this transaction's start, taken before it waited for the
+    // lock, so a row another claim committed meanwhile would look younger than nothing (negative age).
+    const last = await tx.query<{ age: string | null }>(
+      `SELECT extract(epoch FROM clock_timestamp() - max(created_at))::text AS age FROM prop_actions
+       WHERE member = $1 AND status <> 'failed'`,
+      [member],
+    )
+    const age = last.rows[0]?.age
+    if (c.cooldownSec > 0 && age !== null && age !== undefined && Number(age) < c.cooldownSec) {
+      return { kind: 'cooldown', retryAfterSec: Math.max(1, Math.ceil(c.cooldownSec - Number(age))) }
+    }
+    // A transfer credited as a top-up paid already (one treasury address for both, or a burn).
+    await lockTransfer(tx, c.authTxHash)
+    const credited = await tx.query('SELECT 1 FROM credit_topups WHERE tx_hash = $1', [
+      c.authTxHash.toLowerCase(),
+    ])
+    if (credited.rows.length > 0) return { kind: 'used' }
+    // A hash that authorized an action that did not fail is `used`, whatever the exposure says.
+    const taken = await tx.query(
+      `SELECT 1 FROM prop_actions WHERE auth_tx_hash = $1 AND status <> 'failed'`,
+      [c.authTxHash.toLowerCase()],
+    )
+    if (taken.rows.length > 0) return { kind: 'used' }
+    const x = c.exposure
+    if (x !== undefined) {
+      const open = await exposureOf(tx, member, x.closedAtVenue)
+      const scope = exposureOver(x, open)
+      if (scope !== undefined) return { kind: 'exposure', scope, open }
+    }
+    const { rows } = await tx.query<{ id: number | string }>(
+      `INSERT INTO prop_actions (member, action, params, auth_tx_hash, auth_kind, util_amount, planned_steps, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'claimed')
+       ON CONFLICT (auth_tx_hash) DO UPDATE
+         SET member = EXCLUDED.member, action = EXCLUDED.action, params = EXCLUDED.params,
+             auth_kind = EXCLUDED.auth_kind, util_amount = EXCLUDED.util_amount,
+             planned_steps = EXCLUDED.planned_steps, status = 'claimed',
+             desk_txs = '[]', result = NULL, error = NULL, created_at = now(), updated_at = now()
+         WHERE prop_actions.status = 'failed'
+       RETURNING id`,
+      [
+        member,
+        c.action,
+        JSON.stringify(c.params),
+        c.authTxHash.toLowerCase(),
+        c.authKind,
+        c.utilAmount.toString(),
+        c.plannedSteps,
+      ],
+    )
+    const row = rows[0]
+    return row === undefined ? { kind: 'used' } : { kind: 'claimed', id: Number(row.id) }
+  })
 }

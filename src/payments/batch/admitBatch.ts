@@ -106,22 +106,9 @@ type BatchDecision =
 async function decideBatch(a: BatchAdmission): Promise<BatchDecision> {
   const { services } = a
   const { batch, config, limiter } = services
-  const parsed = batchPayloadSchema.safeParse(a.decoded)
-  if (!parsed.success) return a.refuse(a.challenge(new PaymentError('payment_malformed')), false)
-  const { accepted, payload: body } = parsed.data
-  if (a.requirements === undefined)
-    return a.refuse(a.challenge(new PaymentError('payment_wrong_scheme')), false)
-  if (accepted.network !== NETWORK)
-    return a.refuse(a.challenge(new PaymentError('payment_wrong_network')), false)
-  if (!/^0x[0-9a-fA-F]{40}$/.test(accepted.asset) || getAddress(accepted.asset) !== USDC) {
-    return a.refuse(a.challenge(new PaymentError('payment_wrong_asset')), false)
-  }
-  if (!isSame(accepted.payTo, config.payTo) || !isSame(body.channelConfig.receiver, config.payTo)) {
-    return a.refuse(a.challenge(new PaymentError('payment_wrong_recipient')), false)
-  }
-  const payer = getAddress(body.channelConfig.payer)
-  if (isAddressEqual(payer, config.payTo))
-    return a.refuse(a.challenge(new PaymentError('payment_self_payment')), false)
+  const checked = checkBatchPayment(a.decoded, a.requirements, config.payTo)
+  if (checked instanceof PaymentError) return a.refuse(a.challenge(checked), false)
+  const { accepted, body, payer, requirements } = checked
   const referrer = a.ref !== undefined && !isAddressEqual(a.ref, payer) ? a.ref : undefined
   // The voucher is signed by the channel's payerAuthorizer: it proves the payer's will only when that is the
   // payer itself. Otherwise the channel names a payer nobody proved, and a handler
@@ -129,33 +116,14 @@ async function decideBatch(a: BatchAdmission): Promise<BatchDecision> {
   const authorizer = body.channelConfig.payerAuthorizer
   const provenPayer = isSame(authorizer, payer) ? payer : undefined
 
-  const requirements = a.requirements
   // One object from verify to settle: the scheme keeps this request's reservation under it.
   const payload: PaymentPayload = {
     x402Version: 2,
     accepted: { ...accepted, network: NETWORK, extra: accepted.extra ?? {} },
     payload: body,
   }
-  const refused = async (reason: string | undefined, discard: boolean): Promise<GateOutcome> => {
-    const code = fromBatchReason(reason)
-    // A stale voucher gets the channel's state in the challenge's batch entry (x402's corrective 402): the
-    // official client resumes from it on its own.
-    let entry: PaymentRequirements | undefined
-    if (code === 'payment_voucher_stale') {
-      const copy = { ...requirements, extra: { ...requirements.extra } }
-      await batch.scheme
-        .enrichPaymentRequiredResponse({
-          requirements: [copy],
-          paymentPayload: payload,
-          resourceInfo: { url: a.request.url },
-          error: reason,
-          paymentRequiredResponse: { x402Version: 2, resource: { url: a.request.url }, accepts: [copy] },
-        })
-        .catch(() => undefined)
-      entry = copy
-    }
-    return a.refuse(a.challenge(new PaymentError(code), reason, entry), discard)
-  }
+  const refused = (reason: string | undefined, discard: boolean) =>
+    refusedByScheme(a, requirements, payload, reason, discard)
 
   // A deposit is verified onchain (an eth_call), and so is a voucher whose channel is unknown or whose mirror
   // is stale: RPC work that unproven traffic pays for with its unpaid room, checked before any of it (issue
@@ -226,31 +194,7 @@ async function decideBatch(a: BatchAdmission): Promise<BatchDecision> {
     }
 
     const settleStarted = performance.now()
-    let settled = await settle(services, payload, requirements)
-    // Only while this call's reservation is live: past it another request may have reserved and committed
-    // this very voucher (sent again), and the stored voucher would then be that request's charge, not ours.
-    const ownCommitKnowable = Date.now() < reservedUntil - RESERVATION_MARGIN_MS
-    if (
-      body.type === 'voucher' &&
-      ownCommitKnowable &&
-      (settled instanceof Error || settled.errorReason === CHANNEL_BUSY)
-    ) {
-      // The storage's answer was lost (a dropped connection after the commit) or its update was replayed
-      // and met its own commit (a retried compare-and-set sees the channel moved on: "busy"): the channel
-      // itself says whether this voucher's charge is in. In, the call is paid and is served (a refusal
-      // would make the payer pay for it again); out, its reservation is released and the call is free.
-      const committed = await committedVoucher(services, body.voucher, requirements, payer)
-      if (committed === 'unreadable') {
-        services.logger.error({
-          msg: 'a voucher charge is unknown: the channel is unreadable',
-          channel: body.voucher.channelId,
-        })
-      } else if (committed !== undefined) {
-        settled = committed
-      } else if (settled instanceof Error) {
-        await cancel()
-      }
-    }
+    const settled = await settleVoucher(services, { payload, requirements, payer, reservedUntil }, cancel)
     const settleMs = performance.now() - settleStarted
     if (settled instanceof Error) return { kind: 'error', error: settled, discard: true }
     if (!settled.success) return refused(settled.errorReason, true)
@@ -270,6 +214,103 @@ async function decideBatch(a: BatchAdmission): Promise<BatchDecision> {
     return { kind: 'admitted', payer: provenPayer, conclude: commit }
   }
   return { kind: 'verified', proceed, cancel }
+}
+
+/**
+ * What can be judged of a batch payment without the scheme, in the order that yields the most specific
+ * error: shape, scheme offered, network, asset, recipient, a payer that is not payTo.
+ */
+function checkBatchPayment(
+  decoded: unknown,
+  requirements: PaymentRequirements | undefined,
+  payTo: `0x${string}`,
+) {
+  const parsed = batchPayloadSchema.safeParse(decoded)
+  if (!parsed.success) return new PaymentError('payment_malformed')
+  const { accepted, payload: body } = parsed.data
+  if (requirements === undefined) return new PaymentError('payment_wrong_scheme')
+  if (accepted.network !== NETWORK) return new PaymentError('payment_wrong_network')
+  if (!/^0x[0-9a-fA-F]{40}$/.test(accepted.asset) || getAddress(accepted.asset) !== USDC) {
+    return new PaymentError('payment_wrong_asset')
+  }
+  if (!isSame(accepted.payTo, payTo) || !isSame(body.channelConfig.receiver, payTo)) {
+    return new PaymentError('payment_wrong_recipient')
+  }
+  const payer = getAddress(body.channelConfig.payer)
+  if (isAddressEqual(payer, payTo)) return new PaymentError('payment_self_payment')
+  return { accepted, body, payer, requirements }
+}
+
+/**
+ * A refusal for x402's `reason`. A stale voucher gets the channel's state in the challenge's batch entry
+ * (x402's corrective 402): the official client resumes from it on its own.
+ */
+async function refusedByScheme(
+  a: BatchAdmission,
+  requirements: PaymentRequirements,
+  payload: PaymentPayload,
+  reason: string | undefined,
+  discard: boolean,
+): Promise<GateOutcome> {
+  const code = fromBatchReason(reason)
+  let entry: PaymentRequirements | undefined
+  if (code === 'payment_voucher_stale') {
+    const copy = { ...requirements, extra: { ...requirements.extra } }
+    await a.services.batch.scheme
+      .enrichPaymentRequiredResponse({
+        requirements: [copy],
+        paymentPayload: payload,
+        resourceInfo: { url: a.request.url },
+        error: reason,
+        paymentRequiredResponse: { x402Version: 2, resource: { url: a.request.url }, accepts: [copy] },
+      })
+      .catch(() => undefined)
+    entry = copy
+  }
+  return a.refuse(a.challenge(new PaymentError(code), reason, entry), discard)
+}
+
+/**
+ * A served call's charge committed (a voucher in the channel storage; a deposit onchain, then committed).
+ * When the storage's answer was lost (a dropped connection after the commit) or its update was replayed and
+ * met its own commit (a retried compare-and-set sees the channel moved on: "busy"), the channel itself says
+ * whether this voucher's charge is in: in, the call is paid and is served (a refusal would make the payer pay
+ * for it again); out, its reservation is released and the call is free. Only while this call's reservation
+ * is live: past it another request may have reserved and committed this very voucher (sent again), and the
+ * stored voucher would then be that request's charge, not ours.
+ */
+async function settleVoucher(
+  services: PaymentServices,
+  call: {
+    payload: PaymentPayload
+    requirements: PaymentRequirements
+    payer: `0x${string}`
+    reservedUntil: number
+  },
+  cancel: () => Promise<unknown>,
+): Promise<SettleResponse | Error> {
+  const { payload, requirements, payer } = call
+  const body = payload.payload as z.infer<typeof batchPayloadSchema>['payload']
+  const settled = await settle(services, payload, requirements)
+  const ownCommitKnowable = Date.now() < call.reservedUntil - RESERVATION_MARGIN_MS
+  if (
+    body.type !== 'voucher' ||
+    !ownCommitKnowable ||
+    !(settled instanceof Error || settled.errorReason === CHANNEL_BUSY)
+  ) {
+    return settled
+  }
+  const committed = await committedVoucher(services, body.voucher, requirements, payer)
+  if (committed === 'unreadable') {
+    services.logger.error({
+      msg: 'a voucher charge is unknown: the channel is unreadable',
+      channel: body.voucher.channelId,
+    })
+    return settled
+  }
+  if (committed !== undefined) return committed
+  if (settled instanceof Error) await cancel()
+  return settled
 }
 
 /**

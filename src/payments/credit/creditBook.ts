@@ -87,56 +87,10 @@ const DEBIT_COLUMNS =
   'id, wallet, nonce, route, amount::text AS amount, status, valid_before::text AS valid_before, created_at'
 
 export function createCreditBook(db: Database): CreditBook {
-  /** Moves a debit from `from` to `to` and gives its amount back, in one transaction; false if not in `from`. */
-  const giveBack = (id: number, from: DebitStatus, to: DebitStatus) =>
-    db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ wallet: string; amount: string }>(
-        `UPDATE credit_debits SET status = $3, updated_at = now() WHERE id = $1 AND status = $2
-         RETURNING wallet, amount::text AS amount`,
-        [id, from, to],
-      )
-      const row = rows[0]
-      if (row === undefined) return false
-      await tx.query(
-        'UPDATE credit_balances SET balance = balance + $2, updated_at = now() WHERE wallet = $1',
-        [row.wallet, row.amount],
-      )
-      return true
-    })
+  const giveBack = (id: number, from: DebitStatus, to: DebitStatus) => moveBack(db, id, from, to)
 
   return {
-    topUp: (t) =>
-      db.transaction(async (tx) => {
-        // One transfer pays once across both of its uses (a top-up, a desk action): where the operator
-        // points both recipients at one address, or the credit recipient at the burn address, the hash is
-        // taken under one lock and looked up in the other registry too.
-        await lockTransfer(tx, t.txHash)
-        const desk = await tx.query(
-          `SELECT 1 FROM prop_actions WHERE auth_tx_hash = $1 AND status <> 'failed'`,
-          [t.txHash.toLowerCase()],
-        )
-        if (desk.rows.length > 0) return undefined
-        const inserted = await tx.query(
-          `INSERT INTO credit_topups (tx_hash, wallet, util_amount, usd_atomic, block_number, block_time)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tx_hash) DO NOTHING RETURNING tx_hash`,
-          [
-            t.txHash.toLowerCase(),
-            t.wallet.toLowerCase(),
-            t.utilAmount.toString(),
-            t.usdAtomic.toString(),
-            t.blockNumber.toString(),
-            t.blockTime,
-          ],
-        )
-        if (inserted.rows.length === 0) return undefined
-        const { rows } = await tx.query<{ balance: string }>(
-          `INSERT INTO credit_balances (wallet, balance) VALUES ($1, $2)
-           ON CONFLICT (wallet) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance, updated_at = now()
-           RETURNING balance::text AS balance`,
-          [t.wallet.toLowerCase(), t.usdAtomic.toString()],
-        )
-        return { balance: BigInt(rows[0]?.balance ?? 0) }
-      }),
+    topUp: (t) => creditTopUp(db, t),
 
     async hold(d) {
       // One statement (migration 004's credit_hold): the conditional debit and the authorization's row.
@@ -217,6 +171,58 @@ export function createCreditBook(db: Database): CreditBook {
       return rows.map(toDebit)
     },
   }
+}
+
+/** Moves a debit from `from` to `to` and gives its amount back, in one transaction; false if not in `from`. */
+function moveBack(db: Database, id: number, from: DebitStatus, to: DebitStatus): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ wallet: string; amount: string }>(
+      `UPDATE credit_debits SET status = $3, updated_at = now() WHERE id = $1 AND status = $2
+       RETURNING wallet, amount::text AS amount`,
+      [id, from, to],
+    )
+    const row = rows[0]
+    if (row === undefined) return false
+    await tx.query(
+      'UPDATE credit_balances SET balance = balance + $2, updated_at = now() WHERE wallet = $1',
+      [row.wallet, row.amount],
+    )
+    return true
+  })
+}
+
+/** Credits a top-up once (the transfer not used by the prop desk either): its balance after, or undefined. */
+function creditTopUp(db: Database, t: TopUp): Promise<{ balance: bigint } | undefined> {
+  return db.transaction(async (tx) => {
+    // One transfer pays once across both of its uses (a top-up, a desk action): where the operator
+    // points both recipients at one address, or the credit recipient at the burn address, the hash is
+    // taken under one lock and looked up in the other registry too.
+    await lockTransfer(tx, t.txHash)
+    const desk = await tx.query(`SELECT 1 FROM prop_actions WHERE auth_tx_hash = $1 AND status <> 'failed'`, [
+      t.txHash.toLowerCase(),
+    ])
+    if (desk.rows.length > 0) return undefined
+    const inserted = await tx.query(
+      `INSERT INTO credit_topups (tx_hash, wallet, util_amount, usd_atomic, block_number, block_time)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tx_hash) DO NOTHING RETURNING tx_hash`,
+      [
+        t.txHash.toLowerCase(),
+        t.wallet.toLowerCase(),
+        t.utilAmount.toString(),
+        t.usdAtomic.toString(),
+        t.blockNumber.toString(),
+        t.blockTime,
+      ],
+    )
+    if (inserted.rows.length === 0) return undefined
+    const { rows } = await tx.query<{ balance: string }>(
+      `INSERT INTO credit_balances (wallet, balance) VALUES ($1, $2)
+       ON CONFLICT (wallet) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance, updated_at = now()
+       RETURNING balance::text AS balance`,
+      [t.wallet.toLowerCase(), t.usdAtomic.toString()],
+    )
+    return { balance: BigInt(rows[0]?.balance ?? 0) }
+  })
 }
 
 async function balanceIn(q: Pick<Database, 'query'>, wallet: string): Promise<bigint> {

@@ -1,8 +1,6 @@
-import type { PaymentRequirements } from '@x402/core/types'
-import { isAddress } from 'viem'
 import { address } from '../../chain/fields.js'
 import { InvalidInputError } from '../../errors.js'
-import { admitBatch } from '../batch/admitBatch.js'
+import { admitBatch, type BatchAdmission } from '../batch/admitBatch.js'
 import { TopUpError } from '../credit/topUpErrors.js'
 import { admitExact } from '../exact/admitExact.js'
 import { CLAIM_GRACE_SECONDS } from '../exact/payerSettlements.js'
@@ -11,9 +9,10 @@ import { ChallengeTooLongError, PaymentError } from '../paymentError.js'
 import type { PaymentServices } from '../paymentServices.js'
 import { usdToAtomic } from '../usdToAtomic.js'
 import type { DescribedRoute } from './bazaarExtension.js'
-import { buildChallenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
-import { challengeExtensions, headerExtensions } from './challengeExtensions.js'
-import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
+import { MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
+import { challengeExtensions } from './challengeExtensions.js'
+import { type Challenges, createChallenges } from './challenges.js'
+import type { EncodedChallenge } from './encodeChallenge.js'
 import { type Admission, decided, type GateOutcome, type GateRequest, type RouteRun } from './gateOutcome.js'
 import { paymentRail } from './paymentRail.js'
 import {
@@ -70,51 +69,7 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
   const scope = `${route.method} ${route.path}`
   const { config, surge, quotes, state, limiter } = services
   const extensions = challengeExtensions(route, config)
-  const extensionsJson = {
-    header: JSON.stringify(headerExtensions(extensions)),
-    body: JSON.stringify(extensions),
-  }
-
-  // Probes repeat: an indexer or a retrying client sends the same unpaid request again and again, and
-  // within one second, at one price, the challenge is byte for byte the same (the quote expires on the
-  // second). The last one encoded is reused; any other request encodes its own.
-  let lastProbe: { key: string; encoded: EncodedChallenge } | undefined
-  const challengeOf = (
-    request: ProbeRequest,
-    amount: bigint,
-    nowSec: number,
-    batch: PaymentRequirements | undefined,
-    error?: PaymentError,
-    wire?: string,
-  ): EncodedChallenge => {
-    const key = `${amount}|${nowSec}|${batch === undefined ? '' : 'b'}|${request.url}`
-    const reused = error === undefined && lastProbe?.key === key ? lastProbe.encoded : undefined
-    if (reused !== undefined) return reused
-    const url = new URL(request.url)
-    const ref = request.ref
-    const encoded = encodeChallenge(
-      buildChallenge({
-        resourceUrl: `${config.publicUrl}${url.pathname}${url.search}`,
-        description: route.summary,
-        amount,
-        payTo: config.payTo,
-        publicUrl: config.publicUrl,
-        creditRecipient: config.payments.creditRecipient,
-        ref: ref !== undefined && isAddress(ref, { strict: false }) ? ref : undefined,
-        quote: quotes.sign({
-          route: scope,
-          amount: amount.toString(),
-          payTo: config.payTo,
-          expiresAt: nowSec + MAX_TIMEOUT_SECONDS,
-        }),
-        batch,
-      }),
-      extensionsJson,
-      error === undefined ? undefined : { code: error.code, body: error.toBody().error, wire },
-    )
-    if (error === undefined) lastProbe = { key, encoded }
-    return encoded
-  }
+  const challengeOf = createChallenges(route, config, quotes, extensions)
 
   /** A paid request's first phase: its rail's admission, or the gate's own refusal. */
   const admitPayment = async (request: GateRequest, payment: string): Promise<Admission> => {
@@ -181,54 +136,22 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
         retried,
       })
     }
-    // A voucher proves the channel's payer authorizer, not the wallet that sent the UTIL: top-ups ride
-    // on `exact` payments only.
-    if (request.topUp !== undefined) {
-      await limiter.unpaid(request.client)
-      return decided({ kind: 'error', error: new TopUpError('topup_unproven'), discard: false })
-    }
-    const ttlMs = (MAX_TIMEOUT_SECONDS + CLAIM_GRACE_SECONDS) * 1000
-    const key = retry
-    return admitBatch({
+    return admitVoucher({
       services,
       decoded: rail.decoded,
       scope,
       requirements: batchAccept,
       ref,
       request,
+      started,
+      retry,
+      retried,
       challenge: (error, wire, batch) =>
         challengeOf(request, currentAmount, nowSec, batch ?? batchAccept, error, wire),
-      refuse: async (encoded, discard) => {
-        await limiter.unpaid(request.client)
-        return { kind: 'refuse', challenge: encoded, discard }
-      },
-      started,
-      retry:
-        key === undefined
-          ? undefined
-          : {
-              begin: async () => {
-                const begun = await beginRetryable(state, key, ttlMs)
-                return begun === undefined ? undefined : retried(begun)
-              },
-              settle: (outcome) => concludeRetry(services, key, outcome, request.answer, ttlMs),
-            },
     })
   }
 
-  const probe = async (request: ProbeRequest): Promise<EncodedChallenge> => {
-    const nowSec = Math.floor(services.clock() / 1000)
-    const amount = surgedAmount(baseAmount, surge.multiplier())
-    const challenge = challengeOf(request, amount, nowSec, await services.batch.requirements(amount))
-    // Only the unpaid path refuses a long URL: a paid request with one (its payment signed on a shorter
-    // URL's challenge) is served or refused as any other, and a refusal's header stays far below the
-    // 16 kB clients read.
-    if (challenge.header.length > CHALLENGE_HEADER_LIMIT) {
-      const part = new URL(request.url).search.length > 0 ? 'query' : 'path'
-      throw new ChallengeTooLongError(part, challenge.header.length, CHALLENGE_HEADER_LIMIT)
-    }
-    return challenge
-  }
+  const probe = (request: ProbeRequest) => probeChallenge(request, baseAmount, services, challengeOf)
 
   return {
     async admit(request) {
@@ -249,6 +172,63 @@ export function createPaymentGate(route: GatedRoute, services: PaymentServices):
     },
     probe,
   }
+}
+
+/**
+ * The batch-settlement rail's admission, with what the gate adds: a top-up is refused (a voucher proves the
+ * channel's payer authorizer, not the wallet that sent the UTIL: top-ups ride on `exact` payments only),
+ * and the payment identifier is taken once the voucher is verified.
+ */
+async function admitVoucher(
+  a: Omit<BatchAdmission, 'refuse' | 'retry'> & {
+    retry: RetryKey | undefined
+    retried: (verdict: RetryVerdict) => Promise<GateOutcome>
+  },
+): Promise<Admission> {
+  const { services, request, retry: key } = a
+  const { limiter, state } = services
+  if (request.topUp !== undefined) {
+    await limiter.unpaid(request.client)
+    return decided({ kind: 'error', error: new TopUpError('topup_unproven'), discard: false })
+  }
+  const ttlMs = (MAX_TIMEOUT_SECONDS + CLAIM_GRACE_SECONDS) * 1000
+  return admitBatch({
+    ...a,
+    refuse: async (encoded, discard) => {
+      await limiter.unpaid(request.client)
+      return { kind: 'refuse', challenge: encoded, discard }
+    },
+    retry:
+      key === undefined
+        ? undefined
+        : {
+            begin: async () => {
+              const begun = await beginRetryable(state, key, ttlMs)
+              return begun === undefined ? undefined : a.retried(begun)
+            },
+            settle: (outcome) => concludeRetry(services, key, outcome, request.answer, ttlMs),
+          },
+  })
+}
+
+/** An unpaid request's challenge (a HEAD's too): at the price now, with the batch entry on offer. */
+async function probeChallenge(
+  request: ProbeRequest,
+  baseAmount: bigint,
+  services: PaymentServices,
+  challengeOf: Challenges,
+): Promise<EncodedChallenge> {
+  const nowSec = Math.floor(services.clock() / 1000)
+  const amount = surgedAmount(baseAmount, services.surge.multiplier())
+  const challenge = challengeOf(request, amount, nowSec, await services.batch.requirements(amount))
+  // Only the unpaid path refuses a long URL: a paid request with one (its payment signed on a shorter
+  // URL's challenge) is served or refused as any other, and a refusal's header stays far below the
+  // 16 kB clients read.
+  if (challenge.header.length > CHALLENGE_HEADER_LIMIT) {
+    const part = new URL(request.url).search.length > 0 ? 'query' : 'path'
+    throw new ChallengeTooLongError(part, challenge.header.length, CHALLENGE_HEADER_LIMIT)
+  }
+  return challenge
 }
 
 /** The route's handler, run for `payer`, timed; what it threw is the rail's to conclude with. */
