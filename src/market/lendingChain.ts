@@ -151,6 +151,39 @@ export interface SharePriceSample {
   prices: ReadonlyMap<Address, bigint>
 }
 
+/** Every live figure of the lending structure in one multicall, at one block, with the lists it was read for. */
+async function readLive(chain: PublicClient, structure: LendingStructure, marketIds: `0x${string}`[]) {
+  const positions = structure.vaults.flatMap((v) => v.marketIds.map((id) => ({ vault: v.address, id })))
+  const metaMorphos = structure.vaults.filter((v) => v.kind === 'metamorpho')
+  const plain = structure.vaults.filter((v) => v.kind === 'erc4626')
+  const priced = [
+    ...new Set([
+      ...structure.vaults.map((v) => v.asset.address),
+      ...structure.aaveReserves.map((r) => r.asset.address),
+    ]),
+  ]
+  const live = await multiRead(chain, {
+    blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockAbi, 'getBlockNumber', [])],
+    timestamp: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockAbi, 'getCurrentBlockTimestamp', [])],
+    market: marketIds.map((id) => viewCall(MORPHO, morphoAbi, 'market', [id])),
+    position: positions.map((p) => viewCall(MORPHO, morphoAbi, 'position', [p.id, p.vault])),
+    totalAssets: structure.vaults.map((v) => viewCall(v.address, erc4626ReadAbi, 'totalAssets', [])),
+    fee: metaMorphos.map((v) => viewCall(v.address, metaMorphoReadAbi, 'fee', [])),
+    sharePrice: plain.map((v) =>
+      viewCall(v.address, erc4626ReadAbi, 'convertToAssets', [sharePriceProbe(v.shareDecimals)]),
+    ),
+    reserve: structure.aaveReserves.map((r) =>
+      viewCall(BASE_ADDRESSES.AavePool, aavePoolReadAbi, 'getReserveData', [r.asset.address]),
+    ),
+    aTokenSupply: structure.aaveReserves.map((r) => viewCall(r.aToken, erc20ReadAbi, 'totalSupply', [])),
+    price:
+      structure.usdUnit === null
+        ? []
+        : priced.map((asset) => viewCall(BASE_ADDRESSES.AaveOracle, aaveOracleAbi, 'getAssetPrice', [asset])),
+  })
+  return { live, positions, metaMorphos, plain, priced }
+}
+
 /** Share amount whose asset value is sampled: a million whole shares, so rounding stays far below 1e-9. */
 export function sharePriceProbe(shareDecimals: number): bigint {
   return 10n ** BigInt(shareDecimals + 6)
@@ -361,34 +394,7 @@ async function readState(
   log: WarnLog,
 ): Promise<LendingSnapshot> {
   const marketIds = [...structure.markets.keys()]
-  const positions = structure.vaults.flatMap((v) => v.marketIds.map((id) => ({ vault: v.address, id })))
-  const metaMorphos = structure.vaults.filter((v) => v.kind === 'metamorpho')
-  const plain = structure.vaults.filter((v) => v.kind === 'erc4626')
-  const priced = [
-    ...new Set([
-      ...structure.vaults.map((v) => v.asset.address),
-      ...structure.aaveReserves.map((r) => r.asset.address),
-    ]),
-  ]
-  const live = await multiRead(chain, {
-    blockNumber: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockAbi, 'getBlockNumber', [])],
-    timestamp: [viewCall(BASE_ADDRESSES.Multicall3, multicall3BlockAbi, 'getCurrentBlockTimestamp', [])],
-    market: marketIds.map((id) => viewCall(MORPHO, morphoAbi, 'market', [id])),
-    position: positions.map((p) => viewCall(MORPHO, morphoAbi, 'position', [p.id, p.vault])),
-    totalAssets: structure.vaults.map((v) => viewCall(v.address, erc4626ReadAbi, 'totalAssets', [])),
-    fee: metaMorphos.map((v) => viewCall(v.address, metaMorphoReadAbi, 'fee', [])),
-    sharePrice: plain.map((v) =>
-      viewCall(v.address, erc4626ReadAbi, 'convertToAssets', [sharePriceProbe(v.shareDecimals)]),
-    ),
-    reserve: structure.aaveReserves.map((r) =>
-      viewCall(BASE_ADDRESSES.AavePool, aavePoolReadAbi, 'getReserveData', [r.asset.address]),
-    ),
-    aTokenSupply: structure.aaveReserves.map((r) => viewCall(r.aToken, erc20ReadAbi, 'totalSupply', [])),
-    price:
-      structure.usdUnit === null
-        ? []
-        : priced.map((asset) => viewCall(BASE_ADDRESSES.AaveOracle, aaveOracleAbi, 'getAssetPrice', [asset])),
-  })
+  const { live, positions, metaMorphos, plain, priced } = await readLive(chain, structure, marketIds)
   const blockNumber = live.blockNumber[0]
   const timestamp = live.timestamp[0]
   if (blockNumber === undefined || timestamp === undefined) {

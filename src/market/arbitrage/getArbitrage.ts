@@ -187,56 +187,11 @@ export async function getArbitrage(
     usable.map((t) => t.symbol),
   ).map((c) => c.map((s) => bySymbol.get(s) as ArbitrageToken))
   const source = market.zeroEx ?? onchainSwapSource(chain)
-  const priceUsd = (t: ArbitrageToken) => priceOf.get(t.symbol) as number
   const quoted = await Promise.all(
     cycles.map((cycle) => quoteCycle(source, cycle, amountIn, taker, slippageBps, block.number)),
   )
-  const valued = quoted.flatMap((legs) => {
-    if (legs === null) return []
-    const inputs: ArbitrageLegInput[] = legs.map(({ from, to, quote, amountIn: sold }) => ({
-      amountIn: sold,
-      expectedOut: quote.buyAmount,
-      minOut: quote.minBuyAmount,
-      sell: { decimals: from.decimals, priceUsd: priceUsd(from), erc20: from.address === from.erc20 },
-      buy: { decimals: to.decimals, priceUsd: priceUsd(to) },
-      poolFeeBps: quote.poolFeeBps,
-      aggregatorFeeUsd: aggregatorFeeUsd(quote, priced, priceOf),
-      gasEstimate: quote.gasEstimate,
-    }))
-    const v = valueArbitrageRoute(inputs, { baseFeeWei, ethUsd: ethUsd.priceUsd as number })
-    const last = legs.at(-1) as QuotedLeg
-    const path = [legs[0]?.from.symbol as string]
-    for (const leg of legs) path.push(venueOf(leg.quote), leg.to.symbol)
-    return [
-      {
-        path,
-        amountIn: amountIn.toString(),
-        expectedOut: last.quote.buyAmount.toString(),
-        minOut: last.quote.minBuyAmount.toString(),
-        minOutUsd: v.minOutUsd,
-        leftoverUsd: v.leftoverUsd,
-        gasUnits: v.gasUnits.toString(),
-        gasUsd: v.gasUsd,
-        feesUsd: v.feesUsd,
-        netUsd: v.netUsd,
-        legs: legs.map((leg) => ({
-          venue: venueOf(leg.quote),
-          fromToken: leg.from.address,
-          toToken: leg.to.address,
-          amountIn: leg.amountIn.toString(),
-          expectedOut: leg.quote.buyAmount.toString(),
-          minOut: leg.quote.minBuyAmount.toString(),
-          swap: {
-            fromToken: leg.from.address,
-            toToken: leg.to.address,
-            fromAmount: leg.amountIn.toString(),
-            taker,
-            slippageBps,
-          },
-        })),
-      },
-    ]
-  })
+  const context = { amountIn, taker, slippageBps, baseFeeWei, ethUsd: ethUsd.priceUsd, priced, priceOf }
+  const valued = quoted.flatMap((legs) => (legs === null ? [] : [valueCycle(legs, context)]))
   const routes = rankArbitrageRoutes(valued)
   const base = { ...withPrices, blockNumber: block.number.toString(), baseFeeWei: baseFeeWei.toString() }
   if (routes.length > 0) return { ...base, routes }
@@ -320,4 +275,62 @@ async function referencePrice(
   if (!(await market.coinbase.products()).has(price.product)) return { priceUsd: null, source: null }
   const { price: last } = await market.coinbase.ticker(price.product)
   return last > 0 ? { priceUsd: last, source: `coinbase:${price.product}` } : { priceUsd: null, source: null }
+}
+
+/** One quoted cycle valued in USD (gas, fees, what is left over) as a route of the answer. */
+function valueCycle(
+  legs: QuotedLeg[],
+  c: {
+    amountIn: bigint
+    taker: `0x${string}`
+    slippageBps: number
+    baseFeeWei: bigint
+    ethUsd: number
+    priced: ArbitrageToken[]
+    priceOf: Map<string, number | null>
+  },
+) {
+  const { amountIn, taker, slippageBps, baseFeeWei, priced, priceOf } = c
+  const priceUsd = (t: ArbitrageToken) => priceOf.get(t.symbol) as number
+  const inputs: ArbitrageLegInput[] = legs.map(({ from, to, quote, amountIn: sold }) => ({
+    amountIn: sold,
+    expectedOut: quote.buyAmount,
+    minOut: quote.minBuyAmount,
+    sell: { decimals: from.decimals, priceUsd: priceUsd(from), erc20: from.address === from.erc20 },
+    buy: { decimals: to.decimals, priceUsd: priceUsd(to) },
+    poolFeeBps: quote.poolFeeBps,
+    aggregatorFeeUsd: aggregatorFeeUsd(quote, priced, priceOf),
+    gasEstimate: quote.gasEstimate,
+  }))
+  const v = valueArbitrageRoute(inputs, { baseFeeWei, ethUsd: c.ethUsd })
+  const last = legs.at(-1) as QuotedLeg
+  const path = [legs[0]?.from.symbol as string]
+  for (const leg of legs) path.push(venueOf(leg.quote), leg.to.symbol)
+  return {
+    path,
+    amountIn: amountIn.toString(),
+    expectedOut: last.quote.buyAmount.toString(),
+    minOut: last.quote.minBuyAmount.toString(),
+    minOutUsd: v.minOutUsd,
+    leftoverUsd: v.leftoverUsd,
+    gasUnits: v.gasUnits.toString(),
+    gasUsd: v.gasUsd,
+    feesUsd: v.feesUsd,
+    netUsd: v.netUsd,
+    legs: legs.map((leg) => ({
+      venue: venueOf(leg.quote),
+      fromToken: leg.from.address,
+      toToken: leg.to.address,
+      amountIn: leg.amountIn.toString(),
+      expectedOut: leg.quote.buyAmount.toString(),
+      minOut: leg.quote.minBuyAmount.toString(),
+      swap: {
+        fromToken: leg.from.address,
+        toToken: leg.to.address,
+        fromAmount: leg.amountIn.toString(),
+        taker,
+        slippageBps,
+      },
+    })),
+  }
 }

@@ -106,6 +106,39 @@ export interface PythOptions {
 }
 
 /**
+ * One Hermes request for the latest prices of `ids` (the batch has its turn under the limit already: sent
+ * without taking another), by lower-case id without 0x. `parsed` and `ignore_invalid_price_ids` are set
+ * whatever the defaults: we read `parsed`, and an id Hermes has dropped must not fail the others. A feed
+ * with no positive price (not yet published, or broken) is left out: absent, never 0.
+ */
+async function readLatest(
+  fetchJson: FetchJson,
+  hermesUrl: string,
+  auth: Record<string, string> | undefined,
+  limit: SendLimit,
+  ids: readonly string[],
+): Promise<Map<string, PythPrice>> {
+  const query = ids.map((id) => `ids[]=${id}`).join('&')
+  const raw = await pausingOn429(limit, PYTH_LOCK_OUT_MS, () =>
+    fetchJson(
+      HERMES,
+      `${hermesUrl}/v2/updates/price/latest?${query}&parsed=true&ignore_invalid_price_ids=true`,
+      auth,
+      [401, 403],
+    ),
+  )
+  const parsed = latestSchema.safeParse(raw)
+  if (!parsed.success) throw new UpstreamError(HERMES, 'unexpected price update shape')
+  const prices = new Map<string, PythPrice>()
+  for (const p of parsed.data.parsed) {
+    const price = Number(p.price.price) * 10 ** p.price.expo
+    if (!(price > 0 && Number.isFinite(price))) continue
+    prices.set(p.id.replace(/^0x/, '').toLowerCase(), { price, publishTime: p.price.publish_time })
+  }
+  return prices
+}
+
+/**
  * Pyth Hermes (latest prices, feed catalogue) and Benchmarks (history), protocols.md §7c; the contract is
  * the official SDK's (test/fixtures/upstreams/pyth). Both require the Pyth API key since Pyth's Core
  * upgrade (2026-08-18). Cached: feeds 1 h, each latest price 2 s, history 60 s per (symbol, resolution,
@@ -140,31 +173,10 @@ export function createPyth(
   const pending = new Map<string, Promise<void>>()
 
   async function fetchLatest(ids: readonly string[]): Promise<void> {
-    const query = ids.map((id) => `ids[]=${id}`).join('&')
-    // parsed and ignore_invalid_price_ids set, whatever the defaults: we read `parsed`, and an id Hermes
-    // has dropped must not fail the others.
-    // The batch has its turn already (request below): sent without taking another.
-    const raw = await pausingOn429(options.hermesLimit ?? UNLIMITED, PYTH_LOCK_OUT_MS, () =>
-      fetchJson(
-        HERMES,
-        `${hermesUrl}/v2/updates/price/latest?${query}&parsed=true&ignore_invalid_price_ids=true`,
-        auth,
-        [401, 403],
-      ),
-    )
-    const parsed = latestSchema.safeParse(raw)
-    if (!parsed.success) throw new UpstreamError(HERMES, 'unexpected price update shape')
+    const prices = await readLatest(fetchJson, hermesUrl, auth, options.hermesLimit ?? UNLIMITED, ids)
     const at = now()
     for (const id of ids) fresh.set(id, { at, price: null })
-    for (const p of parsed.data.parsed) {
-      const price = Number(p.price.price) * 10 ** p.price.expo
-      // A feed with no positive price (not yet published, or broken) is left out: absent, never 0.
-      if (!(price > 0 && Number.isFinite(price))) continue
-      fresh.set(p.id.replace(/^0x/, '').toLowerCase(), {
-        at,
-        price: { price, publishTime: p.price.publish_time },
-      })
-    }
+    for (const [id, price] of prices) fresh.set(id, { at, price })
   }
 
   /** Joins the batch still gathering, or opens one; it leaves once the limit gives it a turn. */
