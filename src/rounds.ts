@@ -6,8 +6,10 @@ export interface Rounds {
   run(): Promise<number>
   /** Rounds soon (2, 4, 8, 16 s), not only on the interval, while a round reports work left. */
   soon(): void
-  /** The timers stopped, the round running and the one queued finished. */
-  stop(): Promise<void>
+  /** No round starts on the interval or soon any more (one asked by `run` still does). */
+  stopTimers(): void
+  /** The round running and the one queued, finished. */
+  settled(): Promise<void>
 }
 
 /**
@@ -54,10 +56,12 @@ export function scheduleRounds(round: () => Promise<number>, intervalMs: number)
       attempt = 0
       if (soonTimer === undefined) schedule()
     },
-    async stop() {
+    stopTimers() {
       stopped = true
       clearInterval(timer)
       clearTimeout(soonTimer)
+    },
+    async settled() {
       await queued
       await running
     },

@@ -147,7 +147,10 @@ export async function createServices(
       ),
     config.payments.reconcileIntervalMs,
   )
-  shutdown.add('prop reconcile rounds', () => propRounds.stop())
+  shutdown.add('prop reconcile rounds', () => {
+    propRounds.stopTimers()
+    return propRounds.settled()
+  })
   const indexTimer = advanceOnTimer(prop, config.payments.reconcileIntervalMs, logger)
   shutdown.add('UTIL transfer index', () => clearInterval(indexTimer))
   const deps: AppDeps = {

@@ -115,12 +115,14 @@ export function createPayments(o: PaymentsOptions): Payments {
     () => Promise.all([settlementsRound(), creditRound()]).then(([stillPending]) => stillPending),
     config.payments.reconcileIntervalMs,
   )
-  // The vouchers taken so far are claimed and swept before the process lets go (best effort: what is left
-  // stays in the channel storage for the next start); then the rounds' last one ends.
-  o.shutdown.add('batch claims', () =>
-    batch.stop({ flush: true }).catch((err: unknown) => logger.warn({ msg: 'batch flush failed', err })),
-  )
-  o.shutdown.add('reconcile rounds', () => rounds.stop())
+  // At shutdown the rounds stop starting; the vouchers taken so far are claimed and swept before the process
+  // lets go (best effort: what is left stays in the channel storage for the next start); then the last
+  // round ends.
+  o.shutdown.add('payments', async () => {
+    rounds.stopTimers()
+    await batch.stop({ flush: true }).catch((err: unknown) => logger.warn({ msg: 'batch flush failed', err }))
+    await rounds.settled()
+  })
   batch.start()
 
   return {

@@ -2,11 +2,21 @@ import type { PaymentRequirements } from '@x402/core/types'
 import { isAddress } from 'viem'
 import type { Config } from '../../config.js'
 import type { PaymentError } from '../paymentError.js'
+import type { DescribedRoute } from './bazaarExtension.js'
 import { buildChallenge, MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { type ChallengeExtensions, headerExtensions } from './challengeExtensions.js'
 import { type EncodedChallenge, encodeChallenge } from './encodeChallenge.js'
-import type { GatedRoute, ProbeRequest } from './paymentGate.js'
+import type { GateRequest } from './gateOutcome.js'
 import type { QuoteSigner } from './quoteToken.js'
+
+/** The route a gate stands in front of: what its challenge states (a `Route` of src/routes/route.ts is one). */
+export interface GatedRoute extends DescribedRoute {
+  priceUsd: number | null
+  summary: string
+}
+
+/** What an unpaid request's challenge depends on. */
+export type ProbeRequest = Pick<GateRequest, 'url' | 'ref'>
 
 /**
  * One route's challenges, encoded: for a request, an amount, the second (its quote expires on it) and the
@@ -37,14 +47,7 @@ export function createChallenges(
   // within one second, at one price, the challenge is byte for byte the same (the quote expires on the
   // second). The last one encoded is reused; any other request encodes its own.
   let lastProbe: { key: string; encoded: EncodedChallenge } | undefined
-  return (
-    request: ProbeRequest,
-    amount: bigint,
-    nowSec: number,
-    batch: PaymentRequirements | undefined,
-    error?: PaymentError,
-    wire?: string,
-  ): EncodedChallenge => {
+  return (request, amount, nowSec, batch, error, wire) => {
     const key = `${amount}|${nowSec}|${batch === undefined ? '' : 'b'}|${request.url}`
     const reused = error === undefined && lastProbe?.key === key ? lastProbe.encoded : undefined
     if (reused !== undefined) return reused

@@ -8,10 +8,9 @@ import { surgedAmount } from '../limits/surgeMeter.js'
 import { ChallengeTooLongError, PaymentError } from '../paymentError.js'
 import type { PaymentServices } from '../paymentServices.js'
 import { usdToAtomic } from '../usdToAtomic.js'
-import type { DescribedRoute } from './bazaarExtension.js'
 import { MAX_TIMEOUT_SECONDS } from './buildChallenge.js'
 import { challengeExtensions } from './challengeExtensions.js'
-import { type Challenges, createChallenges } from './challenges.js'
+import { type Challenges, createChallenges, type GatedRoute, type ProbeRequest } from './challenges.js'
 import type { EncodedChallenge } from './encodeChallenge.js'
 import { type Admission, decided, type GateOutcome, type GateRequest, type RouteRun } from './gateOutcome.js'
 import { paymentRail } from './paymentRail.js'
@@ -24,17 +23,13 @@ import {
   retryKeyOf,
 } from './paymentRetries.js'
 
+export type { GatedRoute, ProbeRequest } from './challenges.js'
+
 /**
  * The most a PAYMENT-REQUIRED header may carry (issue 24): nginx's default proxy buffers (4 or 8 kB)
  * turn a larger 402 into a 502, and Node's 16 kB header limit must leave room for the rest.
  */
 export const CHALLENGE_HEADER_LIMIT = 8_192
-
-/** The route a gate stands in front of: what its challenge states (a `Route` of src/routes/route.ts is one). */
-export interface GatedRoute extends DescribedRoute {
-  priceUsd: number | null
-  summary: string
-}
 
 export interface PaymentGate {
   /** Decides one request. Never throws: every failure is an outcome (`error`). */
@@ -46,9 +41,6 @@ export interface PaymentGate {
    */
   probe(request: ProbeRequest): Promise<EncodedChallenge>
 }
-
-/** What an unpaid request's challenge depends on. */
-export type ProbeRequest = Pick<GateRequest, 'url' | 'ref'>
 
 /**
  * The x402 v2 gate in front of one priced route, free of any HTTP framework (src/http/paymentMiddleware.ts
