@@ -136,17 +136,7 @@ export async function createServices(
     clock,
     quotes: createPropQuoteTokens(quotes),
   })
-  const propRounds = scheduleRounds(
-    () =>
-      reconcileProp({ chain, book: propBook, desk: deskSender?.address, logger }, clock()).then(
-        () => 0,
-        (err: unknown) => {
-          logger.warn({ msg: 'prop reconcile round failed', err })
-          return 0
-        },
-      ),
-    config.payments.reconcileIntervalMs,
-  )
+  const propRounds = propReconcileRounds(chain, propBook, deskSender?.address, config, logger, clock)
   shutdown.add('prop reconcile rounds', () => {
     propRounds.stopTimers()
     return propRounds.settled()
@@ -230,4 +220,26 @@ function addStartChecks(
     logger.warn({ msg: 'upstream keys missing: /ready stays 503', problem: missingKeys })
     readiness.markDown('upstream keys', missingKeys)
   }
+}
+
+/** The prop desk's reconcile rounds (actions left broadcast or unsent decided from the chain), on the interval. */
+function propReconcileRounds(
+  chain: ReturnType<typeof createChainClient>,
+  book: ReturnType<typeof createPropBook>,
+  desk: `0x${string}` | undefined,
+  config: Config,
+  logger: Logger,
+  clock: () => number,
+) {
+  return scheduleRounds(
+    () =>
+      reconcileProp({ chain, book, desk, logger }, clock()).then(
+        () => 0,
+        (err: unknown) => {
+          logger.warn({ msg: 'prop reconcile round failed', err })
+          return 0
+        },
+      ),
+    config.payments.reconcileIntervalMs,
+  )
 }
